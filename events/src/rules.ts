@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import { LIMITS, POINTS_PER_PASS } from './constants';
+
+/**
+ * The form rules of spec §5 with their exact messages, shared by the server and the web forms.
+ * Browser-safe: no Node imports. Rules run in the order written, so the first message of a field
+ * is the one the spec lists first (react-hook-form shows the first issue).
+ */
+
+const EMAIL_ENDINGS = ['com', 'net', 'org', 'gov', 'edu', 'info', 'biz', 'co', 'io', 'uk'];
+export const EMAIL_PATTERN = new RegExp(`^[^\\s@]+@[^\\s@]+\\.(?:${EMAIL_ENDINGS.join('|')})$`, 'i');
+
+/** A string field whose empty value reports `required`. */
+const text = (required: string) => z.string({ error: required }).trim().min(1, required);
+
+export const joinFormSchema = z.object({
+  email: text('Enter an email')
+    .min(5, 'Please enter a valid email')
+    .max(30, 'Invalid Email')
+    .regex(EMAIL_PATTERN, 'Invalid Email'),
+  password: z
+    .string({ error: 'Please enter your password' })
+    .min(1, 'Please enter your password')
+    .min(4, 'Enter a valid password')
+    .max(8, 'Please do not exceed 8 characters'),
+});
+export type JoinForm = z.infer<typeof joinFormSchema>;
+
+export const IMAGE_MESSAGES = {
+  required: 'Please enter your image',
+  notChosen: 'Please select an image.',
+  notImage: 'Please make sure you select an image.',
+  tooLarge: 'Image must not exceed 2MB.',
+  forbidden: 'PDF files and executables are not allowed.',
+} as const;
+
+const FORBIDDEN_EXTENSIONS = /\.(pdf|exe|msi|bat|cmd|com|sh|bin|dll|so|dmg|app|apk|jar|js|ps1|elf)$/i;
+const FORBIDDEN_TYPES = /^(application\/(pdf|x-msdownload|x-executable|x-elf|x-sh|x-msdos-program|java-archive|x-mach-binary|octet-stream))$/i;
+
+export interface FileFacts {
+  name: string;
+  /** MIME type as declared by the browser or the upload. */
+  type: string;
+  size: number;
+}
+
+/** The spec's image rules on what a browser or an upload declares. The server also checks content. */
+export function imageFileProblem(file: FileFacts | null | undefined): string | null {
+  if (!file) return IMAGE_MESSAGES.notChosen;
+  if (FORBIDDEN_EXTENSIONS.test(file.name) || FORBIDDEN_TYPES.test(file.type)) return IMAGE_MESSAGES.forbidden;
+  if (!file.type.startsWith('image/')) return IMAGE_MESSAGES.notImage;
+  if (file.size > LIMITS.imageMaxBytes) return IMAGE_MESSAGES.tooLarge;
+  return null;
+}
+
+const postTextFields = {
+  fullname: text('Please enter your full name')
+    .min(2, 'Enter a valid name')
+    .max(20, 'Please do not exceed 20 characters'),
+  country: text('Please enter a country'),
+  link: text('Enter your personal link')
+    .min(10, 'Please enter a valid link')
+    .max(600, 'Your link is too long, consider using a link shortener.'),
+  message: text('Please enter a message')
+    .min(4, 'Enter at least 4 character')
+    .max(100, 'Do not exceed 100 characters'),
+};
+
+function postEmail(registeredEmail: string | undefined) {
+  return text('Please enter an email')
+    .min(10, 'Please enter a valid email')
+    .max(50, 'Please enter an email less than 50 characters long')
+    .refine(
+      (v) => !registeredEmail || v.toLowerCase() === registeredEmail.trim().toLowerCase(),
+      'Your email must match the one registered',
+    )
+    .regex(EMAIL_PATTERN, 'Email no válido');
+}
+
+/** The post (certificate) form's text fields; the server validates the multipart body with this. */
+export function postFieldsSchema(options: { registeredEmail?: string } = {}) {
+  return z.object({ ...postTextFields, email: postEmail(options.registeredEmail) });
+}
+export type PostFields = z.infer<ReturnType<typeof postFieldsSchema>>;
+
+/** Server-side: sanitize free-text link so only http(s) URLs are stored and rendered as links. */
+export function isSafeLink(link: string): boolean {
+  try {
+    const url = new URL(link);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+export const CHAT_MESSAGES = { required: 'Please enter a message', tooLong: 'The message is too long' } as const;
+
+export const chatMessageSchema = z.object({
+  message: text(CHAT_MESSAGES.required).max(LIMITS.chatMessageMaxChars, CHAT_MESSAGES.tooLong),
+});
+
+/** Largest number of passes a member can claim now (spec §2 /content/amount). */
+export function maxClaimablePasses(available: number, points: number): number {
+  return Math.max(0, Math.min(available, Math.floor(points / POINTS_PER_PASS)));
+}
+
+export function amountFormSchema(available: number, points: number) {
+  const max = maxClaimablePasses(available, points);
+  return z.object({
+    passes: z.coerce
+      .number({ error: 'Please enter how many passes you want' })
+      .int('Please enter a whole number of passes')
+      .min(1, 'Please choose at least 1 pass')
+      .max(max, max === 0 ? 'You do not have enough points for a pass' : `You can get at most ${max} passes`),
+  });
+}
+
+export const adminLoginSchema = z.object({
+  email: text('Ingrese su email')
+    .min(12, 'Ingrese un email valido')
+    .max(50, 'El email ingresado es demasiado largo. Ingrese un email valido'),
+  password: z
+    .string({ error: 'Ingrese su contraseña' })
+    .min(1, 'Ingrese su contraseña')
+    .min(8, 'Ingrese una contraseña valida')
+    .max(30, 'La contraseña ingresada es demasiado larga'),
+});
+
+/** day/month/year, as the spec stores startDate. Empty means "not started". */
+export const START_DATE_PATTERN = /^(0?[1-9]|[12]\d|3[01])\/(0?[1-9]|1[0-2])\/\d{4}$/;
+
+const amount = (label: string) =>
+  z.coerce.number({ error: `Ingrese ${label}` }).refine(Number.isFinite, `Ingrese ${label}`).min(0, `${label} no puede ser negativo`);
+
+/** The admin dashboard's main-data form (Spanish UI). */
+export const mainDataSchema = z.object({
+  available: amount('los pases disponibles').pipe(z.number().int('Los pases disponibles deben ser un número entero')),
+  cpm: amount('el CPM'),
+  donations: amount('las donaciones'),
+  startDate: z
+    .string()
+    .trim()
+    .refine((v) => v === '' || START_DATE_PATTERN.test(v), 'La fecha debe tener el formato dd/mm/aaaa'),
+});
+export type MainDataForm = z.infer<typeof mainDataSchema>;
+
+export const adViewsSchema = z.object({
+  views: z.coerce
+    .number({ error: 'Ingrese las vistas' })
+    .int('Las vistas deben ser un número entero')
+    .min(0, 'Las vistas no pueden ser negativas'),
+});
+
+/** First field message per path, the `fields` of an API error body. */
+export function fieldMessages(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const key = issue.path.join('.') || '_';
+    if (!(key in out)) out[key] = issue.message;
+  }
+  return out;
+}

@@ -1,0 +1,21 @@
+import { createHash } from 'node:crypto';
+
+/** Stream names (DESIGN §3). Node-only: `web/` must not import this module. */
+export const streams = {
+  user: (userId: string) => `user-${userId}`,
+  /** Reserves an e-mail for one account; appended with expected revision `no_stream`. */
+  email: (email: string) => `email-${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`,
+  admin: (adminId: string) => `admin-${adminId}`,
+  passesPool: 'passes-pool',
+  site: 'site',
+} as const;
+
+export type StreamCategory = 'user' | 'email' | 'admin' | 'passes-pool' | 'site';
+
+export function streamCategory(streamId: string): StreamCategory | undefined {
+  if (streamId === streams.passesPool) return 'passes-pool';
+  if (streamId === streams.site) return 'site';
+  const dash = streamId.indexOf('-');
+  const prefix = dash > 0 ? streamId.slice(0, dash) : '';
+  return prefix === 'user' || prefix === 'email' || prefix === 'admin' ? prefix : undefined;
+}

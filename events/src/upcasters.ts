@@ -1,0 +1,38 @@
+import { eventDataSchemas, eventSchemaVersions, isEventType, type DomainEvent } from './domain-events';
+
+/**
+ * An upcaster turns the data of version `from` into version `from + 1`.
+ * Register them here when an event's shape changes; old events in the store are never rewritten.
+ */
+export type Upcaster = (data: unknown) => unknown;
+export type UpcasterRegistry = Partial<Record<DomainEvent['type'], Record<number, Upcaster>>>;
+
+export const upcasters: UpcasterRegistry = {};
+
+export class UnknownEventError extends Error {
+  constructor(readonly eventType: string) {
+    super(`Unknown event type "${eventType}"`);
+    this.name = 'UnknownEventError';
+  }
+}
+
+/**
+ * Reads a stored event into the current shape: upcasts from its schema version, then validates.
+ * Throws on an unknown type or data that does not match, so a corrupt event is never half-applied.
+ */
+export function toDomainEvent(
+  type: string,
+  data: unknown,
+  schemaVersion = 1,
+  registry: UpcasterRegistry = upcasters,
+): DomainEvent {
+  if (!isEventType(type)) throw new UnknownEventError(type);
+  let current = data;
+  const target = eventSchemaVersions[type];
+  for (let v = schemaVersion; v < target; v++) {
+    const up = registry[type]?.[v];
+    if (!up) throw new Error(`No upcaster for ${type} v${v} -> v${v + 1}`);
+    current = up(current);
+  }
+  return { type, data: eventDataSchemas[type].parse(current) } as DomainEvent;
+}

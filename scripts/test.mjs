@@ -1,0 +1,89 @@
+#!/usr/bin/env node
+// `npm test`: typecheck, then every vitest project, then one summary. Suites whose server
+// cannot be reached record themselves (events/src/testing/services.ts) and are listed as
+// SKIPPED here, loudly. Exits non-zero on any failure.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const results = resolve(root, '.test-results');
+rmSync(results, { recursive: true, force: true });
+mkdirSync(results, { recursive: true });
+const env = { ...process.env, TEST_RESULTS_DIR: results };
+
+const canConnect = (port) =>
+  new Promise((done) => {
+    const s = connect({ host: '127.0.0.1', port });
+    const end = (ok) => (s.destroy(), done(ok));
+    s.setTimeout(1000, () => end(false));
+    s.once('connect', () => end(true));
+    s.once('error', () => end(false));
+  });
+
+const run = (cmd, args, opts = {}) => spawnSync(cmd, args, { stdio: 'inherit', cwd: root, env, ...opts });
+const quiet = (cmd, args) => spawnSync(cmd, args, { stdio: 'ignore', shell: false });
+
+// Services the suites use. Start the machine's own servers if they are installed but stopped.
+async function ensureService(name, port, startCommands) {
+  if (await canConnect(port)) return true;
+  for (const [cmd, ...args] of startCommands) quiet(cmd, args);
+  for (let i = 0; i < 20; i++) {
+    if (await canConnect(port)) return true;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  console.warn(`[test] ${name} is not reachable on 127.0.0.1:${port}; its suites will be SKIPPED`);
+  return false;
+}
+
+if (!process.env.TEST_POSTGRES_URL) {
+  await ensureService('PostgreSQL', 5432, [
+    ['sh', '-c', 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql | head -1) main start'],
+  ]);
+}
+if (!process.env.TEST_REDIS_URL) {
+  await ensureService('Redis', 6379, [
+    ['redis-server', '--daemonize', 'yes', '--bind', '127.0.0.1', '--port', '6379', '--save', '', '--appendonly', 'no'],
+  ]);
+}
+
+const steps = [];
+const typecheck = run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+steps.push(['typecheck', typecheck.status === 0]);
+if (existsSync(resolve(root, 'web/tsconfig.json'))) {
+  const webTypes = run('npx', ['tsc', '-p', 'web/tsconfig.json', '--noEmit']);
+  steps.push(['typecheck web', webTypes.status === 0]);
+}
+
+const jsonFile = resolve(results, 'vitest.json');
+const vitest = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`]);
+steps.push(['vitest', vitest.status === 0]);
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+if (existsSync(jsonFile)) {
+  const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
+  passed = report.numPassedTests ?? 0;
+  failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+  skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+} else {
+  failed += 1;
+}
+
+console.log('\n==================== test summary ====================');
+for (const [name, ok] of steps) console.log(`${ok ? 'ok     ' : 'FAILED '} ${name}`);
+const skippedFile = resolve(results, 'skipped-suites.txt');
+if (existsSync(skippedFile)) {
+  const seen = new Set();
+  for (const line of readFileSync(skippedFile, 'utf8').split('\n').filter(Boolean)) {
+    if (seen.has(line)) continue;
+    seen.add(line);
+    const [suite, reason] = line.split('\t');
+    console.log(`SKIPPED: ${suite} (${reason})`);
+  }
+}
+const stepFailures = steps.filter(([, ok]) => !ok).length;
+console.log(`${passed} passed, ${failed + (stepFailures && !failed ? stepFailures : 0)} failed, ${skipped} skipped`);
+process.exit(stepFailures > 0 || failed > 0 ? 1 : 0);
