@@ -5,3 +5,4 @@ export * from './streams';
 export * from './constants';
 export * from './rules';
 export * from './event-store/port';
+export * from './api';
