@@ -6,3 +6,4 @@ export * from './constants';
 export * from './rules';
 export * from './event-store/port';
 export * from './api';
+export * from './sessions';
