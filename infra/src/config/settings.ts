@@ -1,0 +1,133 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting of every process, parsed once at the edge. A bad value stops start-up with one
+ * line naming the variable (see `loadSettings`).
+ */
+// 0 asks the OS for a free port (tests).
+const port = z.coerce.number().int().min(0).max(65_535);
+const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+export const settingsSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    PORT: port.default(3000),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /** Root of everything the standalone process keeps on disk. */
+    DATA_DIR: z.string().min(1).default('./data'),
+    /**
+     * `pglite:<dir>` (default `pglite:<DATA_DIR>/events`), `pglite:memory`, `postgres://…`,
+     * `esdb://…` / `kurrentdb://…`.
+     */
+    EVENT_STORE_URL: z
+      .string()
+      .regex(/^(pglite:.+|postgres(ql)?:\/\/.+|(esdb|esdb\+discover|kurrentdb|kurrentdb\+discover):\/\/.+)$/, {
+        message: 'expected pglite:<dir>, pglite:memory, postgres://…, esdb://… or kurrentdb://…',
+      })
+      .optional(),
+    /** Set to use Redis for read models, jobs and Socket.IO fan-out (distributed mode). */
+    REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, { message: 'expected redis://host:port' }).optional(),
+    UPLOADS_DIR: z.string().min(1).optional(),
+    WEB_DIST_DIR: z.string().min(1).default('./web/dist'),
+    /** Signs session cookies. Required in production; development generates one per data folder. */
+    SESSION_SECRET: z.string().min(32, { message: 'must be at least 32 characters' }).optional(),
+    /** Cookies get the Secure flag; on by default in production. */
+    COOKIE_SECURE: bool.optional(),
+    ADMIN_EMAIL: z.email().optional(),
+    ADMIN_PASSWORD: z.string().min(8).max(30).optional(),
+    PAYMENTS_PROVIDER: z.enum(['simulated', 'paypal']).default('simulated'),
+    PAYPAL_CLIENT_ID: z.string().min(1).optional(),
+    PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
+    PAYPAL_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+    PAYPAL_WEBHOOK_ID: z.string().min(1).optional(),
+    /** Key of the third-party ad network; without it the app shows its own house banners. */
+    AD_NETWORK_KEY: z.string().min(1).optional(),
+  })
+  .superRefine((s, ctx) => {
+    if (s.NODE_ENV === 'production' && !s.SESSION_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
+    }
+    if (s.NODE_ENV === 'production' && s.PAYMENTS_PROVIDER === 'simulated') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYMENTS_PROVIDER'],
+        message: 'the simulated (test mode) provider is refused when NODE_ENV=production; set paypal',
+      });
+    }
+    if (s.PAYMENTS_PROVIDER === 'paypal') {
+      for (const key of ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET'] as const) {
+        if (!s[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENTS_PROVIDER=paypal' });
+      }
+    }
+    if ((s.ADMIN_EMAIL && !s.ADMIN_PASSWORD) || (!s.ADMIN_EMAIL && s.ADMIN_PASSWORD)) {
+      ctx.addIssue({ code: 'custom', path: [s.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'], message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together' });
+    }
+  })
+  .transform((s) => {
+    const dataDir = resolve(s.DATA_DIR);
+    return {
+      nodeEnv: s.NODE_ENV,
+      host: s.HOST,
+      port: s.PORT,
+      logLevel: s.LOG_LEVEL,
+      dataDir,
+      eventStoreUrl: s.EVENT_STORE_URL ?? `pglite:${resolve(dataDir, 'events')}`,
+      redisUrl: s.REDIS_URL,
+      uploadsDir: resolve(s.UPLOADS_DIR ?? resolve(dataDir, 'uploads')),
+      webDistDir: resolve(s.WEB_DIST_DIR),
+      sessionSecret: s.SESSION_SECRET,
+      cookieSecure: s.COOKIE_SECURE ?? s.NODE_ENV === 'production',
+      admin: s.ADMIN_EMAIL && s.ADMIN_PASSWORD ? { email: s.ADMIN_EMAIL, password: s.ADMIN_PASSWORD } : undefined,
+      payments: {
+        provider: s.PAYMENTS_PROVIDER,
+        paypal:
+          s.PAYPAL_CLIENT_ID && s.PAYPAL_CLIENT_SECRET
+            ? {
+                clientId: s.PAYPAL_CLIENT_ID,
+                clientSecret: s.PAYPAL_CLIENT_SECRET,
+                environment: s.PAYPAL_ENVIRONMENT,
+                webhookId: s.PAYPAL_WEBHOOK_ID,
+              }
+            : undefined,
+      },
+      adNetworkKey: s.AD_NETWORK_KEY,
+    };
+  });
+
+export type Settings = z.output<typeof settingsSchema>;
+
+export class SettingsError extends Error {
+  constructor(readonly variable: string, detail: string) {
+    super(`Invalid setting ${variable}: ${detail}`);
+    this.name = 'SettingsError';
+  }
+}
+
+/** Parses the environment; throws a SettingsError naming the first bad variable. */
+export function parseSettings(env: Record<string, string | undefined>): Settings {
+  // An empty variable means "unset", as in most deployment tools.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const result = settingsSchema.safeParse(cleaned);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const variable = String(issue.path[0] ?? 'environment');
+  const got = cleaned[variable];
+  const secret = /SECRET|PASSWORD/.test(variable);
+  const shown = got === undefined ? '' : secret ? ' (value hidden)' : ` (got "${got}")`;
+  throw new SettingsError(variable, `${issue.message}${shown}`);
+}
+
+/** For entry points: parse or print one line and exit 1. */
+export function loadSettingsOrExit(env: Record<string, string | undefined> = process.env): Settings {
+  try {
+    return parseSettings(env);
+  } catch (error) {
+    if (error instanceof SettingsError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

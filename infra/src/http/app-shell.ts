@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+
+export interface AppShellOptions {
+  logger: Logger;
+  /** Mounted in order before the web app; each owns its own /api paths. */
+  routers: RequestHandler[];
+  /** Built web app (Vite output). When missing, a minimal page says how to build it. */
+  webDistDir?: string;
+  /** Extra static mounts, e.g. `/uploads`. */
+  staticMounts?: { path: string; dir: string }[];
+  jsonLimit?: string;
+}
+
+const REQUEST_ID = /^[\w.:-]{1,100}$/;
+
+/**
+ * The Express shell every HTTP process shares: request ids (also the correlation id of the
+ * commands a request causes), structured access logs, baseline security headers, JSON body
+ * parsing with a size limit, JSON errors for /api, and the single-page app with history
+ * fallback.
+ */
+export function createAppShell(options: AppShellOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+
+  app.use(
+    pinoHttp({
+      logger: options.logger,
+      genReqId: (req, res) => {
+        const incoming = req.headers['x-request-id'];
+        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
+    }),
+  );
+
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+    next();
+  });
+
+  app.use('/api', express.json({ limit: options.jsonLimit ?? '100kb' }));
+  for (const router of options.routers) app.use(router);
+  app.use('/api', (_req, res) => {
+    res.status(404).json({ error: 'Not found' });
+  });
+
+  for (const mount of options.staticMounts ?? []) {
+    app.use(mount.path, express.static(mount.dir, { index: false, fallthrough: false, maxAge: '1h' }));
+  }
+
+  const dist = options.webDistDir;
+  const indexHtml = dist ? resolve(dist, 'index.html') : undefined;
+  if (dist && indexHtml && existsSync(indexHtml)) {
+    app.use(express.static(dist, { index: false, maxAge: '1h' }));
+    // Client-side routes: every other GET that accepts HTML gets the app.
+    app.get(/^(?!\/(api|socket\.io|uploads)\/).*/, (req, res, next) => {
+      if (!req.accepts('html')) return next();
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(indexHtml);
+    });
+  } else {
+    app.get('/', (_req, res) => {
+      res
+        .type('html')
+        .send('<!doctype html><title>Pass community</title><h1>Pass community</h1><p>The web app is not built: run <code>npm run build -w @pass/web</code>.</p>');
+    });
+  }
+
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
+    const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;
+    if (status >= 500) req.log?.error({ err }, 'request failed');
+    if (res.headersSent) return;
+    const message =
+      err?.type === 'entity.too.large'
+        ? 'The request is too large'
+        : err?.type === 'entity.parse.failed'
+          ? 'The request body is not valid JSON'
+          : status >= 500
+            ? 'Something went wrong, please try again'
+            : String(err?.message ?? 'Bad request');
+    res.status(status).json({ error: message });
+  };
+  app.use(onError);
+  return app;
+}
