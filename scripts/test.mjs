@@ -48,6 +48,16 @@ if (!process.env.TEST_REDIS_URL) {
   ]);
 }
 
+// Browser suites drive Debian's Chromium; install it when missing (we are root on the project's
+// machines). If that fails, the browser suites record themselves as SKIPPED.
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (existsSync(resolve(root, 'web/e2e')) && !existsSync(chromium) && process.getuid?.() === 0) {
+  console.log('[test] installing Debian chromium for the browser suites');
+  const apt = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (apt(['update']).status === 0) apt(['install', '-y', '--no-install-recommends', 'chromium']);
+  if (!existsSync(chromium)) console.warn('[test] chromium could not be installed; browser suites will be SKIPPED');
+}
+
 const steps = [];
 const typecheck = run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 steps.push(['typecheck', typecheck.status === 0]);
