@@ -7,3 +7,4 @@ export * from './rules';
 export * from './event-store/port';
 export * from './api';
 export * from './sessions';
+export * from './commands';

@@ -1,0 +1,35 @@
+import type { DomainEvent } from '@pass/events';
+
+/**
+ * A pure aggregate (DESIGN §3): `decide` turns a command and the current state into new events
+ * or throws a `DomainError`; `evolve` folds one event of the aggregate's stream into the state.
+ * Time comes in with the command (`command.now`), so both are deterministic and tested without I/O.
+ */
+export interface Decider<C extends { type: string; now: Date }, S, E extends DomainEvent> {
+  /** Names the aggregate in logs. */
+  readonly name: string;
+  initialState(): S;
+  /** True for the events this aggregate's stream holds; anything else in the stream is a bug. */
+  isEvent(event: DomainEvent): event is E;
+  evolve(state: S, event: E): S;
+  decide(command: C, state: S): E[];
+}
+
+export type CommandOfDecider<D> = D extends Decider<infer C, infer _S, infer _E> ? C : never;
+export type StateOfDecider<D> = D extends Decider<infer _C, infer S, infer _E> ? S : never;
+
+/** Builds a type guard from the list of event types a stream holds. */
+export function eventGuard<T extends DomainEvent['type']>(types: readonly T[]) {
+  const set = new Set<string>(types);
+  return (event: DomainEvent): event is Extract<DomainEvent, { type: T }> => set.has(event.type);
+}
+
+export function fold<C extends { type: string; now: Date }, S, E extends DomainEvent>(
+  decider: Decider<C, S, E>,
+  events: readonly E[],
+  state: S = decider.initialState(),
+): S {
+  let current = state;
+  for (const event of events) current = decider.evolve(current, event);
+  return current;
+}

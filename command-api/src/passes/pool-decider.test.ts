@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { deciderSpec } from '../kernel/decider-spec';
+import { fold } from '../kernel/decider';
+import { freePasses, poolDecider, type PoolEvent } from './pool-decider';
+
+const spec = deciderSpec(poolDecider);
+const now = new Date('2026-01-01T10:00:00.000Z');
+const iso = now.toISOString();
+const supply = (available: number): PoolEvent => ({ type: 'PassSupplySet', data: { available, setBy: 'admin-1', setAt: iso } });
+const reserved = (reservationId: string, passes: number): PoolEvent => ({
+  type: 'PassesReserved',
+  data: { reservationId, userId: 'u1', passes, reservedAt: iso },
+});
+const reserve = (reservationId: string, passes: number) => ({ type: 'ReservePasses', data: { reservationId, userId: 'u1', passes }, now }) as const;
+
+describe('passes pool', () => {
+  it('reserves passes out of the supply', () => {
+    spec.given([supply(5)]).when(reserve('r1', 3)).then([reserved('r1', 3)]);
+  });
+
+  it('holds pending reservations so two claims cannot take the same passes', () => {
+    spec.given([supply(5), reserved('r1', 3)]).when(reserve('r2', 3)).thenThrows('passes_unavailable', /Only 2 passes are left/);
+  });
+
+  it('says so when none are left', () => {
+    spec.given([supply(0)]).when(reserve('r1', 1)).thenThrows('passes_unavailable', /no passes left/);
+  });
+
+  it('takes confirmed passes off the supply and gives released ones back', () => {
+    const state = fold(poolDecider, [
+      supply(10),
+      reserved('r1', 3),
+      reserved('r2', 4),
+      { type: 'PassReservationConfirmed', data: { reservationId: 'r1', userId: 'u1', passes: 3, confirmedAt: iso } },
+      { type: 'PassReservationReleased', data: { reservationId: 'r2', userId: 'u1', passes: 4, reason: 'test', releasedAt: iso } },
+    ]);
+    expect(state.available).toBe(7);
+    expect(freePasses(state)).toBe(7);
+    expect(state.pending.size).toBe(0);
+  });
+
+  it('confirms a pending reservation with its passes', () => {
+    spec.given([supply(5), reserved('r1', 2)]).when({ type: 'ConfirmPassReservation', data: { reservationId: 'r1' }, now }).then([
+      { type: 'PassReservationConfirmed', data: { reservationId: 'r1', userId: 'u1', passes: 2, confirmedAt: iso } },
+    ]);
+  });
+
+  it('treats a repeated confirm or release as done, and never confirms a released reservation', () => {
+    const confirmed: PoolEvent = { type: 'PassReservationConfirmed', data: { reservationId: 'r1', userId: 'u1', passes: 2, confirmedAt: iso } };
+    const released: PoolEvent = { type: 'PassReservationReleased', data: { reservationId: 'r1', userId: 'u1', passes: 2, reason: 'x', releasedAt: iso } };
+    spec.given([supply(5), reserved('r1', 2), confirmed]).when({ type: 'ConfirmPassReservation', data: { reservationId: 'r1' }, now }).then([]);
+    spec.given([supply(5), reserved('r1', 2), released]).when({ type: 'ReleasePassReservation', data: { reservationId: 'r1', reason: 'x' }, now }).then([]);
+    spec.given([supply(5), reserved('r1', 2), released]).when({ type: 'ConfirmPassReservation', data: { reservationId: 'r1' }, now }).thenThrows('conflict');
+    spec.given([supply(5), reserved('r1', 2), confirmed]).when({ type: 'ReleasePassReservation', data: { reservationId: 'r1', reason: 'x' }, now }).thenThrows('conflict');
+  });
+
+  it('reserving the same id again is a no-op', () => {
+    spec.given([supply(5), reserved('r1', 2)]).when(reserve('r1', 2)).then([]);
+  });
+
+  it('lets the admin set the supply, but not below what is being claimed right now', () => {
+    spec.given([supply(5)]).when({ type: 'SetPassSupply', data: { available: 100, setBy: 'admin-1' }, now }).then([supply(100)]);
+    spec.given([supply(5), reserved('r1', 3)]).when({ type: 'SetPassSupply', data: { available: 2, setBy: 'admin-1' }, now }).thenThrows('conflict');
+  });
+});

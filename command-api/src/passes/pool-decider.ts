@@ -1,0 +1,132 @@
+import { assertNever, type DomainEvent, type PoolCommand } from '@pass/events';
+import { eventGuard, type Decider } from '../kernel/decider';
+import { DomainError } from '../kernel/domain-error';
+
+export const POOL_EVENT_TYPES = ['PassSupplySet', 'PassesReserved', 'PassReservationConfirmed', 'PassReservationReleased'] as const;
+export type PoolEvent = Extract<DomainEvent, { type: (typeof POOL_EVENT_TYPES)[number] }>;
+
+export interface Reservation {
+  reservationId: string;
+  userId: string;
+  passes: number;
+  reservedAt: string;
+}
+
+/**
+ * The global supply of passes. `available` is what the admin last set minus every confirmed
+ * reservation since (what the public "Available Passes" shows); pending reservations are held
+ * out of it until confirmed or released, so passes handed out never exceed the supply.
+ */
+export interface PoolState {
+  available: number;
+  pending: ReadonlyMap<string, Reservation>;
+  /** Sum of the pending reservations' passes. */
+  held: number;
+  /** Outcome of every settled reservation, so a repeated confirm/release is a no-op. */
+  settled: ReadonlyMap<string, 'confirmed' | 'released'>;
+}
+
+export const initialPoolState = (): PoolState => ({ available: 0, pending: new Map(), held: 0, settled: new Map() });
+
+/** Passes a new claim can reserve now. */
+export const freePasses = (state: PoolState) => Math.max(0, state.available - state.held);
+
+function settle(state: PoolState, reservationId: string, outcome: 'confirmed' | 'released', confirmedPasses: number): PoolState {
+  const reservation = state.pending.get(reservationId);
+  const pending = new Map(state.pending);
+  pending.delete(reservationId);
+  return {
+    available: state.available - confirmedPasses,
+    pending,
+    held: state.held - (reservation?.passes ?? 0),
+    settled: new Map(state.settled).set(reservationId, outcome),
+  };
+}
+
+export function evolvePool(state: PoolState, event: PoolEvent): PoolState {
+  switch (event.type) {
+    case 'PassSupplySet':
+      return { ...state, available: event.data.available };
+    case 'PassesReserved': {
+      const { reservationId, userId, passes, reservedAt } = event.data;
+      return {
+        ...state,
+        pending: new Map(state.pending).set(reservationId, { reservationId, userId, passes, reservedAt }),
+        held: state.held + passes,
+      };
+    }
+    case 'PassReservationConfirmed':
+      return settle(state, event.data.reservationId, 'confirmed', event.data.passes);
+    case 'PassReservationReleased':
+      return settle(state, event.data.reservationId, 'released', 0);
+    default:
+      return assertNever(event);
+  }
+}
+
+export function decidePool(command: PoolCommand, state: PoolState): PoolEvent[] {
+  const at = command.now.toISOString();
+  switch (command.type) {
+    case 'SetPassSupply': {
+      const { available, setBy } = command.data;
+      if (available < state.held) {
+        throw new DomainError('conflict', `${state.held} passes are being claimed right now; set at least ${state.held}`, {
+          fields: { available: `Ingrese al menos ${state.held} pases` },
+        });
+      }
+      return [{ type: 'PassSupplySet', data: { available, setBy, setAt: at } }];
+    }
+    case 'ReservePasses': {
+      const { reservationId, userId, passes } = command.data;
+      if (state.pending.has(reservationId) || state.settled.has(reservationId)) return [];
+      const free = freePasses(state);
+      if (passes > free) {
+        throw new DomainError(
+          'passes_unavailable',
+          free === 0 ? 'There are no passes left right now' : `Only ${free} passes are left`,
+          { fields: { passes: free === 0 ? 'There are no passes left right now' : `You can get at most ${free} passes` } },
+        );
+      }
+      return [{ type: 'PassesReserved', data: { reservationId, userId, passes, reservedAt: at } }];
+    }
+    case 'ConfirmPassReservation': {
+      const { reservationId } = command.data;
+      const reservation = state.pending.get(reservationId);
+      if (!reservation) {
+        const outcome = state.settled.get(reservationId);
+        if (outcome === 'confirmed') return [];
+        if (outcome === 'released') throw new DomainError('conflict', 'This reservation was released');
+        throw new DomainError('not_found', 'No such reservation');
+      }
+      return [
+        { type: 'PassReservationConfirmed', data: { reservationId, userId: reservation.userId, passes: reservation.passes, confirmedAt: at } },
+      ];
+    }
+    case 'ReleasePassReservation': {
+      const { reservationId, reason } = command.data;
+      const reservation = state.pending.get(reservationId);
+      if (!reservation) {
+        const outcome = state.settled.get(reservationId);
+        if (outcome === 'released') return [];
+        if (outcome === 'confirmed') throw new DomainError('conflict', 'This reservation was confirmed');
+        throw new DomainError('not_found', 'No such reservation');
+      }
+      return [
+        {
+          type: 'PassReservationReleased',
+          data: { reservationId, userId: reservation.userId, passes: reservation.passes, reason, releasedAt: at },
+        },
+      ];
+    }
+    default:
+      return assertNever(command);
+  }
+}
+
+export const poolDecider: Decider<PoolCommand, PoolState, PoolEvent> = {
+  name: 'passes-pool',
+  initialState: initialPoolState,
+  isEvent: eventGuard(POOL_EVENT_TYPES),
+  evolve: evolvePool,
+  decide: decidePool,
+};

@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import type { Image } from '@pass/events';
+import { deciderSpec } from '../kernel/decider-spec';
+import { CLAIM_RECORD_DEADLINE_MS, userDecider, type UserEvent } from './decider';
+
+const spec = deciderSpec(userDecider);
+const t0 = new Date('2026-01-01T10:00:00.000Z');
+const at = (ms: number) => new Date(t0.getTime() + ms);
+const userId = 'u1';
+const image: Image = { path: 'ab/abc.webp', public_id: 'abc', url: '/uploads/ab/abc.webp' };
+
+const registered: UserEvent = {
+  type: 'UserRegistered',
+  data: { userId, email: 'ana@example.com', passwordHash: 'h', points: 10, priority: '', registeredAt: t0.toISOString() },
+};
+const purchased = (points: number, captureId = 'cap-1'): UserEvent => ({
+  type: 'PointsPurchased',
+  data: { userId, provider: 'simulated', orderId: `o-${captureId}`, captureId, amountUsd: points / 100, points, purchasedAt: t0.toISOString() },
+});
+const claimed = (passes: number, reservationId = 'r0'): UserEvent => ({
+  type: 'PassesClaimed',
+  data: { userId, reservationId, passes, pointsSpent: passes * 20, claimedAt: t0.toISOString() },
+});
+
+describe('user: register', () => {
+  it('starts a new member with 10 points and no priority', () => {
+    spec.given([]).when({ type: 'RegisterUser', data: { userId, email: 'ana@example.com', passwordHash: 'h' }, now: t0 }).then([registered]);
+  });
+  it('refuses to register the same member twice', () => {
+    spec.given([registered]).when({ type: 'RegisterUser', data: { userId, email: 'ana@example.com', passwordHash: 'h' }, now: t0 }).thenThrows('already_exists');
+  });
+});
+
+describe('user: free point', () => {
+  it('awards one point', () => {
+    spec.given([registered]).when({ type: 'AwardFreePoint', data: { userId }, now: at(1000) }).then([
+      { type: 'FreePointAwarded', data: { userId, points: 1, awardedAt: at(1000).toISOString() } },
+    ]);
+  });
+  const first: UserEvent = { type: 'FreePointAwarded', data: { userId, points: 1, awardedAt: at(0).toISOString() } };
+  it('refuses a second point within 30 seconds, saying how long to wait', () => {
+    const error = spec.given([registered, first]).when({ type: 'AwardFreePoint', data: { userId }, now: at(29_500) }).thenThrows('too_soon', /1 seconds/);
+    expect(error.details.retryAfterSeconds).toBe(1);
+  });
+  it('awards again once 30 seconds have passed', () => {
+    spec.given([registered, first]).when({ type: 'AwardFreePoint', data: { userId }, now: at(30_000) }).thenState((s) => expect(s.points).toBe(12));
+  });
+  it('refuses an unknown member', () => {
+    spec.given([]).when({ type: 'AwardFreePoint', data: { userId }, now: t0 }).thenThrows('not_found');
+  });
+});
+
+describe('user: buy points', () => {
+  const credit = (captureId: string, amountUsd = 5, points = 500) =>
+    ({ type: 'CreditPurchase', data: { userId, provider: 'simulated', orderId: `o-${captureId}`, captureId, amountUsd, points }, now: t0 }) as const;
+  it('credits a verified capture and counts the dollars bought', () => {
+    spec.given([registered]).when(credit('cap-1')).thenState((s) => {
+      expect(s.points).toBe(510);
+      expect(s.buyedUsd).toBe(5);
+    });
+  });
+  it('credits each capture id once', () => {
+    spec.given([registered, purchased(500, 'cap-1')]).when(credit('cap-1')).thenThrows('already_credited');
+  });
+  it('refuses points that do not match the price (1 USD = 100 points)', () => {
+    spec.given([registered]).when(credit('cap-2', 5, 5000)).thenThrows('invalid');
+  });
+});
+
+describe('user: record a pass claim', () => {
+  const record = (passes: number, reservationId = 'r1', now = at(1000)) =>
+    ({ type: 'RecordPassesClaim', data: { userId, reservationId, passes, reservedAt: t0.toISOString() }, now }) as const;
+
+  it('spends 20 points per pass and makes a first claim a normal user', () => {
+    spec.given([registered, purchased(100)]).when(record(2)).then([
+      { type: 'PassesClaimed', data: { userId, reservationId: 'r1', passes: 2, pointsSpent: 40, claimedAt: at(1000).toISOString() } },
+      { type: 'PriorityChanged', data: { userId, priority: 'normalUser', changedAt: at(1000).toISOString() } },
+    ]);
+  });
+  it('makes a member holding 10 passes a special user', () => {
+    spec.given([registered, purchased(1000), claimed(9)]).when(record(1)).thenState((s) => {
+      expect(s.passes).toBe(10);
+      expect(s.priority).toBe('specialUser');
+      expect(s.points).toBe(1010 - 200);
+    });
+  });
+  it('does not change the priority of a normal user claiming again below 10', () => {
+    const events = userDecider.decide(record(1), [registered, purchased(100), claimed(1), { type: 'PriorityChanged', data: { userId, priority: 'normalUser', changedAt: t0.toISOString() } } as UserEvent].reduce(userDecider.evolve, userDecider.initialState()));
+    expect(events.map((e) => e.type)).toEqual(['PassesClaimed']);
+  });
+  it('never lets points go below zero', () => {
+    spec.given([registered]).when(record(1)).thenThrows('insufficient_points', /need 20 points/);
+  });
+  it('records one reservation once', () => {
+    spec.given([registered, purchased(100), claimed(1, 'r1')]).when(record(1, 'r1')).then([]);
+  });
+  it('refuses to record a reservation older than the deadline (the reconciler releases it)', () => {
+    spec.given([registered, purchased(100)]).when(record(1, 'r1', at(CLAIM_RECORD_DEADLINE_MS + 1))).thenThrows('reservation_expired');
+  });
+});
+
+describe('user: certificate', () => {
+  const post = (data: Partial<{ email: string; image: Image | undefined; fullname: string }> = {}) =>
+    ({
+      type: 'PostCertificate',
+      data: { userId, fullname: data.fullname ?? 'Ana', country: 'Spain', email: data.email ?? 'ANA@example.com', link: 'https://ana.example.com', image: 'image' in data ? data.image : image, message: 'Hello all' },
+      now: t0,
+    }) as const;
+  it('posts a first certificate', () => {
+    spec.given([registered]).when(post()).then([
+      { type: 'CertificatePosted', data: { userId, fullname: 'Ana', country: 'Spain', email: 'ana@example.com', link: 'https://ana.example.com', image, message: 'Hello all', postedAt: t0.toISOString() } },
+    ]);
+  });
+  it('updates an existing one, keeping the image when none is sent', () => {
+    const first = userDecider.decide(post(), userDecider.evolve(userDecider.initialState(), registered));
+    spec.given([registered, ...first]).when(post({ fullname: 'Ana B', image: undefined })).thenState((s) => {
+      expect(s.certificate).toMatchObject({ fullname: 'Ana B', image });
+    });
+  });
+  it('refuses an email other than the registered one', () => {
+    const error = spec.given([registered]).when(post({ email: 'other@example.com' })).thenThrows('invalid');
+    expect(error.details.fields).toEqual({ email: 'Your email must match the one registered' });
+  });
+  it('refuses a first post without an image', () => {
+    spec.given([registered]).when(post({ image: undefined })).thenThrows('invalid', /Please select an image\./);
+  });
+  it('lets the admin delete a post, and refuses deleting a post that is not there', () => {
+    const posted = userDecider.decide(post(), userDecider.evolve(userDecider.initialState(), registered));
+    spec.given([registered, ...posted]).when({ type: 'DeleteMemberPost', data: { userId, deletedBy: 'admin-1' }, now: t0 }).thenState((s) => expect(s.certificate).toBeNull());
+    spec.given([registered]).when({ type: 'DeleteMemberPost', data: { userId, deletedBy: 'admin-1' }, now: t0 }).thenThrows('not_found');
+  });
+});
+
+describe('user: chat', () => {
+  const send = { type: 'SendChatMessage', data: { userId, messageId: 'm1', message: 'hola' }, now: t0 } as const;
+  it('spends one point and carries the text, as Anonymous before a certificate', () => {
+    spec.given([registered]).when(send).then([
+      { type: 'ChatMessageSent', data: { userId, messageId: 'm1', nickname: 'Anonymous', message: 'hola', priority: '', pointsSpent: 1, sentAt: t0.toISOString() } },
+    ]);
+  });
+  it('refuses a message with no points left', () => {
+    spec.given([registered, purchased(90), claimed(5)]).when(send).thenThrows('insufficient_points');
+  });
+});

@@ -1,0 +1,283 @@
+import {
+  ANONYMOUS_NICKNAME,
+  NEW_USER_POINTS,
+  POINTS_PER_CHAT_MESSAGE,
+  POINTS_PER_PASS,
+  POINTS_PER_USD,
+  SPECIAL_USER_PASSES,
+  TIMERS,
+  assertNever,
+  type DomainEvent,
+  type Image,
+  type Priority,
+  type UserCommand,
+} from '@pass/events';
+import { eventGuard, type Decider } from '../kernel/decider';
+import { DomainError } from '../kernel/domain-error';
+
+export const USER_EVENT_TYPES = [
+  'UserRegistered',
+  'FreePointAwarded',
+  'PointsPurchased',
+  'PurchaseReversed',
+  'PassesClaimed',
+  'PriorityChanged',
+  'CertificatePosted',
+  'CertificateUpdated',
+  'ChatMessageSent',
+  'MemberPostDeleted',
+] as const;
+export type UserEvent = Extract<DomainEvent, { type: (typeof USER_EVENT_TYPES)[number] }>;
+
+/**
+ * A claim's second step must land within this time of its reservation; the reconciler only
+ * releases reservations older than `RECONCILE_AFTER_MS` (passes/reconciler.ts), so a claim is
+ * either recorded here or released there, never both.
+ */
+export const CLAIM_RECORD_DEADLINE_MS = 15_000;
+
+export interface Certificate {
+  fullname: string;
+  country: string;
+  email: string;
+  link: string;
+  image: Image;
+  message: string;
+  postedAt: string;
+}
+
+export interface UserState {
+  exists: boolean;
+  userId: string;
+  email: string;
+  passwordHash: string;
+  /** The spec's chatCount. Never negative. */
+  points: number;
+  passes: number;
+  priority: Priority;
+  /** Total USD bought (the spec's `buyed`). */
+  buyedUsd: number;
+  lastFreePointAt: string | null;
+  creditedCaptures: ReadonlySet<string>;
+  claimedReservations: ReadonlySet<string>;
+  certificate: Certificate | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const initialUserState = (): UserState => ({
+  exists: false,
+  userId: '',
+  email: '',
+  passwordHash: '',
+  points: 0,
+  passes: 0,
+  priority: '',
+  buyedUsd: 0,
+  lastFreePointAt: null,
+  creditedCaptures: new Set(),
+  claimedReservations: new Set(),
+  certificate: null,
+  createdAt: '',
+  updatedAt: '',
+});
+
+const withAdded = (set: ReadonlySet<string>, value: string) => new Set(set).add(value);
+
+export function evolveUser(state: UserState, event: UserEvent): UserState {
+  switch (event.type) {
+    case 'UserRegistered': {
+      const d = event.data;
+      return {
+        ...state,
+        exists: true,
+        userId: d.userId,
+        email: d.email,
+        passwordHash: d.passwordHash,
+        points: d.points,
+        priority: d.priority,
+        createdAt: d.registeredAt,
+        updatedAt: d.registeredAt,
+      };
+    }
+    case 'FreePointAwarded':
+      return { ...state, points: state.points + event.data.points, lastFreePointAt: event.data.awardedAt, updatedAt: event.data.awardedAt };
+    case 'PointsPurchased':
+      return {
+        ...state,
+        points: state.points + event.data.points,
+        buyedUsd: state.buyedUsd + event.data.amountUsd,
+        creditedCaptures: withAdded(state.creditedCaptures, event.data.captureId),
+        updatedAt: event.data.purchasedAt,
+      };
+    case 'PurchaseReversed':
+      return {
+        ...state,
+        points: Math.max(0, state.points - event.data.points),
+        buyedUsd: Math.max(0, state.buyedUsd - event.data.amountUsd),
+        updatedAt: event.data.reversedAt,
+      };
+    case 'PassesClaimed':
+      return {
+        ...state,
+        points: state.points - event.data.pointsSpent,
+        passes: state.passes + event.data.passes,
+        claimedReservations: withAdded(state.claimedReservations, event.data.reservationId),
+        updatedAt: event.data.claimedAt,
+      };
+    case 'PriorityChanged':
+      return { ...state, priority: event.data.priority, updatedAt: event.data.changedAt };
+    case 'CertificatePosted':
+    case 'CertificateUpdated': {
+      const d = event.data;
+      const at = event.type === 'CertificatePosted' ? event.data.postedAt : event.data.updatedAt;
+      return {
+        ...state,
+        certificate: {
+          fullname: d.fullname,
+          country: d.country,
+          email: d.email,
+          link: d.link,
+          image: d.image,
+          message: d.message,
+          postedAt: state.certificate?.postedAt ?? at,
+        },
+        updatedAt: at,
+      };
+    }
+    case 'ChatMessageSent':
+      return { ...state, points: state.points - event.data.pointsSpent, updatedAt: event.data.sentAt };
+    case 'MemberPostDeleted':
+      return { ...state, certificate: null, updatedAt: event.data.deletedAt };
+    default:
+      return assertNever(event);
+  }
+}
+
+function requireUser(state: UserState): void {
+  if (!state.exists) throw new DomainError('not_found', 'This member does not exist');
+}
+
+/** Priority after holding `passes`: the first pass makes a normal user, SPECIAL_USER_PASSES a special one. */
+export function priorityFor(passes: number, current: Priority): Priority {
+  if (passes >= SPECIAL_USER_PASSES) return 'specialUser';
+  if (passes > 0 && current === '') return 'normalUser';
+  return current;
+}
+
+export function decideUser(command: UserCommand, state: UserState): UserEvent[] {
+  const at = command.now.toISOString();
+  switch (command.type) {
+    case 'RegisterUser': {
+      if (state.exists) throw new DomainError('already_exists', 'This member is already registered');
+      const { userId, email, passwordHash } = command.data;
+      return [
+        { type: 'UserRegistered', data: { userId, email, passwordHash, points: NEW_USER_POINTS, priority: '', registeredAt: at } },
+      ];
+    }
+    case 'AwardFreePoint': {
+      requireUser(state);
+      if (state.lastFreePointAt) {
+        const waitMs = Date.parse(state.lastFreePointAt) + TIMERS.freePointMinIntervalMs - command.now.getTime();
+        if (waitMs > 0) {
+          const seconds = Math.ceil(waitMs / 1000);
+          throw new DomainError('too_soon', `Your next free point is ready in ${seconds} seconds`, { retryAfterSeconds: seconds });
+        }
+      }
+      return [{ type: 'FreePointAwarded', data: { userId: state.userId, points: 1, awardedAt: at } }];
+    }
+    case 'CreditPurchase': {
+      requireUser(state);
+      const d = command.data;
+      if (state.creditedCaptures.has(d.captureId)) throw new DomainError('already_credited', 'This payment has already been credited');
+      if (d.points !== Math.round(d.amountUsd * POINTS_PER_USD)) {
+        throw new DomainError('invalid', `A payment of ${d.amountUsd} USD buys ${Math.round(d.amountUsd * POINTS_PER_USD)} points`);
+      }
+      return [
+        {
+          type: 'PointsPurchased',
+          data: {
+            userId: state.userId,
+            provider: d.provider,
+            orderId: d.orderId,
+            captureId: d.captureId,
+            amountUsd: d.amountUsd,
+            points: d.points,
+            purchasedAt: at,
+          },
+        },
+      ];
+    }
+    case 'RecordPassesClaim': {
+      requireUser(state);
+      const { reservationId, passes, reservedAt } = command.data;
+      // Recording twice (a retry, or the reconciler racing a slow request) changes nothing.
+      if (state.claimedReservations.has(reservationId)) return [];
+      if (command.now.getTime() - Date.parse(reservedAt) > CLAIM_RECORD_DEADLINE_MS) {
+        throw new DomainError('reservation_expired', 'Your claim took too long, please try again');
+      }
+      const cost = passes * POINTS_PER_PASS;
+      if (state.points < cost) {
+        throw new DomainError('insufficient_points', `You need ${cost} points for ${passes} passes and have ${state.points}`, {
+          fields: { passes: `You can get at most ${Math.floor(state.points / POINTS_PER_PASS)} passes` },
+        });
+      }
+      const events: UserEvent[] = [
+        { type: 'PassesClaimed', data: { userId: state.userId, reservationId, passes, pointsSpent: cost, claimedAt: at } },
+      ];
+      const priority = priorityFor(state.passes + passes, state.priority);
+      if (priority !== state.priority) events.push({ type: 'PriorityChanged', data: { userId: state.userId, priority, changedAt: at } });
+      return events;
+    }
+    case 'PostCertificate': {
+      requireUser(state);
+      const d = command.data;
+      if (d.email.trim().toLowerCase() !== state.email.trim().toLowerCase()) {
+        throw new DomainError('invalid', 'Your email must match the one registered', {
+          fields: { email: 'Your email must match the one registered' },
+        });
+      }
+      const image = d.image ?? state.certificate?.image;
+      if (!image) throw new DomainError('invalid', 'Please select an image.', { fields: { image: 'Please select an image.' } });
+      const certificate = { userId: state.userId, fullname: d.fullname, country: d.country, email: state.email, link: d.link, image, message: d.message };
+      return state.certificate
+        ? [{ type: 'CertificateUpdated', data: { ...certificate, updatedAt: at } }]
+        : [{ type: 'CertificatePosted', data: { ...certificate, postedAt: at } }];
+    }
+    case 'SendChatMessage': {
+      requireUser(state);
+      if (state.points < POINTS_PER_CHAT_MESSAGE) {
+        throw new DomainError('insufficient_points', 'You have no points left: get free points to keep chatting');
+      }
+      return [
+        {
+          type: 'ChatMessageSent',
+          data: {
+            userId: state.userId,
+            messageId: command.data.messageId,
+            nickname: state.certificate?.fullname || ANONYMOUS_NICKNAME,
+            message: command.data.message,
+            priority: state.priority,
+            pointsSpent: POINTS_PER_CHAT_MESSAGE,
+            sentAt: at,
+          },
+        },
+      ];
+    }
+    case 'DeleteMemberPost': {
+      requireUser(state);
+      if (!state.certificate) throw new DomainError('not_found', 'This member has no post');
+      return [{ type: 'MemberPostDeleted', data: { userId: state.userId, deletedBy: command.data.deletedBy, deletedAt: at } }];
+    }
+    default:
+      return assertNever(command);
+  }
+}
+
+export const userDecider: Decider<UserCommand, UserState, UserEvent> = {
+  name: 'user',
+  initialState: initialUserState,
+  isEvent: eventGuard(USER_EVENT_TYPES),
+  evolve: evolveUser,
+  decide: decideUser,
+};

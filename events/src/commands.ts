@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { imageSchema } from './domain-events';
+
+/**
+ * Commands of the write side (DESIGN §3), one union per aggregate. A command is an intention:
+ * the decider of its aggregate accepts it (events) or refuses it (a typed domain error).
+ * `now` is passed in, so deciders stay pure. HTTP bodies are validated with `rules.ts` first;
+ * these schemas check what the command side builds from them (and what a forwarding gateway
+ * sends across processes).
+ */
+const id = z.string().min(1);
+const now = z.date();
+
+const command = <T extends string, D extends z.ZodRawShape>(type: T, data: D) =>
+  z.object({ type: z.literal(type), data: z.object(data), now });
+
+// ---- user-{id} ------------------------------------------------------------------------------
+export const userCommandSchemas = {
+  RegisterUser: command('RegisterUser', { userId: id, email: z.string().min(1), passwordHash: z.string().min(1) }),
+  AwardFreePoint: command('AwardFreePoint', { userId: id }),
+  /** Credits a purchase the payment provider has captured; once per capture id. */
+  CreditPurchase: command('CreditPurchase', {
+    userId: id,
+    provider: z.enum(['paypal', 'simulated']),
+    orderId: id,
+    captureId: id,
+    amountUsd: z.number().positive(),
+    points: z.number().int().positive(),
+  }),
+  /** Second step of a claim: the passes were reserved on the pool as `reservationId` at `reservedAt`. */
+  RecordPassesClaim: command('RecordPassesClaim', {
+    userId: id,
+    reservationId: id,
+    passes: z.number().int().positive(),
+    /** ISO time the pool recorded the reservation (PassesReserved.reservedAt). */
+    reservedAt: z.iso.datetime(),
+  }),
+  PostCertificate: command('PostCertificate', {
+    userId: id,
+    fullname: z.string(),
+    country: z.string(),
+    email: z.string(),
+    link: z.string(),
+    /** Omitted on an update that keeps the current image. */
+    image: imageSchema.optional(),
+    message: z.string(),
+  }),
+  SendChatMessage: command('SendChatMessage', { userId: id, messageId: id, message: z.string() }),
+  DeleteMemberPost: command('DeleteMemberPost', { userId: id, deletedBy: id }),
+} as const;
+
+// ---- email-{hash} ---------------------------------------------------------------------------
+export const emailCommandSchemas = {
+  ReserveEmail: command('ReserveEmail', { email: z.string().min(1), userId: id }),
+} as const;
+
+// ---- passes-pool ----------------------------------------------------------------------------
+export const poolCommandSchemas = {
+  SetPassSupply: command('SetPassSupply', { available: z.number().int().nonnegative(), setBy: id }),
+  ReservePasses: command('ReservePasses', { reservationId: id, userId: id, passes: z.number().int().positive() }),
+  ConfirmPassReservation: command('ConfirmPassReservation', { reservationId: id }),
+  ReleasePassReservation: command('ReleasePassReservation', { reservationId: id, reason: z.string().min(1) }),
+} as const;
+
+// ---- site -----------------------------------------------------------------------------------
+export const siteCommandSchemas = {
+  EditMainData: command('EditMainData', {
+    cpm: z.number().nonnegative(),
+    donations: z.number().nonnegative(),
+    startDate: z.string(),
+    editedBy: id,
+  }),
+  ResetAdViews: command('ResetAdViews', { views: z.number().int().nonnegative(), resetBy: id }),
+  ClearChat: command('ClearChat', { clearedBy: id }),
+} as const;
+
+// ---- admin-{id} -----------------------------------------------------------------------------
+export const adminCommandSchemas = {
+  RegisterAdmin: command('RegisterAdmin', { adminId: id, email: z.string().min(1), passwordHash: z.string().min(1) }),
+} as const;
+
+type Union<S extends Record<string, z.ZodType>> = { [K in keyof S]: z.infer<S[K]> }[keyof S];
+
+export type UserCommand = Union<typeof userCommandSchemas>;
+export type EmailCommand = Union<typeof emailCommandSchemas>;
+export type PoolCommand = Union<typeof poolCommandSchemas>;
+export type SiteCommand = Union<typeof siteCommandSchemas>;
+export type AdminCommand = Union<typeof adminCommandSchemas>;
+export type Command = UserCommand | EmailCommand | PoolCommand | SiteCommand | AdminCommand;
+
+export const commandSchemas = {
+  ...userCommandSchemas,
+  ...emailCommandSchemas,
+  ...poolCommandSchemas,
+  ...siteCommandSchemas,
+  ...adminCommandSchemas,
+} as const;
+export type CommandType = keyof typeof commandSchemas;
+export type CommandOf<T extends CommandType> = Extract<Command, { type: T }>;
+
+/** Validates a command that crossed a process boundary (dates arrive as strings there). */
+export function parseCommand(input: unknown): Command {
+  const type = (input as { type?: unknown } | null)?.type;
+  if (typeof type !== 'string' || !Object.hasOwn(commandSchemas, type)) throw new Error(`Unknown command type "${String(type)}"`);
+  const raw = input as { now?: unknown };
+  const withDate = { ...raw, now: typeof raw.now === 'string' ? new Date(raw.now) : raw.now };
+  return commandSchemas[type as CommandType].parse(withDate) as Command;
+}
