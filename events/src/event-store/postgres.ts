@@ -1,0 +1,129 @@
+/**
+ * The PostgreSQL event store: the same schema and queries as the embedded store (sql.ts) over
+ * a connection pool, plus LISTEN/NOTIFY so subscriptions in other processes wake as soon as an
+ * append is acknowledged.
+ *
+ * The NOTIFY is sent by the appending process after the commit, not inside the append
+ * function: a transaction that notifies takes a cluster-wide lock through its commit, which
+ * would serialise concurrent appends (no group commit). Notifications are coalesced, so a burst
+ * of appends costs one NOTIFY in flight at a time.
+ */
+import pg from 'pg';
+import { EventStoreUnavailableError } from './port';
+import { SqlEventStore, assertSchemaName, isConnectionFailure, setupSchema, type EventStoreLogger, type SqlClient } from './sql';
+
+export interface PostgresEventStoreOptions {
+  connectionString: string;
+  /** Schema holding the store's tables; created when missing. Default `event_store`. */
+  schema?: string;
+  /** Connections used for appends and reads (one more is kept for LISTEN). Default 10. */
+  poolSize?: number;
+  logger?: EventStoreLogger;
+  /** Fallback poll interval of subscriptions when no notification arrives. Default 1000 ms. */
+  pollIntervalMs?: number;
+  /** How long to wait for a connection before failing with EventStoreUnavailableError. Default 5000 ms. */
+  connectTimeoutMs?: number;
+}
+
+export async function openPostgresEventStore(options: PostgresEventStoreOptions): Promise<SqlEventStore> {
+  const schema = options.schema ?? 'event_store';
+  assertSchemaName(schema);
+  const logger = options.logger;
+  const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
+  const channel = `es_${schema}`.slice(0, 63);
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolSize ?? 10,
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
+  // An idle connection dropped by the server must not crash the process; the next query reconnects.
+  pool.on('error', (error) => logger?.warn({ err: error }, 'postgres event store: idle connection lost'));
+
+  try {
+    const setupClient = await pool.connect();
+    try {
+      await setupSchema((sql) => setupClient.query(sql), schema);
+    } finally {
+      setupClient.release();
+    }
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    if (isConnectionFailure(error)) {
+      throw new EventStoreUnavailableError(`PostgreSQL event store unavailable: ${(error as Error).message}`, { cause: error });
+    }
+    throw error;
+  }
+
+  let closed = false;
+  let listener: pg.Client | undefined;
+  let reconnectTimer: NodeJS.Timeout | undefined;
+  let reconnectDelay = 0;
+
+  const store = new SqlEventStore({
+    kind: 'postgres',
+    client: pool as unknown as SqlClient,
+    schema,
+    ...(logger ? { logger } : {}),
+    ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
+    release: async () => {
+      closed = true;
+      clearTimeout(reconnectTimer);
+      await listener?.end().catch(() => undefined);
+      await pool.end();
+    },
+  });
+
+  // A dedicated connection for LISTEN; if it drops, subscriptions keep polling while it reconnects.
+  const listen = async () => {
+    if (closed) return;
+    const client = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: connectTimeoutMs });
+    const lost = (error?: unknown) => {
+      if (listener !== client) return;
+      listener = undefined;
+      void client.end().catch(() => undefined);
+      if (closed) return;
+      reconnectDelay = Math.min(Math.max(reconnectDelay * 2, 200), 10_000);
+      logger?.warn({ err: error, retryInMs: reconnectDelay }, 'postgres event store: LISTEN connection lost, reconnecting');
+      reconnectTimer = setTimeout(() => void listen(), reconnectDelay);
+      // Catch up on anything appended while we were not listening.
+      store.wake();
+    };
+    listener = client;
+    client.on('error', lost);
+    client.on('end', () => lost());
+    client.on('notification', () => store.wake());
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${channel}"`);
+      reconnectDelay = 0;
+      if (closed) await client.end();
+    } catch (error) {
+      lost(error);
+    }
+  };
+  await listen();
+
+  let notifying = false;
+  let notifyAgain = false;
+  const notify = async () => {
+    notifying = true;
+    do {
+      notifyAgain = false;
+      try {
+        await pool.query('SELECT pg_notify($1, $2)', [channel, '']);
+      } catch (error) {
+        // Subscribers still find the events by their fallback poll.
+        if (!closed) logger?.warn({ err: error }, 'postgres event store: NOTIFY failed');
+      }
+    } while (notifyAgain && !closed);
+    notifying = false;
+  };
+  store.onAppended(() => {
+    if (closed) return;
+    if (notifying) notifyAgain = true;
+    else void notify();
+  });
+
+  logger?.debug({ schema, poolSize: options.poolSize ?? 10 }, 'postgres event store open');
+  return store;
+}

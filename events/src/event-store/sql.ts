@@ -1,0 +1,494 @@
+/**
+ * The SQL event store shared by the PGlite and PostgreSQL adapters: one schema, one append
+ * function, one set of queries. Each adapter supplies a `SqlClient` (how to run a query) and,
+ * for PostgreSQL, cross-process wake-ups (LISTEN/NOTIFY).
+ *
+ * Global order: every row stores the id of the transaction that wrote it (`transaction_id`,
+ * xid8) and a sequence number (`global_position`). $all is read in (transaction_id,
+ * global_position) order and only up to the oldest transaction still running
+ * (`pg_snapshot_xmin`), so a transaction that commits late can never slip in behind a position
+ * a subscriber has already passed.
+ */
+import {
+  comparePositions,
+  EventStoreUnavailableError,
+  START,
+  WrongExpectedRevisionError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type GlobalPosition,
+  type NewEvent,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeToAllOptions,
+  type Subscription,
+} from './port';
+
+/** The few pino methods the adapters use; a pino `Logger` fits. */
+export interface EventStoreLogger {
+  debug(obj: object, msg?: string): void;
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface SqlClient {
+  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: R[] }>;
+}
+
+/** Thrown when event ids of an append are already stored somewhere else than this append would put them. */
+export class DuplicateEventIdError extends Error {
+  constructor(
+    readonly streamId: string,
+    detail: string,
+  ) {
+    super(`Event ids already used elsewhere (append to "${streamId}"): ${detail}`);
+    this.name = 'DuplicateEventIdError';
+  }
+}
+
+/** Expected revision as the append function's bigint argument. */
+const EXPECT_NO_STREAM = -1;
+const EXPECT_ANY = -2;
+const EXPECT_STREAM_EXISTS = -3;
+
+function encodeExpected(expected: ExpectedRevision): number {
+  if (expected === 'any') return EXPECT_ANY;
+  if (expected === 'no_stream') return EXPECT_NO_STREAM;
+  if (expected === 'stream_exists') return EXPECT_STREAM_EXISTS;
+  if (!Number.isSafeInteger(expected) || expected < 0) {
+    throw new RangeError(`Expected revision must be 'any', 'no_stream', 'stream_exists' or a revision >= 0, got ${String(expected)}`);
+  }
+  return expected;
+}
+
+/** Double-quotes an SQL identifier. */
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Names checked before they reach SQL text (schema names come from configuration and tests). */
+export function assertSchemaName(name: string): void {
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) {
+    throw new Error(`Event store schema name must match [a-z_][a-z0-9_]*, got "${name}"`);
+  }
+}
+
+/** Idempotent: run on every open, under an advisory lock so concurrent opens do not race. */
+export function schemaSql(schema: string): string {
+  const s = quoteIdent(schema);
+  return `
+CREATE SCHEMA IF NOT EXISTS ${s};
+
+CREATE TABLE IF NOT EXISTS ${s}.streams (
+  stream_id text PRIMARY KEY,
+  revision bigint NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS ${s}.events (
+  global_position bigserial PRIMARY KEY,
+  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  event_id uuid NOT NULL UNIQUE,
+  stream_id text NOT NULL,
+  revision bigint NOT NULL,
+  type text NOT NULL,
+  data jsonb NOT NULL,
+  metadata jsonb NOT NULL,
+  recorded_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (stream_id, revision)
+);
+
+CREATE INDEX IF NOT EXISTS events_global_order ON ${s}.events (transaction_id, global_position);
+
+-- One round-trip append. p_expected: >= 0 exact revision, -1 no stream, -2 any, -3 stream exists.
+-- Raises ES409 (detail = actual revision) on a revision mismatch and ES400 when the ids are
+-- already stored elsewhere; either way nothing is written.
+CREATE OR REPLACE FUNCTION ${s}.append_events(
+  p_stream_id text,
+  p_expected bigint,
+  p_ids uuid[],
+  p_types text[],
+  p_data jsonb[],
+  p_metadata jsonb[]
+) RETURNS TABLE (next_revision bigint, tx text, pos bigint)
+LANGUAGE plpgsql AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_count bigint := cardinality(p_ids);
+  v_current bigint;
+  v_first_stream text;
+  v_first_revision bigint;
+  v_last_revision bigint;
+  v_tx text;
+  v_pos bigint;
+BEGIN
+  -- A retry of an append that already succeeded: answer as the first time, write nothing.
+  SELECT e.stream_id, e.revision INTO v_first_stream, v_first_revision
+    FROM ${s}.events e WHERE e.event_id = p_ids[1];
+  IF FOUND THEN
+    IF v_first_stream <> p_stream_id OR (
+      SELECT array_agg(e.event_id ORDER BY e.revision) FROM ${s}.events e
+       WHERE e.stream_id = p_stream_id AND e.revision >= v_first_revision AND e.revision < v_first_revision + v_count
+    ) IS DISTINCT FROM p_ids THEN
+      RAISE EXCEPTION 'event id % is already stored in stream % at revision %', p_ids[1], v_first_stream, v_first_revision
+        USING ERRCODE = 'ES400';
+    END IF;
+    IF (p_expected >= 0 AND v_first_revision <> p_expected + 1) OR (p_expected = -1 AND v_first_revision <> 0) THEN
+      SELECT st.revision INTO v_current FROM ${s}.streams st WHERE st.stream_id = p_stream_id;
+      RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = coalesce(v_current, -1)::text;
+    END IF;
+    RETURN QUERY SELECT e.revision, e.transaction_id::text, e.global_position FROM ${s}.events e
+      WHERE e.stream_id = p_stream_id AND e.revision = v_first_revision + v_count - 1;
+    RETURN;
+  END IF;
+
+  LOOP
+    -- The stream row is the lock that serialises appends to one stream.
+    SELECT st.revision INTO v_current FROM ${s}.streams st WHERE st.stream_id = p_stream_id FOR UPDATE;
+    IF NOT FOUND THEN v_current := -1; END IF;
+    IF (p_expected = -1 AND v_current <> -1)
+      OR (p_expected = -3 AND v_current = -1)
+      OR (p_expected >= 0 AND v_current <> p_expected) THEN
+      RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = v_current::text;
+    END IF;
+    IF v_current >= 0 THEN
+      UPDATE ${s}.streams SET revision = v_current + v_count WHERE stream_id = p_stream_id;
+      EXIT;
+    END IF;
+    INSERT INTO ${s}.streams (stream_id, revision) VALUES (p_stream_id, v_count - 1)
+      ON CONFLICT (stream_id) DO NOTHING;
+    EXIT WHEN FOUND;
+    -- A concurrent append created the stream and has committed since: check against it.
+  END LOOP;
+
+  WITH inserted AS (
+    INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata)
+    SELECT u.id, p_stream_id, v_current + u.ord, u.type, u.data, u.metadata
+      FROM unnest(p_ids, p_types, p_data, p_metadata) WITH ORDINALITY AS u(id, type, data, metadata, ord)
+     ORDER BY u.ord
+    RETURNING revision, transaction_id, global_position
+  )
+  SELECT i.revision, i.transaction_id::text, i.global_position INTO v_last_revision, v_tx, v_pos
+    FROM inserted i ORDER BY i.global_position DESC LIMIT 1;
+  RETURN QUERY SELECT v_last_revision, v_tx, v_pos;
+END
+$fn$;
+`;
+}
+
+interface EventRow {
+  event_id: string;
+  stream_id: string;
+  revision: string | number | bigint;
+  tx: string;
+  global_position: string | number | bigint;
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown> | null;
+  recorded_at: Date | string;
+}
+
+interface AppendRow {
+  next_revision: string | number | bigint;
+  tx: string;
+  pos: string | number | bigint;
+}
+
+const toNumber = (v: string | number | bigint) => Number(v);
+
+function toEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: toNumber(row.revision),
+    position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) },
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata ?? {},
+    recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+  };
+}
+
+const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE']);
+
+/** True for failures that mean "the database cannot be reached" rather than "the request is wrong". */
+export function isConnectionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string') {
+    if (CONNECTION_ERROR_CODES.has(code)) return true;
+    // 08: connection exception; 57P01-57P03: server shutting down or not yet accepting.
+    if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') return true;
+  }
+  if (error instanceof AggregateError) return error.errors.some(isConnectionFailure);
+  return /Connection terminated|connection timeout|Client has encountered a connection error/i.test(error.message);
+}
+
+const COLUMNS = `event_id::text AS event_id, stream_id, revision, transaction_id::text AS tx, global_position, type, data, metadata, recorded_at`;
+
+export interface SqlEventStoreOptions {
+  kind: string;
+  client: SqlClient;
+  schema: string;
+  logger?: EventStoreLogger;
+  /** Poll interval when no wake-up arrives (a missed notification, a transaction held open elsewhere). */
+  pollIntervalMs?: number;
+  /** Releases the adapter's connections; called once by close(). */
+  release: () => Promise<void>;
+}
+
+const DEFAULT_BATCH = 500;
+
+export class SqlEventStore implements EventStore {
+  readonly kind: string;
+  private readonly client: SqlClient;
+  private readonly logger: EventStoreLogger | undefined;
+  private readonly pollIntervalMs: number;
+  private readonly release: () => Promise<void>;
+  private readonly sql: {
+    append: string;
+    streamForwards: string;
+    streamBackwards: string;
+    allFromStart: string;
+    allAfter: string;
+    head: string;
+    pendingFromStart: string;
+    pendingAfter: string;
+  };
+  private readonly wakeListeners = new Set<() => void>();
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly appendListeners = new Set<() => void>();
+  private closing: Promise<void> | undefined;
+
+  constructor(options: SqlEventStoreOptions) {
+    this.kind = options.kind;
+    this.client = options.client;
+    this.logger = options.logger;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.release = options.release;
+    const s = quoteIdent(options.schema);
+    const horizon = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
+    const after = `(transaction_id, global_position) > ($1::text::xid8, $2::bigint)`;
+    this.sql = {
+      append: `SELECT next_revision, tx, pos FROM ${s}.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])`,
+      streamForwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
+      streamBackwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
+      allFromStart: `SELECT ${COLUMNS} FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id, global_position LIMIT $1`,
+      allAfter: `SELECT ${COLUMNS} FROM ${s}.events WHERE ${after} AND ${horizon} ORDER BY transaction_id, global_position LIMIT $3`,
+      head: `SELECT transaction_id::text AS tx, global_position FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+      pendingFromStart: `SELECT EXISTS (SELECT 1 FROM ${s}.events WHERE NOT (${horizon})) AS pending`,
+      pendingAfter: `SELECT EXISTS (SELECT 1 FROM ${s}.events WHERE ${after} AND NOT (${horizon})) AS pending`,
+    };
+  }
+
+  /** Wakes this process's subscriptions; adapters call it on a notification from another process. */
+  wake(): void {
+    for (const listener of [...this.wakeListeners]) listener();
+  }
+
+  /** Adapters hook here to tell other processes (NOTIFY) after each acknowledged append. */
+  onAppended(listener: () => void): void {
+    this.appendListeners.add(listener);
+  }
+
+  async append(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision = 'any'): Promise<AppendResult> {
+    if (events.length === 0) throw new RangeError(`Append to "${streamId}" needs at least one event`);
+    const params = [
+      streamId,
+      encodeExpected(expectedRevision),
+      events.map((e) => e.id),
+      events.map((e) => e.type),
+      events.map((e) => JSON.stringify(e.data ?? null)),
+      events.map((e) => JSON.stringify(e.metadata ?? {})),
+    ];
+    let row: AppendRow | undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        row = (await this.client.query<AppendRow>(this.sql.append, params)).rows[0];
+        break;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        if (code === 'ES409') {
+          const actual = Number((error as { detail?: unknown }).detail ?? -1);
+          throw new WrongExpectedRevisionError(streamId, expectedRevision, actual);
+        }
+        if (code === 'ES400') throw new DuplicateEventIdError(streamId, (error as Error).message);
+        // An identical append committed between our idempotency check and our insert: run once
+        // more, so the retry is answered from what that append stored.
+        if (code === '23505' && attempt === 0 && /event_id/.test(String((error as { constraint?: unknown }).constraint ?? (error as Error).message))) continue;
+        if (code === '23505') throw new DuplicateEventIdError(streamId, (error as Error).message);
+        throw this.mapError(error, `append to "${streamId}"`);
+      }
+    }
+    if (!row) throw new Error(`Append to "${streamId}" returned no result`);
+    this.wake();
+    for (const listener of this.appendListeners) listener();
+    return { nextExpectedRevision: toNumber(row.next_revision), position: { commit: BigInt(row.tx), prepare: BigInt(row.pos) } };
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const backwards = options.direction === 'backwards';
+    const limit = options.maxCount ?? null;
+    if (limit !== null && limit <= 0) return [];
+    const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
+    const rows = await this.run<EventRow>(backwards ? this.sql.streamBackwards : this.sql.streamForwards, [streamId, from, limit], `read stream "${streamId}"`);
+    return rows.map(toEvent);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const limit = options.maxCount ?? null;
+    if (limit !== null && limit <= 0) return [];
+    const after = options.after ?? START;
+    const rows =
+      after.commit < 0n
+        ? await this.run<EventRow>(this.sql.allFromStart, [limit], 'read $all')
+        : await this.run<EventRow>(this.sql.allAfter, [after.commit.toString(), after.prepare.toString(), limit], 'read $all');
+    return rows.map(toEvent);
+  }
+
+  async headPosition(): Promise<GlobalPosition> {
+    const rows = await this.run<{ tx: string; global_position: string | number | bigint }>(this.sql.head, [], 'read head position');
+    const row = rows[0];
+    return row ? { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } : START;
+  }
+
+  /** True when committed events after `after` exist but are held behind a transaction still running. */
+  private async hasPending(after: GlobalPosition): Promise<boolean> {
+    const rows =
+      after.commit < 0n
+        ? await this.run<{ pending: boolean }>(this.sql.pendingFromStart, [], 'read $all')
+        : await this.run<{ pending: boolean }>(this.sql.pendingAfter, [after.commit.toString(), after.prepare.toString()], 'read $all');
+    return rows[0]?.pending === true;
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions): Subscription {
+    const maxBatch = Math.max(1, options.maxBatchSize ?? DEFAULT_BATCH);
+    let stopped = false;
+    let signalled = false;
+    let wakeUp: (() => void) | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const signal = () => {
+      signalled = true;
+      wakeUp?.();
+    };
+    this.wakeListeners.add(signal);
+
+    /** Resolves on a wake-up since the last call, or after `ms`. */
+    const sleep = (ms: number) =>
+      new Promise<void>((done) => {
+        if (signalled || stopped) return done();
+        wakeUp = done;
+        timer = setTimeout(done, ms);
+      }).finally(() => {
+        clearTimeout(timer);
+        wakeUp = undefined;
+      });
+
+    let inHandler = false;
+    const loop = async () => {
+      let after = options.after ?? START;
+      let caughtUp = false;
+      let retryDelay = 0;
+      let pendingDelay = 0;
+      let startHead: GlobalPosition | undefined;
+      while (!stopped) {
+        // Cleared before reading: an append acknowledged during the read sets it again.
+        signalled = false;
+        let batch: RecordedEvent[];
+        try {
+          // "Caught up" means: everything that existed when the subscription started.
+          startHead ??= await this.headPosition();
+          batch = await this.readAll({ after, maxCount: maxBatch });
+        } catch (error) {
+          if (stopped) return;
+          if (!(error instanceof EventStoreUnavailableError)) throw error;
+          retryDelay = Math.min(Math.max(retryDelay * 2, 100), 5_000);
+          this.logger?.warn({ err: error, retryInMs: retryDelay }, 'event store subscription: read failed, retrying');
+          await sleep(retryDelay);
+          continue;
+        }
+        retryDelay = 0;
+        if (stopped) return;
+        if (batch.length > 0) {
+          inHandler = true;
+          try {
+            await options.onEvents(batch);
+          } finally {
+            inHandler = false;
+          }
+          after = batch[batch.length - 1]!.position;
+        }
+        if (!caughtUp && comparePositions(after, startHead) >= 0) {
+          caughtUp = true;
+          options.onCaughtUp?.();
+        }
+        if (batch.length === maxBatch || stopped) continue;
+        if (batch.length === 0 && (await this.hasPending(after))) {
+          // Committed events wait behind an older transaction; it may belong to a writer that
+          // never notifies, so look again soon (backing off) instead of waiting for a wake-up.
+          pendingDelay = Math.min(Math.max(pendingDelay * 2, 2), this.pollIntervalMs);
+          await sleep(pendingDelay);
+          continue;
+        }
+        pendingDelay = 0;
+        await sleep(this.pollIntervalMs);
+      }
+    };
+
+    const running = loop().catch((error: unknown) => {
+      if (stopped) return;
+      if (options.onError) options.onError(error);
+      else this.logger?.error({ err: error }, 'event store subscription stopped');
+    });
+    const subscription: Subscription = {
+      stop: async () => {
+        stopped = true;
+        this.wakeListeners.delete(signal);
+        this.subscriptions.delete(subscription);
+        wakeUp?.();
+        // Called from inside the handler: waiting for the handler would wait for ourselves.
+        if (inHandler) return;
+        await running;
+      },
+    };
+    this.subscriptions.add(subscription);
+    void running.finally(() => {
+      this.wakeListeners.delete(signal);
+      this.subscriptions.delete(subscription);
+    });
+    return subscription;
+  }
+
+  close(): Promise<void> {
+    return (this.closing ??= (async () => {
+      await Promise.all([...this.subscriptions].map((s) => s.stop()));
+      await this.release();
+    })());
+  }
+
+  private async run<R>(text: string, params: unknown[], what: string): Promise<R[]> {
+    try {
+      return (await this.client.query<R>(text, params)).rows;
+    } catch (error) {
+      throw this.mapError(error, what);
+    }
+  }
+
+  private mapError(error: unknown, what: string): unknown {
+    if (error instanceof EventStoreUnavailableError) return error;
+    if (this.closing) return new EventStoreUnavailableError(`Event store (${this.kind}) is closed: cannot ${what}`, { cause: error });
+    if (isConnectionFailure(error)) {
+      return new EventStoreUnavailableError(`Event store (${this.kind}) unavailable: cannot ${what}: ${(error as Error).message}`, { cause: error });
+    }
+    return error;
+  }
+}
+
+/** Runs the schema setup; `client` must hold one connection for the duration (lock + DDL). */
+export async function setupSchema(exec: (sql: string) => Promise<unknown>, schema: string): Promise<void> {
+  assertSchemaName(schema);
+  // Concurrent first opens would race on CREATE ... IF NOT EXISTS; serialise them.
+  await exec(`BEGIN; SELECT pg_advisory_xact_lock(hashtext(${`'event-store:${schema}'`})); ${schemaSql(schema)} COMMIT;`);
+}
