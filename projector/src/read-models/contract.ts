@@ -1,0 +1,260 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChatMessageView, GlobalPostView } from '@pass/events';
+import type { ReadModelStore } from './port';
+import { rankKey } from './search';
+import { CHAT_HISTORY_LIMIT, emptyMain, type ReadModelWrite, type UserRow } from './types';
+
+/**
+ * The one contract every ReadModelStore adapter passes. `open` gives a fresh, isolated store;
+ * `close` removes whatever it wrote.
+ */
+export function readModelStoreContract(name: string, open: () => Promise<{ store: ReadModelStore; close: () => Promise<void> }>): void {
+  describe(`ReadModelStore contract: ${name}`, () => {
+    let store: ReadModelStore;
+    let close: () => Promise<void>;
+
+    beforeEach(async () => {
+      ({ store, close } = await open());
+    });
+    afterEach(async () => {
+      await close();
+    });
+
+    const row = (seq: number, over: Partial<UserRow> = {}): UserRow => ({
+      userId: `u${seq}`,
+      key: rankKey(seq),
+      email: `user${seq}@example.com`,
+      priority: '',
+      points: 10,
+      passes: 0,
+      buyed: 0,
+      fullname: '',
+      country: '',
+      link: '',
+      image: null,
+      message: '',
+      createdAt: '2026-11-01T10:00:00.000Z',
+      updatedAt: '2026-11-01T10:00:00.000Z',
+      ...over,
+    });
+    /** Writes that put a user in `users` and in the given index sets, scored -passes. */
+    const putUser = (r: UserRow, sets: string[] = []): ReadModelWrite[] => [
+      { op: 'user', row: r },
+      ...['users', ...sets].map((set) => ({ op: 'zadd' as const, set: set as 'users', member: r.key, score: r.passes > 0 ? -r.passes : 0 })),
+    ];
+    const message = (i: number): ChatMessageView => ({
+      id: `m${i}`,
+      userId: 'u1',
+      nickname: 'Ana',
+      message: `hello ${i}`,
+      priority: '',
+      sentAt: '2026-11-01T10:00:00.000Z',
+    });
+
+    it('starts empty: no checkpoint, zero figures, no rows', async () => {
+      const ks = await store.active();
+      expect(await ks.checkpoint()).toBeNull();
+      expect(await ks.main()).toEqual(emptyMain());
+      expect(await ks.users({ membersOnly: false, sets: [], offset: 0, limit: 10 })).toEqual({ total: 0, rows: [] });
+      expect(await ks.countries(5)).toEqual({ distinct: 0, top: [] });
+      expect(await ks.chat(50)).toEqual({ total: 0, messages: [] });
+      expect(await ks.posts()).toEqual([]);
+      expect(await ks.userById('nobody')).toBeNull();
+    });
+
+    it('applies a batch with its checkpoint once; the same batch again is refused and changes nothing', async () => {
+      const ks = await store.active();
+      const batch = {
+        expectedCheckpoint: null,
+        checkpoint: '10/1',
+        writes: [
+          { op: 'main', main: { ...emptyMain(), sold: 3, members: 1 } },
+          ...putUser(row(1, { passes: 3, country: 'Peru' })),
+          { op: 'country', country: 'Peru', delta: 1 },
+        ] satisfies ReadModelWrite[],
+      };
+      expect(await ks.apply(batch)).toBe('applied');
+      expect(await ks.apply(batch)).toBe('stale');
+      expect(await ks.checkpoint()).toBe('10/1');
+      expect(await ks.countries(5)).toEqual({ distinct: 1, top: [{ country: 'Peru', users: 1 }] });
+      expect((await ks.main()).sold).toBe(3);
+      expect(await ks.apply({ expectedCheckpoint: '9/9', checkpoint: '11/1', writes: [] })).toBe('stale');
+      expect(await ks.apply({ expectedCheckpoint: '10/1', checkpoint: '11/1', writes: [] })).toBe('applied');
+      expect(await ks.checkpoint()).toBe('11/1');
+    });
+
+    it('pages users by passes, ties in registration order, members first, with global ranks', async () => {
+      const ks = await store.active();
+      const rows = [row(1, { passes: 5 }), row(2, { passes: 9 }), row(3, { passes: 5 }), row(4), row(5, { passes: 1 })];
+      await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: rows.flatMap((r) => putUser(r)) });
+
+      const ranking = await ks.users({ membersOnly: true, sets: [], offset: 0, limit: 10 });
+      expect(ranking.total).toBe(4);
+      expect(ranking.rows.map((r) => [r.rank, r.row.userId])).toEqual([
+        [1, 'u2'],
+        [2, 'u1'],
+        [3, 'u3'],
+        [4, 'u5'],
+      ]);
+      const page2 = await ks.users({ membersOnly: true, sets: [], offset: 2, limit: 2 });
+      expect(page2.rows.map((r) => r.row.userId)).toEqual(['u3', 'u5']);
+      const registry = await ks.users({ membersOnly: false, sets: [], offset: 3, limit: 10 });
+      expect(registry.total).toBe(5);
+      expect(registry.rows.map((r) => [r.rank, r.row.userId])).toEqual([
+        [4, 'u5'],
+        [5, 'u4'],
+      ]);
+      expect(await ks.users({ membersOnly: true, sets: [], offset: 10, limit: 10 })).toEqual({ total: 4, rows: [] });
+    });
+
+    it('moves a user when their score changes and removes index entries', async () => {
+      const ks = await store.active();
+      await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [...putUser(row(1, { passes: 1 }), ['ix:ana']), ...putUser(row(2, { passes: 2 }))] });
+      await ks.apply({
+        expectedCheckpoint: '1/1',
+        checkpoint: '2/1',
+        writes: [
+          ...putUser(row(1, { passes: 7, fullname: 'Bo' }), ['ix:bo']),
+          { op: 'zrem', set: 'ix:ana', member: rankKey(1) },
+        ],
+      });
+      const ranking = await ks.users({ membersOnly: true, sets: [], offset: 0, limit: 10 });
+      expect(ranking.rows.map((r) => [r.row.userId, r.row.passes])).toEqual([
+        ['u1', 7],
+        ['u2', 2],
+      ]);
+      expect(await ks.users({ membersOnly: false, sets: ['ix:ana'], offset: 0, limit: 10 })).toEqual({ total: 0, rows: [] });
+      expect((await ks.users({ membersOnly: false, sets: ['ix:bo'], offset: 0, limit: 10 })).rows[0]?.row.fullname).toBe('Bo');
+      expect(await ks.userById('u1')).toMatchObject({ passes: 7, fullname: 'Bo' });
+    });
+
+    it('searches one index set or the intersection of several, in ranking order', async () => {
+      const ks = await store.active();
+      await ks.apply({
+        expectedCheckpoint: null,
+        checkpoint: '1/1',
+        writes: [
+          ...putUser(row(1, { passes: 2 }), ['ix:ana', 'ix:peru']),
+          ...putUser(row(2, { passes: 4 }), ['ix:ana', 'ix:chile']),
+          ...putUser(row(3, { passes: 0 }), ['ix:ana', 'ix:peru']),
+          ...putUser(row(4, { passes: 9 }), ['ix:peru']),
+          ...putUser(row(5, { passes: 1 }), ['ix:ana', 'ix:peru']),
+        ],
+      });
+      const ana = await ks.users({ membersOnly: true, sets: ['ix:ana'], offset: 0, limit: 10 });
+      expect(ana.total).toBe(3);
+      expect(ana.rows.map((r) => [r.rank, r.row.userId])).toEqual([
+        [2, 'u2'],
+        [3, 'u1'],
+        [4, 'u5'],
+      ]);
+      const anaPeru = await ks.users({ membersOnly: true, sets: ['ix:ana', 'ix:peru'], offset: 0, limit: 10 });
+      expect(anaPeru.total).toBe(2);
+      expect(anaPeru.rows.map((r) => r.row.userId)).toEqual(['u1', 'u5']);
+      const all = await ks.users({ membersOnly: false, sets: ['ix:peru', 'ix:ana'], offset: 1, limit: 1 });
+      expect(all.total).toBe(3);
+      expect(all.rows.map((r) => r.row.userId)).toEqual(['u5']);
+      expect(await ks.users({ membersOnly: false, sets: ['ix:nobody', 'ix:ana'], offset: 0, limit: 10 })).toEqual({ total: 0, rows: [] });
+    });
+
+    it('counts countries, top by count then name, and forgets a country at zero', async () => {
+      const ks = await store.active();
+      const c = (country: string, delta: number): ReadModelWrite => ({ op: 'country', country, delta });
+      await ks.apply({
+        expectedCheckpoint: null,
+        checkpoint: '1/1',
+        writes: [c('Peru', 1), c('Chile', 1), c('Peru', 1), c('Spain', 2), c('Angola', 2), c('Benin', 1), c('Cuba', 1), c('Chad', 1)],
+      });
+      expect(await ks.countries(5)).toEqual({
+        distinct: 7,
+        top: [
+          { country: 'Angola', users: 2 },
+          { country: 'Peru', users: 2 },
+          { country: 'Spain', users: 2 },
+          { country: 'Benin', users: 1 },
+          { country: 'Chad', users: 1 },
+        ],
+      });
+      await ks.apply({ expectedCheckpoint: '1/1', checkpoint: '2/1', writes: [c('Angola', -2), c('Chile', -1)] });
+      const after = await ks.countries(5);
+      expect(after.distinct).toBe(5);
+      expect(after.top.map((t) => t.country)).toEqual(['Peru', 'Spain', 'Benin', 'Chad', 'Cuba']);
+    });
+
+    it(`keeps the last ${CHAT_HISTORY_LIMIT} chat messages in order, and clears them`, async () => {
+      const ks = await store.active();
+      const n = CHAT_HISTORY_LIMIT + 5;
+      const writes: ReadModelWrite[] = [];
+      for (let i = 1; i <= n; i++) writes.push({ op: 'chatPush', message: message(i) });
+      writes.push({ op: 'main', main: { ...emptyMain(), globalMessages: n } });
+      await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes });
+      const chat = await ks.chat(CHAT_HISTORY_LIMIT);
+      expect(chat.total).toBe(n);
+      expect(chat.messages).toHaveLength(CHAT_HISTORY_LIMIT);
+      expect(chat.messages[0]!.id).toBe('m6');
+      expect(chat.messages.at(-1)!.id).toBe(`m${n}`);
+      expect((await ks.chat(2)).messages.map((m) => m.id)).toEqual([`m${n - 1}`, `m${n}`]);
+      await ks.apply({
+        expectedCheckpoint: '1/1',
+        checkpoint: '2/1',
+        writes: [{ op: 'chatClear' }, { op: 'chatPush', message: message(999) }, { op: 'main', main: { ...emptyMain(), globalMessages: 1 } }],
+      });
+      expect(await ks.chat(50)).toEqual({ total: 1, messages: [message(999)] });
+    });
+
+    it('gives a batch its snapshot: checkpoint, figures, posts and the rows of the users asked for', async () => {
+      const ks = await store.active();
+      const post: GlobalPostView = {
+        user: { id: 'u1', fullname: 'Ana', country: 'Peru', image: null, priority: '' },
+        message: 'hi',
+        postedAt: '2026-11-01T10:00:00.000Z',
+      };
+      await ks.apply({
+        expectedCheckpoint: null,
+        checkpoint: '5/2',
+        writes: [...putUser(row(1)), ...putUser(row(2)), { op: 'posts', posts: [post] }, { op: 'main', main: { ...emptyMain(), userSeq: 2 } }],
+      });
+      const snap = await ks.snapshot(['u2', 'missing']);
+      expect(snap.checkpoint).toBe('5/2');
+      expect(snap.main.userSeq).toBe(2);
+      expect(snap.posts).toEqual([post]);
+      expect([...snap.users.keys()]).toEqual(['u2']);
+      expect(snap.users.get('u2')).toEqual(row(2));
+    });
+
+    it('switches readers to another keyspace in one step and drops the old one', async () => {
+      const first = await store.active();
+      await first.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [{ op: 'main', main: { ...emptyMain(), sold: 1 } }] });
+      const next = store.keyspace('ks-next');
+      await next.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [{ op: 'main', main: { ...emptyMain(), sold: 2 } }] });
+      expect((await (await store.active()).main()).sold).toBe(1);
+      await expect(store.drop(first.id)).rejects.toThrow(/active/);
+      await store.activate('ks-next');
+      expect(await store.activeId()).toBe('ks-next');
+      expect((await (await store.active()).main()).sold).toBe(2);
+      await store.drop(first.id);
+      expect(await store.keyspace(first.id).checkpoint()).toBeNull();
+      expect((await store.keyspace(first.id).main()).sold).toBe(0);
+    });
+
+    it('dumps a keyspace as plain data', async () => {
+      const ks = await store.active();
+      await ks.apply({
+        expectedCheckpoint: null,
+        checkpoint: '3/3',
+        writes: [...putUser(row(2, { passes: 1 }), ['ix:bo']), ...putUser(row(1)), { op: 'country', country: 'Peru', delta: 1 }],
+      });
+      const dump = await ks.dump();
+      expect(dump.checkpoint).toBe('3/3');
+      expect(dump.rows.map((r) => r.userId)).toEqual(['u1', 'u2']);
+      expect(dump.sets).toEqual({
+        'ix:bo': [[rankKey(2), -1]],
+        users: [
+          [rankKey(2), -1],
+          [rankKey(1), 0],
+        ],
+      });
+      expect(dump.countries).toEqual([['Peru', 1]]);
+    });
+  });
+}

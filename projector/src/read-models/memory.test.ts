@@ -1,0 +1,7 @@
+import { readModelStoreContract } from './contract';
+import { createMemoryReadModels } from './memory';
+
+readModelStoreContract('memory', async () => {
+  const store = createMemoryReadModels();
+  return { store, close: () => store.close() };
+});

@@ -1,0 +1,190 @@
+import type { ChatHistory, ChatMessageView, GlobalPostView } from '@pass/events';
+import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
+import { SortedList } from './sorted-list';
+import {
+  CHAT_HISTORY_LIMIT,
+  emptyMain,
+  type BatchSnapshot,
+  type CountriesRecord,
+  type MainRecord,
+  type ReadModelDump,
+  type ReadModelWrite,
+  type UserPage,
+  type UserPageQuery,
+  type UserRow,
+  type WriteBatch,
+} from './types';
+
+/**
+ * Read models in process memory (standalone mode): rebuilt from the event store at start.
+ * Writes of a batch are applied synchronously, so no reader ever sees half a batch.
+ */
+class MemoryKeyspace implements Keyspace {
+  private cp: string | null = null;
+  private mainRecord: MainRecord = emptyMain();
+  private rows = new Map<string, UserRow>();
+  private keyOf = new Map<string, string>();
+  private sets = new Map<string, SortedList>();
+  private countryCounts = new Map<string, number>();
+  private chatLog: ChatMessageView[] = [];
+  private postList: GlobalPostView[] = [];
+
+  constructor(readonly id: string) {}
+
+  async checkpoint(): Promise<string | null> {
+    return this.cp;
+  }
+
+  async snapshot(userIds: Iterable<string>): Promise<BatchSnapshot> {
+    const users = new Map<string, UserRow>();
+    for (const id of userIds) {
+      const key = this.keyOf.get(id);
+      const row = key === undefined ? undefined : this.rows.get(key);
+      if (row) users.set(id, { ...row });
+    }
+    return { checkpoint: this.cp, main: { ...this.mainRecord }, users, posts: [...this.postList] };
+  }
+
+  async apply(batch: WriteBatch): Promise<'applied' | 'stale'> {
+    if (this.cp !== batch.expectedCheckpoint) return 'stale';
+    for (const w of batch.writes) this.write(w);
+    this.cp = batch.checkpoint;
+    return 'applied';
+  }
+
+  private write(w: ReadModelWrite): void {
+    switch (w.op) {
+      case 'main':
+        this.mainRecord = { ...w.main };
+        return;
+      case 'user':
+        this.rows.set(w.row.key, { ...w.row });
+        this.keyOf.set(w.row.userId, w.row.key);
+        return;
+      case 'zadd': {
+        let set = this.sets.get(w.set);
+        if (!set) this.sets.set(w.set, (set = new SortedList()));
+        set.add(w.member, w.score);
+        return;
+      }
+      case 'zrem': {
+        const set = this.sets.get(w.set);
+        if (set?.remove(w.member) && set.size === 0) this.sets.delete(w.set);
+        return;
+      }
+      case 'country': {
+        const n = (this.countryCounts.get(w.country) ?? 0) + w.delta;
+        if (n > 0) this.countryCounts.set(w.country, n);
+        else this.countryCounts.delete(w.country);
+        return;
+      }
+      case 'chatPush':
+        this.chatLog.push(w.message);
+        if (this.chatLog.length > CHAT_HISTORY_LIMIT) this.chatLog.splice(0, this.chatLog.length - CHAT_HISTORY_LIMIT);
+        return;
+      case 'chatClear':
+        this.chatLog = [];
+        return;
+      case 'posts':
+        this.postList = [...w.posts];
+        return;
+    }
+  }
+
+  async main(): Promise<MainRecord> {
+    return { ...this.mainRecord };
+  }
+
+  async countries(limit: number): Promise<CountriesRecord> {
+    // Same order as the Redis adapter: most users first, ties alphabetical.
+    const all = [...this.countryCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return { distinct: all.length, top: all.slice(0, limit).map(([country, users]) => ({ country, users })) };
+  }
+
+  async users(query: UserPageQuery): Promise<UserPage> {
+    const all = this.sets.get('users');
+    if (!all) return { total: 0, rows: [] };
+    const names = query.sets.length === 0 ? ['users'] : query.sets;
+    const lists = names.map((n) => this.sets.get(n));
+    if (lists.some((l) => !l)) return { total: 0, rows: [] };
+    const stop = query.offset + query.limit;
+    let total: number;
+    let entries: Array<{ member: string; score: number }>;
+    if (lists.length === 1) {
+      const list = lists[0]!;
+      total = query.membersOnly ? list.countBelow(0) : list.size;
+      entries = list.range(query.offset, Math.min(stop, total));
+    } else {
+      const sorted = (lists as SortedList[]).sort((a, b) => a.size - b.size);
+      const [smallest, ...rest] = sorted;
+      const matches: Array<{ member: string; score: number }> = [];
+      for (const e of smallest!) {
+        if (query.membersOnly && e.score >= 0) break;
+        if (rest.every((l) => l.score(e.member) !== undefined)) matches.push(e);
+      }
+      total = matches.length;
+      entries = matches.slice(query.offset, stop);
+    }
+    return {
+      total,
+      rows: entries.map((e) => ({ rank: all.rank(e.member)! + 1, row: { ...this.rows.get(e.member)! } })),
+    };
+  }
+
+  async userById(userId: string): Promise<UserRow | null> {
+    const key = this.keyOf.get(userId);
+    const row = key === undefined ? undefined : this.rows.get(key);
+    return row ? { ...row } : null;
+  }
+
+  async chat(limit: number): Promise<ChatHistory> {
+    return { total: this.mainRecord.globalMessages, messages: this.chatLog.slice(-limit) };
+  }
+
+  async posts(): Promise<GlobalPostView[]> {
+    return [...this.postList];
+  }
+
+  async dump(): Promise<ReadModelDump> {
+    const sets: ReadModelDump['sets'] = {};
+    for (const name of [...this.sets.keys()].sort()) {
+      sets[name] = [...this.sets.get(name)!].map((e) => [e.member, e.score === 0 ? 0 : e.score]);
+    }
+    return {
+      checkpoint: this.cp,
+      main: { ...this.mainRecord },
+      rows: [...this.rows.values()].sort((a, b) => (a.key < b.key ? -1 : 1)),
+      sets,
+      countries: [...this.countryCounts].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+      chat: [...this.chatLog],
+      posts: [...this.postList],
+    };
+  }
+}
+
+export function createMemoryReadModels(): ReadModelStore {
+  const keyspaces = new Map<string, MemoryKeyspace>();
+  let activeId = INITIAL_KEYSPACE;
+  const keyspace = (id: string) => {
+    let ks = keyspaces.get(id);
+    if (!ks) keyspaces.set(id, (ks = new MemoryKeyspace(id)));
+    return ks;
+  };
+  return {
+    kind: 'memory',
+    activeId: async () => activeId,
+    active: async () => keyspace(activeId),
+    keyspace,
+    activate: async (id) => {
+      keyspace(id);
+      activeId = id;
+    },
+    drop: async (id) => {
+      if (id === activeId) throw new Error(`Keyspace ${id} is active; activate another one first`);
+      keyspaces.delete(id);
+    },
+    close: async () => {
+      keyspaces.clear();
+    },
+  };
+}

@@ -1,0 +1,63 @@
+import type { ChatHistory, GlobalPostView } from '@pass/events';
+import type {
+  BatchSnapshot,
+  CountriesRecord,
+  MainRecord,
+  ReadModelDump,
+  UserPage,
+  UserPageQuery,
+  UserRow,
+  WriteBatch,
+} from './types';
+
+/**
+ * One complete set of read models. The live keyspace serves readers; a rebuild fills a fresh
+ * one from position 0 and the store then switches readers over in one step.
+ */
+export interface Keyspace {
+  readonly id: string;
+
+  // ---- projector side
+  /** Global position of the last event whose writes are stored here, or null. */
+  checkpoint(): Promise<string | null>;
+  /** Current values the projections of a batch start from. */
+  snapshot(userIds: Iterable<string>): Promise<BatchSnapshot>;
+  /**
+   * Applies every write and the new checkpoint atomically, only if the stored checkpoint still
+   * equals `expectedCheckpoint`. 'stale' means another writer got there first: nothing changed.
+   */
+  apply(batch: WriteBatch): Promise<'applied' | 'stale'>;
+
+  // ---- query side
+  main(): Promise<MainRecord>;
+  countries(limit: number): Promise<CountriesRecord>;
+  users(query: UserPageQuery): Promise<UserPage>;
+  userById(userId: string): Promise<UserRow | null>;
+  chat(limit: number): Promise<ChatHistory>;
+  /** Newest first. */
+  posts(): Promise<GlobalPostView[]>;
+
+  /** Everything, for comparisons and support. Not for request paths. */
+  dump(): Promise<ReadModelDump>;
+}
+
+export interface ReadModelStore {
+  readonly kind: 'memory' | 'redis';
+  /** Id of the keyspace readers use; created on first use. */
+  activeId(): Promise<string>;
+  /** The keyspace readers use now. */
+  active(): Promise<Keyspace>;
+  keyspace(id: string): Keyspace;
+  /** Points readers at `id` in one step. */
+  activate(id: string): Promise<void>;
+  /** Deletes a keyspace that is no longer active. */
+  drop(id: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A new keyspace id, sortable by creation time. */
+export function newKeyspaceId(now = new Date()): string {
+  return `ks${now.getTime().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+export const INITIAL_KEYSPACE = 'ks0';

@@ -1,0 +1,330 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { ChatHistory, ChatMessageView, GlobalPostView } from '@pass/events';
+import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
+import {
+  emptyMain,
+  CHAT_HISTORY_LIMIT,
+  type BatchSnapshot,
+  type CountriesRecord,
+  type MainRecord,
+  type ReadModelDump,
+  type ReadModelWrite,
+  type UserPage,
+  type UserPageQuery,
+  type UserRow,
+  type WriteBatch,
+} from './types';
+
+/*
+ * Key layout, under `<root>:<keyspace>:`
+ *   checkpoint        string  global position of the last applied event
+ *   main              string  JSON MainRecord
+ *   rows              hash    rank key → JSON UserRow
+ *   uid               hash    userId → rank key
+ *   z:users, z:ix:*, z:ixe:*   sorted sets (see SortedSetName)
+ *   countries         zset    country, score = -members (so ties sort alphabetically)
+ *   chat              list    JSON ChatMessageView, newest last, capped
+ *   posts             string  JSON GlobalPostView[], newest first
+ *   tmp:*             short-lived intersections of search sets
+ * and `<root>:active` names the keyspace readers use.
+ */
+
+/**
+ * Applies a batch in one script: checks the checkpoint, then runs every write and stores the new
+ * checkpoint. Redis runs a script atomically, so a crash leaves either all of it or none. Op codes
+ * are checked before the first write because Redis does not roll back a script that fails halfway.
+ */
+const APPLY_SCRIPT = `
+local cur = redis.call('GET', KEYS[1])
+if cur == false then cur = '' end
+if cur ~= ARGV[1] then return 0 end
+local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2 }
+local n = #ARGV
+local i = 4
+while i <= n do
+  local a = arity[ARGV[i]]
+  if a == nil then return redis.error_reply('unknown read-model op ' .. tostring(ARGV[i])) end
+  i = i + a
+end
+local p = ARGV[3]
+i = 4
+while i <= n do
+  local op = ARGV[i]
+  if op == 'U' then
+    redis.call('HSET', p .. 'rows', ARGV[i + 1], ARGV[i + 3])
+    redis.call('HSET', p .. 'uid', ARGV[i + 2], ARGV[i + 1])
+  elseif op == 'Z' then
+    redis.call('ZADD', p .. 'z:' .. ARGV[i + 1], ARGV[i + 2], ARGV[i + 3])
+  elseif op == 'R' then
+    redis.call('ZREM', p .. 'z:' .. ARGV[i + 1], ARGV[i + 2])
+  elseif op == 'C' then
+    local k = p .. 'countries'
+    local s = redis.call('ZINCRBY', k, ARGV[i + 1], ARGV[i + 2])
+    if tonumber(s) >= 0 then redis.call('ZREM', k, ARGV[i + 2]) end
+  elseif op == 'L' then
+    local k = p .. 'chat'
+    redis.call('RPUSH', k, ARGV[i + 1])
+    redis.call('LTRIM', k, -tonumber(ARGV[i + 2]), -1)
+  elseif op == 'S' then
+    redis.call('SET', p .. ARGV[i + 1], ARGV[i + 2])
+  elseif op == 'D' then
+    redis.call('DEL', p .. ARGV[i + 1])
+  end
+  i = i + arity[op]
+end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+`;
+const APPLY_SHA = createHash('sha1').update(APPLY_SCRIPT).digest('hex');
+
+/** Encodes writes as the script's flat argument list. */
+export function encodeWrites(writes: ReadModelWrite[]): string[] {
+  const args: string[] = [];
+  for (const w of writes) {
+    switch (w.op) {
+      case 'main':
+        args.push('S', 'main', JSON.stringify(w.main));
+        break;
+      case 'user':
+        args.push('U', w.row.key, w.row.userId, JSON.stringify(w.row));
+        break;
+      case 'zadd':
+        args.push('Z', w.set, String(w.score), w.member);
+        break;
+      case 'zrem':
+        args.push('R', w.set, w.member);
+        break;
+      case 'country':
+        args.push('C', String(-w.delta), w.country);
+        break;
+      case 'chatPush':
+        args.push('L', JSON.stringify(w.message), String(CHAT_HISTORY_LIMIT));
+        break;
+      case 'chatClear':
+        args.push('D', 'chat');
+        break;
+      case 'posts':
+        args.push('S', 'posts', JSON.stringify(w.posts));
+        break;
+    }
+  }
+  return args;
+}
+
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('NOSCRIPT');
+}
+
+const parseJson = <T>(raw: string | null | undefined, fallback: T): T => (raw ? (JSON.parse(raw) as T) : fallback);
+
+class RedisKeyspace implements Keyspace {
+  private readonly p: string;
+
+  constructor(
+    private readonly redis: Redis,
+    root: string,
+    readonly id: string,
+  ) {
+    this.p = `${root}:${id}:`;
+  }
+
+  get prefix(): string {
+    return this.p;
+  }
+
+  async checkpoint(): Promise<string | null> {
+    return await this.redis.get(`${this.p}checkpoint`);
+  }
+
+  async snapshot(userIds: Iterable<string>): Promise<BatchSnapshot> {
+    const ids = [...new Set(userIds)];
+    const tx = this.redis.multi();
+    tx.get(`${this.p}checkpoint`);
+    tx.get(`${this.p}main`);
+    tx.get(`${this.p}posts`);
+    if (ids.length > 0) tx.hmget(`${this.p}uid`, ...ids);
+    const res = (await tx.exec()) ?? [];
+    const value = (i: number) => {
+      const [err, v] = res[i] ?? [null, null];
+      if (err) throw err;
+      return v;
+    };
+    const users = new Map<string, UserRow>();
+    if (ids.length > 0) {
+      const keys = value(3) as Array<string | null>;
+      const present = keys.flatMap((k, i) => (k ? [[ids[i]!, k] as const] : []));
+      if (present.length > 0) {
+        const raw = await this.redis.hmget(`${this.p}rows`, ...present.map(([, k]) => k));
+        raw.forEach((json, i) => {
+          if (json) users.set(present[i]![0], JSON.parse(json) as UserRow);
+        });
+      }
+    }
+    return {
+      checkpoint: value(0) as string | null,
+      main: parseJson(value(1) as string | null, emptyMain()),
+      users,
+      posts: parseJson(value(2) as string | null, [] as GlobalPostView[]),
+    };
+  }
+
+  async apply(batch: WriteBatch): Promise<'applied' | 'stale'> {
+    const args = [`${this.p}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, this.p, ...encodeWrites(batch.writes)];
+    let result: unknown;
+    try {
+      result = await this.redis.evalsha(APPLY_SHA, 1, ...args);
+    } catch (error) {
+      if (!isNoScript(error)) throw error;
+      result = await this.redis.eval(APPLY_SCRIPT, 1, ...args);
+    }
+    return result === 1 ? 'applied' : 'stale';
+  }
+
+  async main(): Promise<MainRecord> {
+    return parseJson(await this.redis.get(`${this.p}main`), emptyMain());
+  }
+
+  async countries(limit: number): Promise<CountriesRecord> {
+    const key = `${this.p}countries`;
+    const [[e1, distinct], [e2, flat]] = ((await this.redis.multi().zcard(key).zrange(key, 0, String(limit - 1), 'WITHSCORES').exec()) ?? []) as Array<
+      [Error | null, unknown]
+    > as [[Error | null, number], [Error | null, string[]]];
+    if (e1 || e2) throw e1 ?? e2;
+    const top: CountriesRecord['top'] = [];
+    for (let i = 0; i < flat.length; i += 2) top.push({ country: flat[i]!, users: -Number(flat[i + 1]) });
+    return { distinct, top };
+  }
+
+  async users(query: UserPageQuery): Promise<UserPage> {
+    let setKey: string;
+    const pipe = this.redis.multi();
+    if (query.sets.length <= 1) {
+      setKey = `${this.p}z:${query.sets[0] ?? 'users'}`;
+    } else {
+      // Intersection, scored like `users` (weights 1,0,…), computed per request and expired soon:
+      // its cost is bounded by the smallest set, and it never serves stale rows for long.
+      const sorted = [...query.sets].sort();
+      setKey = `${this.p}tmp:${createHash('sha1').update(sorted.join('\n')).digest('hex')}`;
+      const sources = sorted.map((s) => `${this.p}z:${s}`);
+      pipe.zinterstore(setKey, sources.length, ...sources, 'WEIGHTS', 1, ...sources.slice(1).map(() => 0));
+      pipe.pexpire(setKey, 5_000);
+    }
+    if (query.membersOnly) pipe.zcount(setKey, '-inf', '(0');
+    else pipe.zcard(setKey);
+    pipe.zrange(setKey, query.offset, String(query.offset + query.limit - 1), 'WITHSCORES');
+    const res = (await pipe.exec()) ?? [];
+    for (const [err] of res) if (err) throw err;
+    const total = res[res.length - 2]![1] as number;
+    const flat = res[res.length - 1]![1] as string[];
+    const keys: string[] = [];
+    for (let i = 0; i < flat.length; i += 2) {
+      if (query.membersOnly && Number(flat[i + 1]) >= 0) break;
+      keys.push(flat[i]!);
+    }
+    if (keys.length === 0) return { total, rows: [] };
+    const second = this.redis.multi().hmget(`${this.p}rows`, ...keys);
+    for (const k of keys) second.zrank(`${this.p}z:users`, k);
+    const res2 = (await second.exec()) ?? [];
+    for (const [err] of res2) if (err) throw err;
+    const rows = res2[0]![1] as Array<string | null>;
+    return {
+      total,
+      rows: keys.flatMap((_, i) => {
+        const json = rows[i];
+        return json ? [{ rank: (res2[i + 1]![1] as number) + 1, row: JSON.parse(json) as UserRow }] : [];
+      }),
+    };
+  }
+
+  async userById(userId: string): Promise<UserRow | null> {
+    const key = await this.redis.hget(`${this.p}uid`, userId);
+    if (!key) return null;
+    return parseJson(await this.redis.hget(`${this.p}rows`, key), null as UserRow | null);
+  }
+
+  async chat(limit: number): Promise<ChatHistory> {
+    const res = (await this.redis.multi().get(`${this.p}main`).lrange(`${this.p}chat`, -limit, -1).exec()) ?? [];
+    for (const [err] of res) if (err) throw err;
+    const main = parseJson(res[0]![1] as string | null, emptyMain());
+    return { total: main.globalMessages, messages: (res[1]![1] as string[]).map((j) => JSON.parse(j) as ChatMessageView) };
+  }
+
+  async posts(): Promise<GlobalPostView[]> {
+    return parseJson(await this.redis.get(`${this.p}posts`), [] as GlobalPostView[]);
+  }
+
+  async dump(): Promise<ReadModelDump> {
+    const sets: ReadModelDump['sets'] = {};
+    const names: string[] = [];
+    for await (const batch of this.redis.scanStream({ match: `${this.p}z:*`, count: 1000 })) names.push(...(batch as string[]));
+    for (const key of names.sort()) {
+      const flat = await this.redis.zrange(key, 0, '-1', 'WITHSCORES');
+      const entries: Array<[string, number]> = [];
+      for (let i = 0; i < flat.length; i += 2) entries.push([flat[i]!, Number(flat[i + 1])]);
+      if (entries.length > 0) sets[key.slice(this.p.length + 2)] = entries;
+    }
+    const rows = Object.values(await this.redis.hgetall(`${this.p}rows`))
+      .map((j) => JSON.parse(j) as UserRow)
+      .sort((a, b) => (a.key < b.key ? -1 : 1));
+    const flatCountries = await this.redis.zrange(`${this.p}countries`, 0, '-1', 'WITHSCORES');
+    const countries: Array<[string, number]> = [];
+    for (let i = 0; i < flatCountries.length; i += 2) countries.push([flatCountries[i]!, -Number(flatCountries[i + 1])]);
+    countries.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    return {
+      checkpoint: await this.checkpoint(),
+      main: await this.main(),
+      rows,
+      sets,
+      countries,
+      chat: (await this.chat(CHAT_HISTORY_LIMIT)).messages,
+      posts: await this.posts(),
+    };
+  }
+}
+
+export interface RedisReadModelsOptions {
+  redis: Redis;
+  /** Key prefix of everything this store writes, e.g. `pass:rm`. */
+  root?: string;
+  /** How long a reader trusts its cached idea of the active keyspace. */
+  activeCacheMs?: number;
+}
+
+export function createRedisReadModels(options: RedisReadModelsOptions): ReadModelStore & { readonly root: string } {
+  const { redis } = options;
+  const root = options.root ?? 'pass:rm';
+  const activeKey = `${root}:active`;
+  const cacheMs = options.activeCacheMs ?? 250;
+  let cached: { id: string; at: number } | null = null;
+
+  const activeId = async () => {
+    if (cached && Date.now() - cached.at < cacheMs) return cached.id;
+    // First use claims the initial keyspace; SET NX keeps a concurrent instance's choice.
+    await redis.set(activeKey, INITIAL_KEYSPACE, 'NX');
+    const id = (await redis.get(activeKey)) ?? INITIAL_KEYSPACE;
+    cached = { id, at: Date.now() };
+    return id;
+  };
+  const keyspace = (id: string) => new RedisKeyspace(redis, root, id);
+
+  return {
+    kind: 'redis',
+    root,
+    activeId,
+    active: async () => keyspace(await activeId()),
+    keyspace,
+    activate: async (id) => {
+      await redis.set(activeKey, id);
+      cached = { id, at: Date.now() };
+    },
+    drop: async (id) => {
+      if (id === (await redis.get(activeKey))) throw new Error(`Keyspace ${id} is active; activate another one first`);
+      for await (const batch of redis.scanStream({ match: `${root}:${id}:*`, count: 1000 })) {
+        const keys = batch as string[];
+        if (keys.length > 0) await redis.unlink(...keys);
+      }
+    },
+    close: async () => {},
+  };
+}

@@ -1,0 +1,128 @@
+import type { ChatMessageView, GlobalPostView, Image, Priority } from '@pass/events';
+
+/**
+ * The stored shapes of the read models. Both adapters hold exactly these values, so the same
+ * batch of writes gives the same read model in memory and in Redis.
+ */
+
+/** Site-wide figures (DESIGN §4). `fundsRaised` is derived on read, never stored. */
+export interface MainRecord {
+  available: number;
+  sold: number;
+  /** Ad views: +1 per FreePointAwarded (one /content/check countdown = one ad shown), set by AdViewsReset. */
+  views: number;
+  cpm: number;
+  donations: number;
+  startDate: string;
+  purchasesUsd: number;
+  /** Users with passes > 0. */
+  members: number;
+  /** Chat messages sent since the last ChatCleared. */
+  globalMessages: number;
+  /** Registrations so far; gives each user its ordinal, the tie-break of the ranking (earlier first). */
+  userSeq: number;
+}
+
+export const emptyMain = (): MainRecord => ({
+  available: 0,
+  sold: 0,
+  views: 0,
+  cpm: 0,
+  donations: 0,
+  startDate: '',
+  purchasesUsd: 0,
+  members: 0,
+  globalMessages: 0,
+  userSeq: 0,
+});
+
+/** One registered user as the ranking, registry and search need it. */
+export interface UserRow {
+  userId: string;
+  /** Fixed-width ordinal (see `rankKey`); the member of every sorted set. */
+  key: string;
+  email: string;
+  priority: Priority;
+  points: number;
+  passes: number;
+  /** USD bought, net of reversals (the spec's `buyed`). */
+  buyed: number;
+  fullname: string;
+  country: string;
+  link: string;
+  image: Image | null;
+  message: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * Sorted sets. `users` holds every registered user, scored `-passes` so members (passes > 0)
+ * come first and equal scores fall back to the key, i.e. registration order. `ix:<token>` and
+ * `ixe:<email>` are the search index: the same members and scores, restricted to one token, so
+ * a filtered page is a range read, never a scan.
+ */
+export type SortedSetName = 'users' | `ix:${string}` | `ixe:${string}`;
+
+/** The low-level writes a projection produces; adapters apply them verbatim. */
+export type ReadModelWrite =
+  | { op: 'main'; main: MainRecord }
+  | { op: 'user'; row: UserRow }
+  | { op: 'zadd'; set: SortedSetName; member: string; score: number }
+  | { op: 'zrem'; set: SortedSetName; member: string }
+  | { op: 'country'; country: string; delta: number }
+  | { op: 'chatPush'; message: ChatMessageView }
+  | { op: 'chatClear' }
+  | { op: 'posts'; posts: GlobalPostView[] };
+
+export interface WriteBatch {
+  /** Checkpoint the keyspace must hold for the batch to apply (null: nothing projected yet). */
+  expectedCheckpoint: string | null;
+  /** Global position of the last event of the batch. */
+  checkpoint: string;
+  writes: ReadModelWrite[];
+}
+
+/** What a batch's projections read before they run. */
+export interface BatchSnapshot {
+  checkpoint: string | null;
+  main: MainRecord;
+  users: Map<string, UserRow>;
+  posts: GlobalPostView[];
+}
+
+/** Chat messages kept for the panel and getChatMessages. */
+export const CHAT_HISTORY_LIMIT = 100;
+/** Newest global posts kept (one per member) so deleting a post can fall back to the previous one. */
+export const GLOBAL_POSTS_LIMIT = 20;
+
+export interface UserPageQuery {
+  /** Members only (ranking) or every registered user (registry). */
+  membersOnly: boolean;
+  /** Index sets from `parseQuery` (search.ts); all must match. Empty: no filter. */
+  sets: Array<`ix:${string}` | `ixe:${string}`>;
+  offset: number;
+  limit: number;
+}
+
+export interface UserPage {
+  total: number;
+  /** Rows with their 1-based rank in the unfiltered order. */
+  rows: Array<{ rank: number; row: UserRow }>;
+}
+
+export interface CountriesRecord {
+  distinct: number;
+  top: Array<{ country: string; users: number }>;
+}
+
+/** A whole keyspace as plain data, for comparisons (memory vs Redis, rebuild vs crash recovery). */
+export interface ReadModelDump {
+  checkpoint: string | null;
+  main: MainRecord;
+  rows: UserRow[];
+  sets: Record<string, Array<[member: string, score: number]>>;
+  countries: Array<[country: string, users: number]>;
+  chat: ChatMessageView[];
+  posts: GlobalPostView[];
+}
