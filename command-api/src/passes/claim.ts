@@ -1,0 +1,74 @@
+import { randomUUID } from 'node:crypto';
+import { POINTS_PER_PASS, streams, type CommandContext } from '@pass/events';
+import type { Logger } from 'pino';
+import type { Clock } from '../kernel/clock';
+import type { CommandHandler } from '../kernel/command-handler';
+import { DomainError, isDomainError } from '../kernel/domain-error';
+import { userDecider, type UserState } from '../users/decider';
+import { poolDecider } from './pool-decider';
+
+export interface ClaimDeps {
+  handler: CommandHandler;
+  logger: Logger;
+  clock: Clock;
+}
+
+/**
+ * ClaimPasses across two aggregates (DESIGN §3):
+ * 1. reserve on `passes-pool` (optimistic concurrency: two claims never take the same passes);
+ * 2. record PassesClaimed on the member's stream (spends the points; refused if they lack them);
+ * 3. confirm the reservation on the pool.
+ * A refusal at step 2 releases the reservation at once. A crash or an unreachable store after
+ * step 1 or 2 leaves a pending reservation, which the reconciler confirms (step 2 happened) or
+ * releases (it did not) — see reconciler.ts.
+ */
+export async function claimPasses(deps: ClaimDeps, userId: string, passes: number, ctx: CommandContext): Promise<UserState> {
+  const { handler, clock } = deps;
+  if (!Number.isInteger(passes) || passes < 1) throw new DomainError('invalid', 'Please choose at least 1 pass', { fields: { passes: 'Please choose at least 1 pass' } });
+
+  // Cheap early refusal, so a member without the points never holds passes others could take.
+  const { state: user } = await handler.load(userDecider, streams.user(userId));
+  if (!user.exists) throw new DomainError('not_found', 'This member does not exist');
+  if (user.points < passes * POINTS_PER_PASS) {
+    const max = Math.floor(user.points / POINTS_PER_PASS);
+    throw new DomainError('insufficient_points', `You need ${passes * POINTS_PER_PASS} points for ${passes} passes and have ${user.points}`, {
+      fields: { passes: max === 0 ? 'You do not have enough points for a pass' : `You can get at most ${max} passes` },
+    });
+  }
+
+  const reservationId = randomUUID();
+  const reserved = await handler.handle(poolDecider, streams.passesPool, { type: 'ReservePasses', data: { reservationId, userId, passes }, now: clock() }, ctx);
+  const event = reserved.events.find((e) => e.type === 'PassesReserved');
+  const reservedAt = event?.type === 'PassesReserved' ? event.data.reservedAt : clock().toISOString();
+
+  let recorded: UserState;
+  try {
+    const result = await handler.handle(
+      userDecider,
+      streams.user(userId),
+      { type: 'RecordPassesClaim', data: { userId, reservationId, passes, reservedAt }, now: clock() },
+      ctx,
+    );
+    recorded = result.state;
+  } catch (error) {
+    if (isDomainError(error)) await release(deps, reservationId, error.code, ctx);
+    // Anything else (store down, crash) is left pending for the reconciler, which knows better.
+    throw error;
+  }
+
+  try {
+    await handler.handle(poolDecider, streams.passesPool, { type: 'ConfirmPassReservation', data: { reservationId }, now: clock() }, ctx);
+  } catch (error) {
+    // The member has the passes; the reconciler confirms the reservation later.
+    deps.logger.warn({ err: error, reservationId }, 'pass reservation left for the reconciler to confirm');
+  }
+  return recorded;
+}
+
+async function release(deps: ClaimDeps, reservationId: string, reason: string, ctx: CommandContext): Promise<void> {
+  try {
+    await deps.handler.handle(poolDecider, streams.passesPool, { type: 'ReleasePassReservation', data: { reservationId, reason }, now: deps.clock() }, ctx);
+  } catch (error) {
+    deps.logger.warn({ err: error, reservationId }, 'pass reservation left for the reconciler to release');
+  }
+}
