@@ -15,6 +15,7 @@ import {
   TimeoutError,
   UnavailableError,
   WrongExpectedVersionError,
+  convertToCommandError,
   excludeSystemEvents,
   jsonEvent,
   type AllStreamResolvedEvent,
@@ -108,7 +109,10 @@ export function isSystemEvent(event: { streamId: string; type: string }): boolea
 }
 
 /** True when the error means "the store cannot be reached now" (the command side answers 503). */
-export function isUnavailableError(error: unknown): boolean {
+export function isUnavailableError(raw: unknown): boolean {
+  // Some client paths (the server-features probe before an append) reject with the raw gRPC
+  // error; convert it the way the client does for its own calls.
+  const error = raw instanceof Error ? convertToCommandError(raw) : raw;
   if (
     error instanceof UnavailableError ||
     error instanceof DeadlineExceededError ||
