@@ -1,0 +1,80 @@
+import type { SagaIterator } from 'redux-saga';
+import { call, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
+import type { AdminView } from '@pass/events/api';
+import { errorText } from '../../api/http';
+import { STORAGE_KEYS, type Services } from '../../app/services';
+import type { RootState } from '../../app/store';
+import { updateMainDataActions } from '../site/updateMainDataSlice';
+import { usersActions } from '../site/usersSlice';
+import { adminActions } from './slice';
+
+export const ADMIN_TEXTS = {
+  unauthorized: 'Credenciales inválidas',
+  postDeleted: 'Publicación eliminada',
+  chatDeleted: 'Mensajes del chat eliminados',
+  mainDataSaved: 'Datos principales actualizados',
+  viewsSaved: 'Vistas de anuncios actualizadas',
+  failed: 'No se pudo completar la acción',
+} as const;
+
+function* login(s: Services, action: ReturnType<typeof adminActions.loginRequested>): SagaIterator {
+  try {
+    const admin: AdminView = yield call(s.api.adminLogin, action.payload);
+    if (!admin.authorized) {
+      yield put(adminActions.loginFailed(ADMIN_TEXTS.unauthorized));
+      return;
+    }
+    s.storage.set(STORAGE_KEYS.adminId, admin.id);
+    yield put(adminActions.adminSet(admin));
+    s.navigate('/content/admin/dashboard', { replace: true });
+  } catch (error) {
+    yield put(adminActions.loginFailed(errorText(error) || ADMIN_TEXTS.unauthorized));
+  }
+}
+
+function* logout(s: Services): SagaIterator {
+  try {
+    yield call(s.api.adminLogout);
+  } catch (error) {
+    s.logError('Admin logout failed', error);
+  }
+  s.storage.remove(STORAGE_KEYS.adminId);
+  yield put(adminActions.adminReset());
+  s.navigate('/content/admin', { replace: true });
+}
+
+/** Runs an admin call, then tells the admin how it went (in Spanish, like the dashboard). */
+function* adminCall(s: Services, run: () => Promise<unknown>, done: string): SagaIterator {
+  try {
+    yield call(run);
+    s.toast.success(done);
+    return true;
+  } catch (error) {
+    s.logError('Admin action failed', error);
+    s.toast.error(`${ADMIN_TEXTS.failed}: ${errorText(error)}`);
+    return false;
+  }
+}
+
+export function* adminSaga(s: Services): SagaIterator {
+  yield takeLatest(adminActions.loginRequested.type, login, s);
+  yield takeEvery(adminActions.logoutRequested.type, logout, s);
+  yield takeEvery(adminActions.deletePostRequested.type, function* (action: ReturnType<typeof adminActions.deletePostRequested>) {
+    const ok: boolean = yield call(adminCall, s, () => s.api.deleteMemberPost(action.payload), ADMIN_TEXTS.postDeleted);
+    if (!ok) return;
+    const query: string = yield select((st: RootState) => st.users.ranking.query);
+    yield put(usersActions.rankingRequested(query));
+    yield put(updateMainDataActions.updateMainDataSet(true));
+  });
+  yield takeEvery(adminActions.deleteChatRequested.type, function* () {
+    yield call(adminCall, s, () => s.api.deleteChatMessages(), ADMIN_TEXTS.chatDeleted);
+  });
+  yield takeEvery(adminActions.editMainDataRequested.type, function* (action: ReturnType<typeof adminActions.editMainDataRequested>) {
+    const ok: boolean = yield call(adminCall, s, () => s.api.editMainData(action.payload), ADMIN_TEXTS.mainDataSaved);
+    if (ok) yield put(updateMainDataActions.updateMainDataSet(true));
+  });
+  yield takeEvery(adminActions.resetViewsRequested.type, function* (action: ReturnType<typeof adminActions.resetViewsRequested>) {
+    const ok: boolean = yield call(adminCall, s, () => s.api.resetAdsViews(action.payload), ADMIN_TEXTS.viewsSaved);
+    if (ok) yield put(updateMainDataActions.updateMainDataSet(true));
+  });
+}

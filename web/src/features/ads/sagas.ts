@@ -1,0 +1,81 @@
+import type { SagaIterator } from 'redux-saga';
+import { call, cancel, delay, fork, put, race, select, take, takeEvery } from 'redux-saga/effects';
+import type { Task } from 'redux-saga';
+import { TIMERS } from '@pass/events/constants';
+import type { Services } from '../../app/services';
+import type { RootState } from '../../app/store';
+import { selectAdminAuthorized } from '../../app/selectors';
+import { NETWORK_LOST } from '../check/sagas';
+import { popupActions } from './popupSlice';
+
+/** 7 s after start: if no main banner holds an ad iframe, ads are blocked (spec §4). */
+export function* adBlockSaga(s: Services): SagaIterator {
+  yield delay(TIMERS.adBlockMainCheckMs);
+  const { loaded } = s.ads.count('main');
+  yield put(popupActions.adBlockChecked({ blocked: loaded === 0 }));
+}
+
+function* popupBannersCheck(s: Services): SagaIterator {
+  yield delay(TIMERS.adBlockPopupCheckMs);
+  const { slots, loaded } = s.ads.count('popup');
+  yield put(popupActions.bannerTwoLoadedSet(slots > 0 && loaded === slots));
+}
+
+function* popupCountdown(): SagaIterator {
+  for (let i = 0; i < TIMERS.adsPopupCountdownSeconds; i++) {
+    yield delay(1000);
+    yield put(popupActions.adsTicked());
+  }
+}
+
+/** The X counts only once the banners loaded. */
+function* closeWhenLoaded(): SagaIterator {
+  while (true) {
+    yield take(popupActions.adsCloseRequested.type);
+    const loaded: boolean = yield select((st: RootState) => st.popup.bannerTwoLoaded);
+    if (loaded) return;
+  }
+}
+
+export function* showAdsOnce(s: Services): SagaIterator {
+  yield put(popupActions.adsShown());
+  const probe: Task = yield fork(popupBannersCheck, s);
+  const result: { closed?: unknown } = yield race({ finished: call(popupCountdown), closed: call(closeWhenLoaded) });
+  yield cancel(probe);
+  if (!result.closed) {
+    const loaded: boolean = yield select((st: RootState) => st.popup.bannerTwoLoaded);
+    if (!loaded) {
+      s.toast.error(NETWORK_LOST);
+      yield delay(TIMERS.redirectAfterLostConnectionMs);
+      s.redirectHome();
+      return;
+    }
+  }
+  yield put(popupActions.adsHidden());
+}
+
+const isCookieAccepted = (action: unknown) =>
+  popupActions.cookieAccepted.match(action as never) ||
+  (popupActions.cookieLoaded.match(action as never) && (action as ReturnType<typeof popupActions.cookieLoaded>).payload);
+
+/** First popup 6 s after the cookie is accepted, then every 300,000 ms (spec §4, §9). */
+export function* adsPopupSaga(s: Services): SagaIterator {
+  const accepted: boolean = yield select((st: RootState) => st.popup.acceptedCookie);
+  // Accepted now, or earlier (read from local storage at start).
+  if (!accepted) yield take(isCookieAccepted);
+  let wait: number = TIMERS.adsPopupFirstDelayMs;
+  while (true) {
+    yield delay(wait);
+    wait = TIMERS.adsPopupIntervalMs;
+    const state: RootState = yield select();
+    if (state.popup.blockMessage || selectAdminAuthorized(state) || state.popup.showPopup) continue;
+    yield fork(showAdsOnce, s);
+  }
+}
+
+/** Accepting stores the string "true" under acceptedCookie (spec §4). */
+export function* cookieSaga(s: Services): SagaIterator {
+  yield takeEvery(popupActions.cookieAccepted.type, function* () {
+    s.storage.set('acceptedCookie', 'true');
+  });
+}

@@ -1,0 +1,33 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { TIMERS } from '@pass/events/constants';
+
+/** Set at 1 s of the free-point countdown, cleared at 0 (spec §2 /content/check). */
+const checkSlice = createSlice({
+  name: 'check',
+  initialState: { isChecked: false },
+  reducers: {
+    checkSet(state, action: PayloadAction<boolean>) {
+      state.isChecked = action.payload;
+    },
+    /** Asks the live connection (or HTTP) for the free point. */
+    freePointRequested() {},
+  },
+});
+
+const checksecondsSlice = createSlice({
+  name: 'checkseconds',
+  initialState: { seconds: TIMERS.freePointCountdownSeconds as number },
+  reducers: {
+    secondsTicked(state) {
+      state.seconds = Math.max(0, state.seconds - 1);
+    },
+    secondsReset(state) {
+      state.seconds = TIMERS.freePointCountdownSeconds;
+    },
+  },
+});
+
+export const checkActions = checkSlice.actions;
+export const checksecondsActions = checksecondsSlice.actions;
+export const checkReducer = checkSlice.reducer;
+export const checksecondsReducer = checksecondsSlice.reducer;

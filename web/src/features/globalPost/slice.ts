@@ -1,0 +1,26 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { GlobalPostView } from '@pass/events/api';
+
+export interface GlobalPostState {
+  visible: boolean;
+  newGlobalMember: GlobalPostView | null;
+}
+
+const initialState: GlobalPostState = { visible: false, newGlobalMember: null };
+
+const globalPostSlice = createSlice({
+  name: 'globalPost',
+  initialState,
+  reducers: {
+    globalPostReceived(state, action: PayloadAction<GlobalPostView | null>) {
+      state.newGlobalMember = action.payload;
+      state.visible = action.payload !== null;
+    },
+    globalPostHidden(state) {
+      state.visible = false;
+    },
+  },
+});
+
+export const globalPostActions = globalPostSlice.actions;
+export default globalPostSlice.reducer;

@@ -1,0 +1,141 @@
+import { eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
+import { call, delay, fork, put, race, select, take, takeEvery } from 'redux-saga/effects';
+import type { Action } from '@reduxjs/toolkit';
+import { TIMERS } from '@pass/events/constants';
+import type { ChatMessageView, FreePointResponse, SendChatMessageResponse, UserView } from '@pass/events/api';
+import type { LiveSocket } from '../../api/socket';
+import { HttpError } from '../../api/http';
+import type { Services } from '../../app/services';
+import type { RootState } from '../../app/store';
+import { chatActions } from '../chat/slice';
+import { checkActions } from '../check/slice';
+import { connectedUsersActions } from '../site/connectedUsersSlice';
+import { mainDataActions } from '../site/mainDataSlice';
+import { globalPostActions } from '../globalPost/slice';
+import { userActions } from '../user/slice';
+import { liveConnected, liveDisconnected, liveGlobalMemberRequested, liveMainDataRequested } from './actions';
+
+type AckAnswer<T> = { ok: true; data: T } | { ok: false; error: string; status: number };
+
+/** Server → client events become actions. */
+export function liveChannel(socket: LiveSocket): EventChannel<Action> {
+  return eventChannel<Action>((emit) => {
+    socket.onLifecycle('connect', () => emit(liveConnected()));
+    socket.onLifecycle('disconnect', () => emit(liveDisconnected()));
+    socket.on('connectedUsers', (count) => emit(connectedUsersActions.connectedUsersReceived(count)));
+    socket.on('updatedMainData', (payload) => emit(mainDataActions.updatedMainDataReceived(payload)));
+    socket.on('globalMember', (post) => emit(globalPostActions.globalPostReceived(post)));
+    socket.on('globalMessage', (post) => emit(globalPostActions.globalPostReceived(post)));
+    socket.on('chatMessage', (message) => emit(chatMessageArrived(message)));
+    socket.on('chatMessages', (history) => emit(chatActions.chatHistoryReceived(history)));
+    return () => socket.disconnect();
+  });
+}
+
+/** Internal: a live chat message, counted once even if the ack delivered it first. */
+const chatMessageArrived = (message: ChatMessageView) => ({ type: 'live/chatMessageArrived', payload: message });
+
+function* addChatMessage(message: ChatMessageView): SagaIterator {
+  const state: RootState = yield select();
+  if (state.chat.globalMessages.some((m) => m.id === message.id)) return;
+  yield put(chatActions.chatMessageReceived(message));
+  yield put(mainDataActions.globalMessagesCounted(state.mainData.data.globalMessages + 1));
+}
+
+/** Emits with an acknowledgement, giving up after the socket timeout. */
+function ackOf<T>(send: (ack: (answer: AckAnswer<T>) => void) => void): Promise<AckAnswer<T>> {
+  return new Promise((resolve) => send(resolve));
+}
+
+function* awaitAck<T>(send: (ack: (answer: AckAnswer<T>) => void) => void): SagaIterator {
+  const { answer } = yield race({ answer: call(ackOf<T>, send), timeout: delay(TIMERS.socketTimeoutMs) });
+  return (answer as AckAnswer<T> | undefined) ?? { ok: false, error: 'timeout', status: 408 };
+}
+
+function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof chatActions.sendRequested>): SagaIterator {
+  const user: UserView = yield select((st: RootState) => st.user.user);
+  // Guests go to join, members without points to the free-points page (spec §6).
+  if (!user.email) {
+    yield put(chatActions.sendFinished({ sent: false }));
+    s.navigate('/content/join');
+    return;
+  }
+  if (user.chatCount <= 0) {
+    yield put(chatActions.sendFinished({ sent: false }));
+    s.navigate('/content/check');
+    return;
+  }
+  let answer: AckAnswer<SendChatMessageResponse>;
+  if (socket.connected) {
+    answer = yield call(awaitAck<SendChatMessageResponse>, (ack) =>
+      socket.emit('sendChatMessage', { message: action.payload }, ack),
+    );
+  } else {
+    try {
+      const data: SendChatMessageResponse = yield call(s.api.sendChatMessage, action.payload);
+      answer = { ok: true, data };
+    } catch (error) {
+      answer = { ok: false, error: String(error), status: error instanceof HttpError ? error.status : 0 };
+    }
+  }
+  if (answer.ok) {
+    yield put(userActions.userSet(answer.data.user));
+    yield call(addChatMessage, answer.data.message);
+    yield put(chatActions.sendFinished({ sent: true }));
+    if (user.priority && answer.data.user.chatCount > 0 && socket.connected) {
+      // Kept for the spec's client; the server answers the current user and changes nothing.
+      socket.emit('decreaseChatCount');
+    }
+    return;
+  }
+  yield put(chatActions.sendFinished({ sent: false }));
+  if (answer.status === 402) s.navigate('/content/check');
+  else s.logError('Sending the chat message failed', answer.error);
+}
+
+function* awardFreePoint(s: Services, socket: LiveSocket): SagaIterator {
+  if (socket.connected) {
+    const answer: AckAnswer<FreePointResponse> = yield call(awaitAck<FreePointResponse>, (ack) =>
+      socket.emit('increaseChatCount', ack),
+    );
+    if (answer.ok) yield put(userActions.userSet(answer.data.user));
+    else s.logError('The free point was refused', answer.error);
+    return;
+  }
+  try {
+    const answer: FreePointResponse = yield call(s.api.freePoint);
+    yield put(userActions.userSet(answer.user));
+  } catch (error) {
+    s.logError('The free point was refused', error);
+  }
+}
+
+export function* socketSaga(s: Services): SagaIterator {
+  const socket = s.createSocket();
+  const channel: EventChannel<Action> = yield call(liveChannel, socket);
+  yield takeEvery(chatActions.sendRequested.type, sendChat, s, socket);
+  yield takeEvery(checkActions.freePointRequested.type, awardFreePoint, s, socket);
+  yield takeEvery(liveMainDataRequested.type, function* () {
+    if (socket.connected) socket.emit('getUpdatedMainData');
+  });
+  yield takeEvery(liveGlobalMemberRequested.type, function* () {
+    if (socket.connected) socket.emit('getGlobalMember');
+  });
+  try {
+    while (true) {
+      const action: Action = yield take(channel);
+      if (action.type === 'live/chatMessageArrived') {
+        yield fork(addChatMessage, (action as ReturnType<typeof chatMessageArrived>).payload);
+        continue;
+      }
+      yield put(action);
+      if (liveConnected.match(action)) {
+        socket.emit('getChatMessages');
+        socket.emit('getUpdatedMainData');
+        socket.emit('getGlobalMember');
+      }
+    }
+  } finally {
+    channel.close();
+  }
+}

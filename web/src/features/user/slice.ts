@@ -1,0 +1,100 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { UserView, RegisterUserRequest } from '@pass/events/api';
+
+export const guestUser: UserView = {
+  id: '',
+  email: '',
+  priority: '',
+  chatCount: 0,
+  downloads: 0,
+  fullname: '',
+  country: '',
+  link: '',
+  image: null,
+  message: '',
+  passes: 0,
+  buyed: 0,
+  createdAt: '',
+  updatedAt: '',
+};
+
+export interface ClaimRequest {
+  fullname: string;
+  country: string;
+  email: string;
+  link: string;
+  message: string;
+  image: File;
+  passes: number;
+}
+
+export interface UserState {
+  user: UserView;
+  /** The id kept in local storage: a user is expected even before the fetch answers (spec §2 guards). */
+  storedId: string;
+  registerError: string;
+  claimError: string;
+  pending: boolean;
+  /** Set after a successful pass claim (spec §4). */
+  newMember: boolean;
+}
+
+const initialState: UserState = {
+  user: guestUser,
+  storedId: '',
+  registerError: '',
+  claimError: '',
+  pending: false,
+  newMember: false,
+};
+
+const userSlice = createSlice({
+  name: 'user',
+  initialState,
+  reducers: {
+    storedIdLoaded(state, action: PayloadAction<string>) {
+      state.storedId = action.payload;
+    },
+    userSet(state, action: PayloadAction<UserView>) {
+      state.user = action.payload;
+    },
+    userReset(state) {
+      state.user = guestUser;
+      state.storedId = '';
+    },
+    fetchUserRequested() {},
+    registerRequested(state, _action: PayloadAction<RegisterUserRequest>) {
+      state.pending = true;
+      state.registerError = '';
+    },
+    registerSucceeded(state, action: PayloadAction<UserView>) {
+      state.pending = false;
+      state.user = action.payload;
+      state.storedId = action.payload.id;
+    },
+    registerFailed(state, action: PayloadAction<string>) {
+      state.pending = false;
+      state.registerError = action.payload;
+    },
+    claimRequested(state, _action: PayloadAction<ClaimRequest>) {
+      state.pending = true;
+      state.claimError = '';
+    },
+    claimSucceeded(state, action: PayloadAction<UserView>) {
+      state.pending = false;
+      state.user = action.payload;
+      state.newMember = true;
+    },
+    claimFailed(state, action: PayloadAction<string>) {
+      state.pending = false;
+      state.claimError = action.payload;
+    },
+    newMemberCleared(state) {
+      state.newMember = false;
+    },
+    logoutRequested() {},
+  },
+});
+
+export const userActions = userSlice.actions;
+export default userSlice.reducer;

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { dayCounter, formatDate, formatFunds, formatNumber, formatSeconds, maskEmail, parseDayMonthYear } from './format';
+
+describe('format', () => {
+  it('groups thousands with commas', () => {
+    expect(formatNumber(0)).toBe('0');
+    expect(formatNumber(1234567)).toBe('1,234,567');
+    expect(formatNumber(Number.NaN)).toBe('0');
+  });
+
+  it('shows funds with 2 decimals and comma grouping', () => {
+    expect(formatFunds(1234.5)).toBe('1,234.50');
+    expect(formatFunds(0)).toBe('0.00');
+    expect(formatFunds(1000000.126)).toBe('1,000,000.13');
+  });
+
+  it('masks e-mails as first 3 characters, stars, domain', () => {
+    expect(maskEmail('johnsmith@mail.com')).toBe('joh******@mail.com');
+    expect(maskEmail('ab@x.io')).toBe('ab***@x.io');
+  });
+
+  it('formats dates as dd/mm/yyyy', () => {
+    expect(formatDate('2026-03-04T10:00:00.000Z')).toBe('04/03/2026');
+    expect(formatDate('nope')).toBe('');
+  });
+
+  it('parses day/month/year and rejects impossible dates', () => {
+    expect(parseDayMonthYear('1/2/2026')).toBe(Date.UTC(2026, 1, 1));
+    expect(parseDayMonthYear('31/02/2026')).toBeNull();
+    expect(parseDayMonthYear('')).toBeNull();
+  });
+
+  it('counts whole days since the start date, 0 when empty', () => {
+    const now = Date.UTC(2026, 0, 11, 23, 59);
+    expect(dayCounter('01/01/2026', now)).toBe(10);
+    expect(dayCounter('', now)).toBe(0);
+    expect(dayCounter('12/01/2026', now)).toBe(0);
+  });
+
+  it('shows countdowns as 00:SS', () => {
+    expect(formatSeconds(30)).toBe('00:30');
+    expect(formatSeconds(9)).toBe('00:09');
+    expect(formatSeconds(-1)).toBe('00:00');
+  });
+});

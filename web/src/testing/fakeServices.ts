@@ -1,0 +1,149 @@
+import { vi } from 'vitest';
+import type { ClientToServerEvents, MainDataView, ServerToClientEvents, UserView } from '@pass/events/api';
+import type { Api } from '../api/http';
+import type { LiveSocket } from '../api/socket';
+import type { AdSlot, Services } from '../app/services';
+import { createAppStore, type RootState } from '../app/store';
+import { guestUser } from '../features/user/slice';
+
+/** A Socket.IO stand-in: the test plays the server. */
+export class FakeSocket implements LiveSocket {
+  connected = false;
+  emitted: { event: keyof ClientToServerEvents; args: unknown[] }[] = [];
+  private handlers = new Map<string, ((...args: never[]) => void)[]>();
+  /** Answers for acknowledged emits, by event name. */
+  acks: Partial<Record<keyof ClientToServerEvents, (...args: unknown[]) => unknown>> = {};
+
+  on<E extends keyof ServerToClientEvents>(event: E, listener: ServerToClientEvents[E]) {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), listener as (...args: never[]) => void]);
+  }
+  onLifecycle(event: 'connect' | 'disconnect', listener: () => void) {
+    this.handlers.set(event, [...(this.handlers.get(event) ?? []), listener]);
+  }
+  emit<E extends keyof ClientToServerEvents>(event: E, ...args: Parameters<ClientToServerEvents[E]>) {
+    this.emitted.push({ event, args });
+    const last = args[args.length - 1];
+    const answer = this.acks[event];
+    if (typeof last === 'function' && answer) (last as (a: unknown) => void)(answer(...args));
+  }
+  disconnect() {
+    this.connected = false;
+  }
+  /** The server side. */
+  serverEmit<E extends keyof ServerToClientEvents>(event: E, ...args: Parameters<ServerToClientEvents[E]>) {
+    for (const h of this.handlers.get(event) ?? []) (h as (...a: unknown[]) => void)(...args);
+  }
+  connect() {
+    this.connected = true;
+    for (const h of this.handlers.get('connect') ?? []) (h as () => void)();
+  }
+  emittedNames() {
+    return this.emitted.map((e) => e.event);
+  }
+}
+
+export const sampleMainData: MainDataView = {
+  available: 1000,
+  sold: 25,
+  views: 1000,
+  cpm: 2,
+  donations: 10,
+  startDate: '01/01/2026',
+  purchasesUsd: 5,
+  fundsRaised: 17,
+  members: 3,
+  globalMessages: 4,
+};
+
+export const sampleUser: UserView = {
+  ...guestUser,
+  id: 'u1',
+  email: 'ann@example.com',
+  chatCount: 30,
+  createdAt: '2026-01-02T00:00:00.000Z',
+};
+
+const never = () => new Promise<never>(() => {});
+
+export function fakeApi(): { [K in keyof Api]: ReturnType<typeof vi.fn> } & Api {
+  return {
+    me: vi.fn(async () => sampleUser),
+    verifyAccess: vi.fn(async () => sampleUser),
+    registerUser: vi.fn(async () => ({ ...sampleUser, registered: true })),
+    logout: vi.fn(async () => undefined),
+    registerSpecialUser: vi.fn(async () => ({ id: 'u1', user: { ...sampleUser, passes: 1 } })),
+    freePoint: vi.fn(async () => ({ user: { ...sampleUser, chatCount: sampleUser.chatCount + 1 } })),
+    sendChatMessage: vi.fn(never),
+    mainData: vi.fn(async () => sampleMainData),
+    countries: vi.fn(async () => ({ distinct: 1, top: [{ country: 'Spain', users: 3 }] })),
+    ranking: vi.fn(async () => ({ total: 0, page: 1, pageSize: 50, items: [] })),
+    registry: vi.fn(async () => ({ total: 0, page: 1, pageSize: 50, items: [] })),
+    chatMessages: vi.fn(async () => ({ total: 0, messages: [] })),
+    globalPost: vi.fn(async () => null),
+    adminLogin: vi.fn(async () => ({ id: 'a1', email: 'admin@example.com', authorized: true })),
+    adminLogout: vi.fn(async () => undefined),
+    verifyAdmin: vi.fn(async () => ({ id: 'a1', email: 'admin@example.com', authorized: true })),
+    deleteMemberPost: vi.fn(async () => undefined),
+    deleteChatMessages: vi.fn(async () => undefined),
+    editMainData: vi.fn(async () => ({})),
+    resetAdsViews: vi.fn(async () => ({})),
+    createOrder: vi.fn(async () => ({ orderId: 'o1', provider: 'simulated' as const, testMode: true })),
+    captureOrder: vi.fn(async () => ({ status: 'COMPLETED' as const, points: 100, user: { ...sampleUser, chatCount: 130 } })),
+    buyPoints: vi.fn(async () => ({})),
+  } as never;
+}
+
+export interface Harness {
+  services: Services;
+  api: ReturnType<typeof fakeApi>;
+  socket: FakeSocket;
+  storage: Map<string, string>;
+  /** Loaded ad iframes per slot kind; slots are 1 (main, check) or 3 (popup) unless set. */
+  ads: Record<AdSlot, { slots: number; loaded: number }>;
+  navigate: ReturnType<typeof vi.fn>;
+  redirectHome: ReturnType<typeof vi.fn>;
+  toasts: { kind: 'blank' | 'success' | 'error'; message: string }[];
+  logError: ReturnType<typeof vi.fn>;
+}
+
+export function makeHarness(storageInit: Record<string, string> = {}): Harness {
+  const socket = new FakeSocket();
+  const storage = new Map(Object.entries(storageInit));
+  const toasts: Harness['toasts'] = [];
+  const ads: Harness['ads'] = {
+    main: { slots: 1, loaded: 1 },
+    popup: { slots: 3, loaded: 3 },
+    check: { slots: 1, loaded: 1 },
+  };
+  const api = fakeApi();
+  const navigate = vi.fn();
+  const redirectHome = vi.fn();
+  const logError = vi.fn();
+  const services: Services = {
+    api,
+    createSocket: () => socket,
+    navigate,
+    redirectHome,
+    toast: {
+      blank: (message) => toasts.push({ kind: 'blank', message }),
+      success: (message) => toasts.push({ kind: 'success', message }),
+      error: (message) => toasts.push({ kind: 'error', message }),
+    },
+    ads: { count: (slot) => ads[slot] },
+    storage: {
+      get: (k) => storage.get(k) ?? null,
+      set: (k, v) => void storage.set(k, v),
+      remove: (k) => void storage.delete(k),
+    },
+    logError,
+    now: () => Date.now(),
+  };
+  return { services, api, socket, storage, ads, navigate, redirectHome, toasts, logError };
+}
+
+/** A real store with every saga running on fake services. */
+export function startApp(storageInit: Record<string, string> = {}, preloaded?: Partial<RootState>) {
+  const h = makeHarness(storageInit);
+  const store = createAppStore(h.services, preloaded);
+  return { ...h, store, state: () => store.getState() };
+}
