@@ -9,6 +9,7 @@
  * (`pg_snapshot_xmin`), so a transaction that commits late can never slip in behind a position
  * a subscriber has already passed.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   comparePositions,
   EventStoreUnavailableError,
@@ -241,6 +242,9 @@ export interface SqlEventStoreOptions {
 
 const DEFAULT_BATCH = 500;
 
+/** Which subscription's handler is running, so stop() called from inside it does not wait for itself. */
+const handlerContext = new AsyncLocalStorage<object>();
+
 export class SqlEventStore implements EventStore {
   readonly kind: string;
   private readonly client: SqlClient;
@@ -386,7 +390,7 @@ export class SqlEventStore implements EventStore {
         wakeUp = undefined;
       });
 
-    let inHandler = false;
+    const token = {};
     const loop = async () => {
       let after = options.after ?? START;
       let caughtUp = false;
@@ -412,12 +416,7 @@ export class SqlEventStore implements EventStore {
         retryDelay = 0;
         if (stopped) return;
         if (batch.length > 0) {
-          inHandler = true;
-          try {
-            await options.onEvents(batch);
-          } finally {
-            inHandler = false;
-          }
+          await handlerContext.run(token, () => options.onEvents(batch));
           after = batch[batch.length - 1]!.position;
         }
         if (!caughtUp && comparePositions(after, startHead) >= 0) {
@@ -449,7 +448,7 @@ export class SqlEventStore implements EventStore {
         this.subscriptions.delete(subscription);
         wakeUp?.();
         // Called from inside the handler: waiting for the handler would wait for ourselves.
-        if (inHandler) return;
+        if (handlerContext.getStore() === token) return;
         await running;
       },
     };

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { testPostgresUrl, requireService } from '../testing/services';
+import { describeEventStoreContract, eventually, newEvent, record } from './contract';
+import { EventStoreUnavailableError, comparePositions, type RecordedEvent } from './port';
+import { openPostgresEventStore } from './postgres';
+import { describeSqlEventStoreSpecifics } from './sql-contract';
+
+const url = testPostgresUrl();
+const reachable = await requireService('PostgreSQL contract', url, 5432);
+
+/** A fresh schema per suite, dropped afterwards. */
+const freshSchema = async () => {
+  const schema = `es_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  return {
+    schema,
+    open: () => openPostgresEventStore({ connectionString: url, schema, poolSize: 8 }),
+    dispose: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+};
+
+describeEventStoreContract('PostgreSQL', freshSchema, { skip: !reachable });
+describeSqlEventStoreSpecifics('PostgreSQL', freshSchema, { skip: !reachable });
+
+describe.skipIf(!reachable)('PostgreSQL event store: global order under concurrent transactions', () => {
+  it('a subscriber does not skip an event committed late by a slower transaction', async () => {
+    const harness = await freshSchema();
+    const store = await harness.open();
+    const slow = new pg.Client({ connectionString: url });
+    await slow.connect();
+    try {
+      const s = `late-${randomUUID()}`;
+      const before = await store.headPosition();
+      const sub = record(store, before, (id) => id === s);
+      await eventually(() => expect(sub.caughtUp).toBe(1));
+
+      // The slow writer takes its transaction id first (lower), then stays open.
+      const lateEvent = newEvent('CommittedLate');
+      await slow.query('BEGIN');
+      await slow.query(`SELECT * FROM "${harness.schema}".append_events($1, -2, $2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[])`, [
+        s,
+        [lateEvent.id],
+        [lateEvent.type],
+        [JSON.stringify(lateEvent.data)],
+        [JSON.stringify(lateEvent.metadata)],
+      ]);
+      // A faster writer commits an event to another stream meanwhile: higher transaction id.
+      const fast = newEvent('CommittedFirst');
+      const fastResult = await store.append(`${s}-fast`, [fast]);
+
+      // Events past the open transaction are held back: delivering `fast` now would move the
+      // subscriber past the slow writer's position and skip its event for ever.
+      const subAll = record(store, before, (id) => id.startsWith(s));
+      await new Promise((done) => setTimeout(done, 150));
+      expect(subAll.events).toEqual([]);
+      expect((await store.readAll({ after: before })).some((e) => e.id === fast.id)).toBe(false);
+
+      await slow.query('COMMIT');
+      await eventually(() => expect(subAll.events.map((e) => e.id)).toEqual([lateEvent.id, fast.id]));
+      await eventually(() => expect(sub.events.map((e) => e.id)).toEqual([lateEvent.id]));
+      const [late, first] = subAll.events as [RecordedEvent, RecordedEvent];
+      expect(comparePositions(late.position, first.position)).toBe(-1);
+      expect(late.position.commit).toBeLessThan(fastResult.position.commit);
+      await sub.subscription.stop();
+      await subAll.subscription.stop();
+    } finally {
+      await slow.query('ROLLBACK').catch(() => undefined);
+      await slow.end();
+      await store.close();
+      await harness.dispose();
+    }
+  });
+
+  it('an unreachable server surfaces as EventStoreUnavailableError', async () => {
+    await expect(openPostgresEventStore({ connectionString: 'postgres://postgres@127.0.0.1:1/test', connectTimeoutMs: 1_000 })).rejects.toBeInstanceOf(
+      EventStoreUnavailableError,
+    );
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * Behaviour of the SQL adapters (PGlite, PostgreSQL) beyond the shared contract: event ids are
+ * unique across the whole store, and a closed store says it is unavailable.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEvent, type ContractHarness } from './contract';
+import { EventStoreUnavailableError, WrongExpectedRevisionError, type EventStore } from './port';
+import { DuplicateEventIdError } from './sql';
+
+export function describeSqlEventStoreSpecifics(name: string, makeHarness: () => Promise<ContractHarness>, options: { skip?: boolean } = {}): void {
+  describe.skipIf(options.skip === true)(`SQL event store: ${name}`, () => {
+    let harness: ContractHarness;
+    let store: EventStore;
+    const stream = (label: string) => `${label}-${randomUUID()}`;
+
+    beforeAll(async () => {
+      harness = await makeHarness();
+      store = await harness.open();
+    });
+    afterAll(async () => {
+      await store?.close();
+      await harness?.dispose();
+    });
+
+    it('refuses event ids already stored in another stream, appending nothing', async () => {
+      const e = newEvent();
+      await store.append(stream('first'), [e]);
+      const other = stream('other');
+      await expect(store.append(other, [e])).rejects.toBeInstanceOf(DuplicateEventIdError);
+      await expect(store.append(other, [newEvent(), e])).rejects.toBeInstanceOf(DuplicateEventIdError);
+      expect(await store.readStream(other)).toEqual([]);
+    });
+
+    it('refuses a retry whose batch differs from the stored one, accepts a prefix of it', async () => {
+      const s = stream('partial');
+      const [a, b] = [newEvent(), newEvent()];
+      await store.append(s, [a, b], 'no_stream');
+      await expect(store.append(s, [a, newEvent()], 'no_stream')).rejects.toBeInstanceOf(DuplicateEventIdError);
+      // A prefix of the stored batch is that batch's retry too: answered, not stored again.
+      expect((await store.append(s, [a], 'no_stream')).nextExpectedRevision).toBe(0);
+      expect(await store.readStream(s)).toHaveLength(2);
+    });
+
+    it('a retry placed at another revision is a revision conflict', async () => {
+      const s = stream('moved');
+      const a = newEvent();
+      await store.append(s, [newEvent()], 'no_stream');
+      await store.append(s, [a], 0);
+      await expect(store.append(s, [a], 5)).rejects.toBeInstanceOf(WrongExpectedRevisionError);
+    });
+
+    it('the same batch retried concurrently is stored once', async () => {
+      const s = stream('twins');
+      const batch = [newEvent(), newEvent()];
+      const results = await Promise.all([store.append(s, batch, 'any'), store.append(s, batch, 'any'), store.append(s, batch, 'any')]);
+      expect(new Set(results.map((r) => r.nextExpectedRevision))).toEqual(new Set([1]));
+      expect(await store.readStream(s)).toHaveLength(2);
+    });
+
+    it('a closed store answers EventStoreUnavailableError', async () => {
+      await store.close();
+      await expect(store.readStream('x')).rejects.toBeInstanceOf(EventStoreUnavailableError);
+      await expect(store.append('x', [newEvent()])).rejects.toBeInstanceOf(EventStoreUnavailableError);
+      await expect(store.headPosition()).rejects.toBeInstanceOf(EventStoreUnavailableError);
+    });
+  });
+}
