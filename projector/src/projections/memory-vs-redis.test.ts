@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { requireService, testRedisUrl } from '@pass/events/testing/services';
+import { createMemoryReadModels } from '../read-models/memory';
+import { createRedisReadModels } from '../read-models/redis';
+import { deleteKeysUnder } from '../read-models/redis-admin';
+import { generateEvents } from '../testing/generate-events';
+import { projectInto } from './apply';
+import { positioned, recordedDay } from './recorded-events';
+
+const reachable = await requireService('projector: memory vs Redis projections', testRedisUrl(), 6379);
+
+describe.skipIf(!reachable)('the same events projected into memory and into Redis', () => {
+  let redis: Redis;
+  const root = `test:rm:${randomUUID()}`;
+
+  beforeAll(() => {
+    redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 1 });
+  });
+  afterAll(async () => {
+    await deleteKeysUnder(redis, root);
+    redis.disconnect();
+  });
+
+  it('give identical read models, query by query', async () => {
+    const events = positioned([...recordedDay, ...generateEvents({ users: 1500, seed: 7 })]);
+    const memory = await createMemoryReadModels().active();
+    const inRedis = await createRedisReadModels({ redis, root }).active();
+    for (let i = 0; i < events.length; i += 250) {
+      const chunk = events.slice(i, i + 250);
+      await projectInto(memory, chunk);
+      await projectInto(inRedis, chunk);
+    }
+    const [m, r] = [await memory.dump(), await inRedis.dump()];
+    expect(m.rows.length).toBe(1503);
+    expect(r).toEqual(m);
+
+    for (const query of [
+      { membersOnly: true, sets: [], offset: 0, limit: 50 },
+      { membersOnly: true, sets: [], offset: 700, limit: 25 },
+      { membersOnly: false, sets: [], offset: 1400, limit: 200 },
+      { membersOnly: true, sets: ['ix:peru' as const], offset: 5, limit: 20 },
+      { membersOnly: true, sets: ['ix:ana' as const, 'ix:peru' as const], offset: 0, limit: 50 },
+      { membersOnly: false, sets: ['ixe:member42@example.com' as const], offset: 0, limit: 50 },
+    ]) {
+      expect(await inRedis.users(query), JSON.stringify(query)).toEqual(await memory.users(query));
+    }
+    expect(await inRedis.countries(5)).toEqual(await memory.countries(5));
+    expect(await inRedis.chat(50)).toEqual(await memory.chat(50));
+  });
+});

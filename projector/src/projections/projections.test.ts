@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { positionToString } from '@pass/events';
+import { createMemoryReadModels } from '../read-models/memory';
+import { rankKey } from '../read-models/search';
+import type { UserRow } from '../read-models/types';
+import { projectInto } from './apply';
+import { projectBatch, type PositionedEvent } from './batch';
+import { fundsRaised } from './main-data';
+import { ANA, BOB, CY, positioned, recordedDay } from './recorded-events';
+
+const t = (minute: number) => new Date(Date.UTC(2026, 10, 3, 9, minute)).toISOString();
+const image = (id: string) => ({ path: `${id}.webp`, public_id: id, url: `/uploads/${id}.webp` });
+const [k1, k2, k3] = [rankKey(1), rankKey(2), rankKey(3)];
+
+async function project(chunks: PositionedEvent[][]) {
+  const store = createMemoryReadModels();
+  const ks = await store.active();
+  for (const chunk of chunks) await projectInto(ks, chunk);
+  return ks;
+}
+
+const day = positioned(recordedDay);
+const lastPosition = positionToString(day.at(-1)!.position);
+
+describe('projections of a recorded day', () => {
+  it('main data: supply, taken, views, cpm, donations, start date, purchases, members, chat count', async () => {
+    const ks = await project([day]);
+    const main = await ks.main();
+    expect(main).toEqual({
+      available: 1000 - 1 - 25 - 2 + 2 - 1,
+      sold: 27,
+      views: 4, // 11 free points, reset to 3 by the admin, then one more
+      cpm: 2.5,
+      donations: 10.1,
+      startDate: '01/11/2026',
+      purchasesUsd: 5, // 5 + 1 - 1 refunded
+      members: 3,
+      globalMessages: 1,
+      userSeq: 3,
+    });
+    expect(fundsRaised(main)).toBe(25.1); // 4 × 2.5 + 5 + 10.1
+  });
+
+  it('ranking: members by passes, ties by registration order', async () => {
+    const ks = await project([day]);
+    const page = await ks.users({ membersOnly: true, sets: [], offset: 0, limit: 50 });
+    expect(page.total).toBe(3);
+    expect(page.rows.map((r) => [r.rank, r.row.userId, r.row.passes])).toEqual([
+      [1, BOB, 25],
+      [2, ANA, 1],
+      [3, CY, 1],
+    ]);
+  });
+
+  it('registry rows: balances, passes, purchases, priority and cards (a deleted post leaves the account)', async () => {
+    const ks = await project([day]);
+    const rows = (await ks.dump()).rows;
+    const expected: UserRow[] = [
+      {
+        userId: ANA,
+        key: k1,
+        email: 'ana@example.com',
+        priority: '',
+        points: 0, // 10 + 11 free − 20 for a pass − 1 chat message
+        passes: 1,
+        buyed: 0,
+        fullname: 'Ana María',
+        country: 'Peru',
+        link: `https://example.com/${ANA}`,
+        image: image(ANA),
+        message: 'Updated greeting',
+        createdAt: t(2),
+        updatedAt: t(33),
+      },
+      {
+        userId: BOB,
+        key: k2,
+        email: 'bob@mail.org',
+        priority: 'specialUser',
+        points: 11, // 10 + 500 bought − 500 for 25 passes + 1 free
+        passes: 25,
+        buyed: 5,
+        fullname: 'Bob Stone',
+        country: 'Chile',
+        link: `https://example.com/${BOB}`,
+        image: image(BOB),
+        message: 'Hello',
+        createdAt: t(3),
+        updatedAt: t(32),
+      },
+      {
+        userId: CY,
+        key: k3,
+        email: 'cyrus@site.io',
+        priority: 'normalUser',
+        points: 10, // 10 + 100 − 20 − 1 − 79 taken back by the refund
+        passes: 1,
+        buyed: 0,
+        fullname: '',
+        country: '',
+        link: '',
+        image: null,
+        message: '',
+        createdAt: t(4),
+        updatedAt: t(35),
+      },
+    ];
+    expect(rows).toEqual(expected);
+  });
+
+  it('countries: members per country, top by count then name, distinct count', async () => {
+    const ks = await project([day]);
+    // Cy's post (Peru) was deleted, so Peru counts only Ana.
+    expect(await ks.countries(5)).toEqual({
+      distinct: 2,
+      top: [
+        { country: 'Chile', users: 1 },
+        { country: 'Peru', users: 1 },
+      ],
+    });
+  });
+
+  it('search index: name words, country, date and e-mail, each in ranking order', async () => {
+    const ks = await project([day]);
+    expect((await ks.dump()).sets).toEqual({
+      'ix:03/11/2026': [
+        [k2, -25],
+        [k1, -1],
+        [k3, -1],
+      ],
+      'ix:ana': [[k1, -1]],
+      'ix:bob': [[k2, -25]],
+      'ix:chile': [[k2, -25]],
+      'ix:maria': [[k1, -1]],
+      'ix:peru': [[k1, -1]],
+      'ix:stone': [[k2, -25]],
+      'ixe:ana@example.com': [[k1, -1]],
+      'ixe:bob@mail.org': [[k2, -25]],
+      'ixe:cyrus@site.io': [[k3, -1]],
+      users: [
+        [k2, -25],
+        [k1, -1],
+        [k3, -1],
+      ],
+    });
+  });
+
+  it('global chat: messages after the last clear, and their count', async () => {
+    const ks = await project([day]);
+    expect(await ks.chat(50)).toEqual({
+      total: 1,
+      messages: [{ id: 'm3', userId: BOB, nickname: 'Bob Stone', message: 'anyone?', priority: '', sentAt: t(29) }],
+    });
+  });
+
+  it('global posts: newest first, one per member, deleted posts gone, priority kept current', async () => {
+    const ks = await project([day]);
+    expect(await ks.posts()).toEqual([
+      {
+        user: { id: ANA, fullname: 'Ana María', country: 'Peru', image: image(ANA), priority: '' },
+        message: 'Updated greeting',
+        postedAt: t(33),
+      },
+      {
+        user: { id: BOB, fullname: 'Bob Stone', country: 'Chile', image: image(BOB), priority: 'specialUser' },
+        message: 'Hello',
+        postedAt: t(20),
+      },
+    ]);
+  });
+
+  it('gives the same read model whatever the batch sizes', async () => {
+    const whole = await (await project([day])).dump();
+    const single = await (await project(day.map((e) => [e]))).dump();
+    const chunks: PositionedEvent[][] = [];
+    for (let i = 0, size = 1; i < day.length; i += size, size = (size % 7) + 2) chunks.push(day.slice(i, i + size));
+    const uneven = await (await project(chunks)).dump();
+    expect(single).toEqual(whole);
+    expect(uneven).toEqual(whole);
+    expect(whole.checkpoint).toBe(lastPosition);
+  });
+
+  it('ignores re-delivered events: same batch again, or an overlapping one, changes nothing twice', async () => {
+    const ks = await project([day]);
+    const before = await ks.dump();
+    const again = await projectInto(ks, day);
+    expect(again).toEqual({ batch: null, live: [], applied: 0 });
+    expect(await ks.dump()).toEqual(before);
+
+    const half = await project([day.slice(0, 20)]);
+    const overlap = await projectInto(half, day.slice(10));
+    expect(overlap.applied).toBe(day.length - 20);
+    expect(await half.dump()).toEqual(before);
+  });
+
+  it('announces what connected browsers must hear about', async () => {
+    const { live } = projectBatch(day, (await (await createMemoryReadModels().active()).snapshot([])));
+    expect(live.map((n) => n.kind)).toEqual([
+      'mainData',
+      'globalMember',
+      'globalMember',
+      'globalMember',
+      'chatMessage',
+      'chatMessage',
+      'chatCleared',
+      'chatMessage',
+      'globalMessage',
+    ]);
+    const quiet = projectBatch(positioned([{ type: 'EmailReserved', data: { email: 'x@y.io', userId: 'u9', reservedAt: t(1) } }]), {
+      checkpoint: null,
+      main: (await (await createMemoryReadModels().active()).main()),
+      users: new Map(),
+      posts: [],
+    });
+    expect(quiet.live).toEqual([]);
+    expect(quiet.batch?.writes).toEqual([]);
+  });
+});
