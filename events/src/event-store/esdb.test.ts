@@ -1,5 +1,4 @@
 import { createServer } from 'node:net';
-import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import {
   DeadlineExceededError,
@@ -7,20 +6,19 @@ import {
   StreamNotFoundError,
   UnavailableError,
   WrongExpectedVersionError,
-  type AppendExpectedRevision,
-  type EventData,
-  type Position,
 } from '@eventstore/db-client';
 import { describe, expect, it, vi } from 'vitest';
+import { describeEventStoreContract } from './contract';
+import { FakeEsdb } from './esdb-fake';
 import {
   createEsdbEventStore,
   fromEsdbCurrentRevision,
   isSystemEvent,
   mapEsdbError,
   openEsdbEventStore,
+  toEsdbConnectionString,
   toEsdbExpectedRevision,
   toEsdbReadPosition,
-  type EsdbClient,
 } from './esdb';
 import {
   EventStoreUnavailableError,
@@ -96,6 +94,12 @@ describe('EventStoreDB mappings', () => {
     }
   });
 
+  it('accepts KurrentDB connection-string schemes', () => {
+    expect(toEsdbConnectionString('kurrentdb://admin:changeit@db:2113?tls=false')).toBe('esdb://admin:changeit@db:2113?tls=false');
+    expect(toEsdbConnectionString('kurrentdb+discover://a,b,c')).toBe('esdb+discover://a,b,c');
+    expect(toEsdbConnectionString('esdb://localhost:2113')).toBe('esdb://localhost:2113');
+  });
+
   it('leaves other errors alone', () => {
     const error = new TypeError('bad input');
     expect(mapEsdbError(error)).toBe(error);
@@ -140,164 +144,6 @@ describe('EventStoreDB adapter with the real client and no server', () => {
     }
   });
 });
-
-// ---- a fake client ---------------------------------------------------------------------------
-
-interface FakeRecord {
-  streamId: string;
-  id: string;
-  type: string;
-  data: unknown;
-  metadata: unknown;
-  revision: bigint;
-  position: Position;
-  created: Date;
-}
-
-const CAUGHT_UP = Symbol('caughtUp');
-
-/** Mirrors the client's Subscription transform: events are pushed, `caughtUp` is emitted in order. */
-class FakeSubscription extends Transform {
-  unsubscribed = false;
-  constructor() {
-    super({ objectMode: true, highWaterMark: 4 });
-  }
-  override _transform(message: unknown, _encoding: BufferEncoding, next: TransformCallback): void {
-    if (message === CAUGHT_UP) {
-      this.emit('caughtUp');
-      next();
-      return;
-    }
-    next(null, message);
-  }
-  async unsubscribe(): Promise<void> {
-    this.unsubscribed = true;
-  }
-}
-
-const cmp = (a: Position, b: Position) => (a.commit === b.commit ? Number(a.prepare - b.prepare) : Number(a.commit - b.commit));
-
-/**
- * In-memory stand-in for the v6 client, with the documented semantics the adapter relies on:
- * readAll's fromPosition is inclusive, a subscription starts after its position, reading a
- * missing stream fails with StreamNotFoundError, multi-event appends answer the transaction's
- * position rather than the last event's, and `caughtUp` is sent once history is streamed.
- */
-class FakeEsdb {
-  readonly log: FakeRecord[] = [];
-  private nextPosition = 100n;
-  sendCaughtUp = true;
-  /** Servers before 22.6 send no position with stream reads. */
-  legacyStreamReads = false;
-  readonly subscriptions: FakeSubscription[] = [];
-  readonly dispose = vi.fn(async () => {});
-
-  record(streamId: string, type: string, data: unknown = {}, metadata: unknown = {}, id: string = randomUUID()): FakeRecord {
-    const revision = BigInt(this.log.filter((r) => r.streamId === streamId).length);
-    const position = { commit: this.nextPosition, prepare: this.nextPosition };
-    this.nextPosition += 37n;
-    const rec = { streamId, id, type, data, metadata, revision, position, created: new Date() };
-    this.log.push(rec);
-    for (const sub of this.subscriptions) if (!sub.unsubscribed && !type.startsWith('$')) sub.write(resolved(rec));
-    return rec;
-  }
-
-  readonly appendToStream = async (
-    streamName: string,
-    events: EventData | EventData[],
-    options: { expectedRevision?: AppendExpectedRevision } = {},
-  ) => {
-    const list = Array.isArray(events) ? events : [events];
-    const current = this.log.filter((r) => r.streamId === streamName).length - 1;
-    const expected = options.expectedRevision ?? 'any';
-    const ok =
-      expected === 'any' ||
-      (expected === 'no_stream' && current === -1) ||
-      (expected === 'stream_exists' && current >= 0) ||
-      (typeof expected === 'bigint' && BigInt(current) === expected);
-    if (!ok) {
-      throw new WrongExpectedVersionError(undefined, {
-        streamName,
-        expected,
-        current: current === -1 ? 'no_stream' : BigInt(current),
-      });
-    }
-    const first = this.nextPosition;
-    let last: FakeRecord | undefined;
-    for (const e of list) last = this.record(streamName, e.type, e.data, e.metadata, e.id);
-    return {
-      success: true,
-      nextExpectedRevision: last!.revision,
-      position: { commit: first, prepare: first },
-    };
-  };
-
-  readonly readStream = (
-    streamName: string,
-    options: { fromRevision?: 'start' | 'end' | bigint; direction?: 'forwards' | 'backwards'; maxCount?: number | bigint } = {},
-  ) => {
-    const records = this.log.filter((r) => r.streamId === streamName);
-    const backwards = options.direction === 'backwards';
-    const from = options.fromRevision ?? (backwards ? 'end' : 'start');
-    const max = Number(options.maxCount ?? Number.MAX_SAFE_INTEGER);
-    const legacy = this.legacyStreamReads;
-    return Readable.from(
-      (async function* () {
-        if (records.length === 0) throw new StreamNotFoundError(undefined, streamName);
-        let list = backwards ? [...records].reverse() : records;
-        if (typeof from === 'bigint') list = list.filter((r) => (backwards ? r.revision <= from : r.revision >= from));
-        for (const r of list.slice(0, max)) yield legacy ? { event: { ...resolved(r).event, position: undefined } } : resolved(r);
-      })(),
-    );
-  };
-
-  readonly readAll = (
-    options: { fromPosition?: 'start' | 'end' | Position; direction?: 'forwards' | 'backwards'; maxCount?: number | bigint } = {},
-  ) => {
-    const backwards = options.direction === 'backwards';
-    const from = options.fromPosition ?? (backwards ? 'end' : 'start');
-    let list = backwards ? [...this.log].reverse() : [...this.log];
-    if (typeof from === 'object') {
-      // Forwards is inclusive of the position; backwards returns what lies before it.
-      list = list.filter((r) => (backwards ? cmp(r.position, from) < 0 : cmp(r.position, from) >= 0));
-    }
-    return Readable.from(list.slice(0, Number(options.maxCount ?? Number.MAX_SAFE_INTEGER)).map(resolved));
-  };
-
-  readonly subscribeToAll = (options: { fromPosition?: 'start' | 'end' | Position } = {}) => {
-    const sub = new FakeSubscription();
-    const from = options.fromPosition ?? 'start';
-    for (const r of this.log) {
-      if (r.type.startsWith('$')) continue;
-      if (typeof from === 'object' && cmp(r.position, from) <= 0) continue;
-      sub.write(resolved(r));
-    }
-    if (this.sendCaughtUp) sub.write(CAUGHT_UP);
-    this.subscriptions.push(sub);
-    return sub;
-  };
-
-  asClient(): EsdbClient {
-    return this as unknown as EsdbClient;
-  }
-}
-
-function resolved(r: FakeRecord) {
-  return {
-    event: {
-      streamId: r.streamId,
-      id: r.id,
-      isJson: true,
-      revision: r.revision,
-      type: r.type,
-      created: r.created,
-      data: r.data,
-      metadata: r.metadata,
-      position: r.position,
-    },
-    commitPosition: r.position.commit,
-  };
-}
 
 const newEvent = (type = 'FreePointAwarded', data: unknown = { n: 1 }): NewEvent => ({
   id: randomUUID(),
@@ -575,7 +421,18 @@ describe('EventStoreDB adapter over a fake client', () => {
     store.subscribeToAll({ onEvents: () => {} });
     await store.close();
     expect(fake.subscriptions[0]!.unsubscribed).toBe(true);
-    expect(fake.dispose).toHaveBeenCalledTimes(1);
+    expect(fake.disposed).toBe(1);
     await expect(store.readAll()).rejects.toThrow(/closed/);
   });
+});
+
+// The one port contract, run through the adapter over the fake client: proves the adapter's
+// mappings satisfy every contract rule given the client's documented behaviour. The same suite
+// against a real server is esdb.contract.test.ts.
+describeEventStoreContract('EventStoreDB adapter over the in-memory fake client', async () => {
+  const fake = new FakeEsdb();
+  // $all on a real server is shared: foreign and system events must not disturb the suite.
+  fake.record('$stats-127.0.0.1:2113', '$statsCollected');
+  fake.record('foreign-stream', 'SomethingElse');
+  return { open: async () => createEsdbEventStore(fake.asClient()), dispose: async () => {} };
 });

@@ -43,6 +43,7 @@ import {
   type SubscribeToAllOptions,
   type Subscription,
 } from './port';
+import type { EventStoreLogger } from './sql';
 
 /**
  * EventStoreDB / KurrentDB adapter of the EventStore port, over `@eventstore/db-client` v6 (gRPC).
@@ -492,11 +493,25 @@ export function createEsdbEventStore(client: EsdbClient): EventStore {
 }
 
 /**
+ * `kurrentdb://` and `kurrentdb+discover://` (KurrentDB's own names) mean the same as `esdb://`
+ * and `esdb+discover://`, which are the only schemes the v6 client parses.
+ */
+export function toEsdbConnectionString(connectionString: string): string {
+  return connectionString.replace(/^kurrentdb(\+discover)?:\/\//, (_, discover: string | undefined) => `esdb${discover ?? ''}://`);
+}
+
+/**
  * Connects to EventStoreDB/KurrentDB, e.g. `esdb://localhost:2113?tls=false`, and checks that
  * it answers, so a wrong URL or a stopped server fails at start with EventStoreUnavailableError.
  */
-export async function openEsdbEventStore({ connectionString }: { connectionString: string }): Promise<EventStore> {
-  const client = EventStoreDBClient.connectionString(connectionString);
+export async function openEsdbEventStore({
+  connectionString,
+  logger,
+}: {
+  connectionString: string;
+  logger?: EventStoreLogger;
+}): Promise<EventStore> {
+  const client = EventStoreDBClient.connectionString(toEsdbConnectionString(connectionString));
   try {
     // One event at most: enough to prove the server answers and the credentials are accepted.
     await client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1 }).toArray();
@@ -509,6 +524,7 @@ export async function openEsdbEventStore({ connectionString }: { connectionStrin
       { cause: error },
     );
   }
+  logger?.info({ eventStore: 'esdb', url: redact(connectionString) }, 'connected to EventStoreDB');
   return createEsdbEventStore(client);
 }
 
