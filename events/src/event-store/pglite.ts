@@ -9,8 +9,8 @@
  * operating-system crash or power cut can lose the last appends; use PostgreSQL where that
  * matters. We never pass `relaxedDurability` (it only delays syncing for browser filesystems).
  */
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { EventStoreUnavailableError } from './port';
 import { SqlEventStore, setupSchema, type EventStoreLogger, type SqlClient } from './sql';
@@ -25,27 +25,72 @@ export interface PgliteEventStoreOptions {
 
 const SCHEMA = 'event_store';
 
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite has no postmaster to stop a second instance on the same directory, and two would
+ * corrupt it. A lock file holding the owner's pid keeps it to one; a lock left by a process
+ * that died (kill -9) is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = join(dataDir, 'event-store.lock');
+  for (let attempt = 0; ; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
+      const owner = Number(readFileSync(file, 'utf8').trim());
+      if (Number.isInteger(owner) && owner > 0 && isRunning(owner)) {
+        throw new Error(`${dataDir} is already open in process ${owner}${owner === process.pid ? ' (this one)' : ''}; if no such process uses it, delete ${file}`);
+      }
+      rmSync(file, { force: true });
+    }
+  }
+}
+
 export async function openPgliteEventStore(options: PgliteEventStoreOptions = {}): Promise<SqlEventStore> {
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
-  let db: PGlite;
+  let db: PGlite | undefined;
+  let unlock = () => {};
   try {
-    if (dataDir) mkdirSync(dataDir, { recursive: true });
+    if (dataDir) {
+      mkdirSync(dataDir, { recursive: true });
+      unlock = lockDataDir(dataDir);
+    }
     db = await PGlite.create(dataDir ? { dataDir } : {});
-    await setupSchema((sql) => db.exec(sql), SCHEMA);
+    const opened = db;
+    await setupSchema((sql) => opened.exec(sql), SCHEMA);
   } catch (error) {
+    await db?.close().catch(() => undefined);
+    unlock();
     throw new EventStoreUnavailableError(`Cannot open the embedded event store${dataDir ? ` in ${dataDir}` : ''}: ${(error as Error).message}`, {
       cause: error,
     });
   }
+  const opened = db;
   options.logger?.debug({ dataDir: dataDir ?? 'memory' }, 'pglite event store open');
   // PGlite runs one query at a time and queues the rest; the store needs nothing more.
-  const client: SqlClient = db as unknown as SqlClient;
+  const client: SqlClient = opened as unknown as SqlClient;
   return new SqlEventStore({
     kind: 'pglite',
     client,
     schema: SCHEMA,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
-    release: () => db.close(),
+    release: async () => {
+      try {
+        await opened.close();
+      } finally {
+        unlock();
+      }
+    },
   });
 }
