@@ -44,9 +44,14 @@ export interface FileFacts {
   size: number;
 }
 
-/** The spec's image rules on what a browser or an upload declares. The server also checks content. */
+/**
+ * The spec's image rules on what a browser or an upload declares. The server also checks content.
+ * No file at all is the `required` case; an empty, nameless file is what a form sends for a file
+ * input left empty (multipart part with `filename=""`), the "must be chosen" case.
+ */
 export function imageFileProblem(file: FileFacts | null | undefined): string | null {
-  if (!file) return IMAGE_MESSAGES.notChosen;
+  if (!file) return IMAGE_MESSAGES.required;
+  if (file.name === '' && file.size === 0) return IMAGE_MESSAGES.notChosen;
   if (FORBIDDEN_EXTENSIONS.test(file.name) || FORBIDDEN_TYPES.test(file.type)) return IMAGE_MESSAGES.forbidden;
   if (!file.type.startsWith('image/')) return IMAGE_MESSAGES.notImage;
   if (file.size > LIMITS.imageMaxBytes) return IMAGE_MESSAGES.tooLarge;
@@ -104,14 +109,26 @@ export function maxClaimablePasses(available: number, points: number): number {
   return Math.max(0, Math.min(available, Math.floor(points / POINTS_PER_PASS)));
 }
 
+export const AMOUNT_MESSAGES = {
+  required: 'Please enter how many passes you want',
+  whole: 'Please enter a whole number of passes',
+  min: 'Please choose at least 1 pass',
+  noneAvailable: 'There are no passes available right now',
+  notEnoughPoints: 'You do not have enough points for a pass',
+  max: (max: number) => `You can get at most ${max} passes`,
+} as const;
+
 export function amountFormSchema(available: number, points: number) {
   const max = maxClaimablePasses(available, points);
+  const tooMany =
+    max > 0 ? AMOUNT_MESSAGES.max(max) : available <= 0 ? AMOUNT_MESSAGES.noneAvailable : AMOUNT_MESSAGES.notEnoughPoints;
   return z.object({
-    passes: z.coerce
-      .number({ error: 'Please enter how many passes you want' })
-      .int('Please enter a whole number of passes')
-      .min(1, 'Please choose at least 1 pass')
-      .max(max, max === 0 ? 'You do not have enough points for a pass' : `You can get at most ${max} passes`),
+    // An empty number input arrives as '' (or null); coercing it would give 0 and the "min"
+    // message, so it is treated as missing to show the "required" one.
+    passes: z.preprocess(
+      (v) => (v === '' || v === null ? undefined : v),
+      z.coerce.number({ error: AMOUNT_MESSAGES.required }).int(AMOUNT_MESSAGES.whole).min(1, AMOUNT_MESSAGES.min).max(max, tooMany),
+    ),
   });
 }
 
