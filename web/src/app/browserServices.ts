@@ -1,0 +1,48 @@
+import toast from 'react-hot-toast';
+import { api } from '../api/http';
+import { createLiveSocket } from '../api/socket';
+import { countAdSlots } from '../components/AdBanner';
+import type { Services } from './services';
+
+type Navigate = (to: string, options?: { replace?: boolean; state?: unknown }) => unknown;
+
+/** The real services: fetch, Socket.IO, the router, react-hot-toast, the DOM and local storage. */
+export function browserServices(navigate: Navigate): Services {
+  return {
+    api,
+    createSocket: createLiveSocket,
+    navigate: (to, options) => void navigate(to, options),
+    redirectHome: () => window.location.assign('/'),
+    toast: {
+      blank: (m) => void toast(m),
+      success: (m) => void toast.success(m),
+      error: (m) => void toast.error(m),
+    },
+    ads: { count: (slot) => countAdSlots(slot) },
+    storage: {
+      get: (k) => {
+        try {
+          return window.localStorage.getItem(k);
+        } catch {
+          return null;
+        }
+      },
+      set: (k, v) => {
+        try {
+          window.localStorage.setItem(k, v);
+        } catch {
+          // Private mode or full storage: the session still works without it.
+        }
+      },
+      remove: (k) => {
+        try {
+          window.localStorage.removeItem(k);
+        } catch {
+          // As above.
+        }
+      },
+    },
+    logError: (message, error) => console.error(message, error),
+    now: () => Date.now(),
+  };
+}

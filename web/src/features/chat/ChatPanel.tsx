@@ -1,0 +1,61 @@
+import { useEffect, useRef } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { chatMessageSchema } from '@pass/events/rules';
+import { LIMITS } from '@pass/events/constants';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { BadgeIcon, CloseIcon } from '../../components/Icons';
+import { chatActions } from './slice';
+
+/** The global chat; normalUser messages are plain, any other priority is highlighted (spec §6). */
+export default function ChatPanel() {
+  const dispatch = useAppDispatch();
+  const { globalMessages, chatInfo, sending } = useAppSelector((s) => s.chat);
+  const listRef = useRef<HTMLOListElement>(null);
+  const { register, handleSubmit, formState, setValue } = useForm<{ message: string }>({
+    resolver: zodResolver(chatMessageSchema),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: { message: chatInfo.message },
+  });
+
+  // The draft is cleared by the saga once the message is sent.
+  useEffect(() => {
+    setValue('message', chatInfo.message);
+  }, [chatInfo.message, setValue]);
+
+  useEffect(() => {
+    listRef.current?.lastElementChild?.scrollIntoView({ block: 'end' });
+  }, [globalMessages.length]);
+
+  const field = register('message', { onChange: (e) => dispatch(chatActions.draftChanged(e.target.value)) });
+
+  return (
+    <aside className="chat-panel" aria-label="Global chat">
+      <header>
+        <h2>Global chat</h2>
+        <button type="button" className="icon-button" aria-label="Close chat" onClick={() => dispatch(chatActions.chatClosed())}>
+          <CloseIcon />
+        </button>
+      </header>
+      <ol ref={listRef} className="chat-messages" aria-live="polite">
+        {globalMessages.length === 0 && <li className="muted">No messages yet. Say hello!</li>}
+        {globalMessages.map((m) => (
+          <li key={m.id} className={m.priority === 'normalUser' ? 'plain' : 'highlighted'}>
+            {m.priority !== 'normalUser' && (
+              <span role="img" aria-label="Member"><BadgeIcon size={14} /></span>
+            )}
+            <strong>{m.nickname || 'Anonymous'}:</strong> <span>{m.message}</span>
+          </li>
+        ))}
+      </ol>
+      <form noValidate onSubmit={handleSubmit((v) => dispatch(chatActions.sendRequested(v.message)))}>
+        <label htmlFor="chat-message" className="visually-hidden">Message</label>
+        <input id="chat-message" autoComplete="off" maxLength={LIMITS.chatMessageMaxChars + 1}
+          placeholder="Write a message" aria-invalid={Boolean(formState.errors.message)} {...field} />
+        <button type="submit" className="button primary" disabled={sending}>Send</button>
+        {formState.errors.message && <small className="error" role="alert">{formState.errors.message.message}</small>}
+      </form>
+    </aside>
+  );
+}

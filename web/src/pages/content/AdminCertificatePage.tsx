@@ -1,0 +1,22 @@
+import { Navigate, useLocation } from 'react-router-dom';
+import type { RankingEntry } from '@pass/events/api';
+import { useAppSelector } from '../../app/hooks';
+import { selectAdminAuthorized } from '../../app/selectors';
+import { Certificate } from '../../components/Certificate';
+
+/** Any member's certificate, for the admin; the member comes in navigation state. */
+export default function AdminCertificatePage() {
+  const { state } = useLocation();
+  const authorized = useAppSelector(selectAdminAuthorized);
+  const selected = (state as { selectedUser?: RankingEntry } | null)?.selectedUser;
+  if (!selected) return <Navigate to="/" replace />;
+  if (!authorized) return <Navigate to="/content/admin" replace />;
+  return (
+    <section className="certificate-page">
+      <Certificate fullname={selected.fullname} createdAt={selected.createdAt} passes={selected.passes} />
+      <button type="button" className="button primary no-print" onClick={() => window.print()}>
+        Download Certificate
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,130 @@
+import { useEffect } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { adViewsSchema, mainDataSchema, type MainDataForm } from '@pass/events/rules';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { selectAdminAuthorized, selectMainData } from '../../app/selectors';
+import { Field } from '../../components/Field';
+import { formatNumber } from '../../lib/format';
+import { adminActions } from '../../features/admin/slice';
+import { usersActions } from '../../features/site/usersSlice';
+
+function MainDataEditor() {
+  const dispatch = useAppDispatch();
+  const data = useAppSelector(selectMainData);
+  const { register, handleSubmit, formState, reset } = useForm<MainDataForm>({
+    resolver: zodResolver(mainDataSchema) as never,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: { available: data.available, cpm: data.cpm, donations: data.donations, startDate: data.startDate },
+  });
+  useEffect(() => {
+    reset({ available: data.available, cpm: data.cpm, donations: data.donations, startDate: data.startDate });
+  }, [data.available, data.cpm, data.donations, data.startDate, reset]);
+  const e = formState.errors;
+  return (
+    <form className="card" noValidate onSubmit={handleSubmit((v) => dispatch(adminActions.editMainDataRequested(v)))}>
+      <h2>Editar datos principales</h2>
+      <Field label="Pases disponibles" error={e.available?.message}>
+        <input type="number" {...register('available')} />
+      </Field>
+      <Field label="CPM (USD)" error={e.cpm?.message}>
+        <input type="number" step="0.01" {...register('cpm')} />
+      </Field>
+      <Field label="Donaciones (USD)" error={e.donations?.message}>
+        <input type="number" step="0.01" {...register('donations')} />
+      </Field>
+      <Field label="Fecha de inicio (dd/mm/aaaa)" error={e.startDate?.message}>
+        <input {...register('startDate')} />
+      </Field>
+      <button type="submit" className="button primary">Guardar</button>
+    </form>
+  );
+}
+
+function AdViewsEditor() {
+  const dispatch = useAppDispatch();
+  const views = useAppSelector((s) => s.mainData.data.views);
+  const { register, handleSubmit, formState } = useForm<{ views: number }>({
+    resolver: zodResolver(adViewsSchema) as never,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: { views },
+  });
+  return (
+    <form className="card" noValidate onSubmit={handleSubmit((v) => dispatch(adminActions.resetViewsRequested(Number(v.views))))}>
+      <h2>Vistas de anuncios</h2>
+      <p className="muted">Actuales: {formatNumber(views)}</p>
+      <Field label="Vistas" error={formState.errors.views?.message}>
+        <input type="number" {...register('views')} />
+      </Field>
+      <button type="submit" className="button primary">Establecer vistas</button>
+    </form>
+  );
+}
+
+/** The admin dashboard (Spanish UI, spec §2). */
+export default function AdminDashboardPage() {
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const authorized = useAppSelector(selectAdminAuthorized);
+  const email = useAppSelector((s) => s.admin.email);
+  const ranking = useAppSelector((s) => s.users.ranking);
+
+  useEffect(() => {
+    if (authorized) dispatch(usersActions.rankingRequested(ranking.query));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [dispatch, authorized]);
+
+  if (!authorized) return <Navigate to="/content/admin" replace />;
+
+  return (
+    <section className="panel wide admin" lang="es" aria-labelledby="dashboard-title">
+      <header className="admin-header">
+        <h1 id="dashboard-title">Panel de administración</h1>
+        <span className="muted">{email}</span>
+        <button type="button" className="button" onClick={() => dispatch(adminActions.logoutRequested())}>Cerrar sesión</button>
+      </header>
+      <div className="admin-grid">
+        <MainDataEditor />
+        <AdViewsEditor />
+        <div className="card">
+          <h2>Chat global</h2>
+          <button type="button" className="button danger"
+            onClick={() => window.confirm('¿Eliminar todos los mensajes del chat?') && dispatch(adminActions.deleteChatRequested())}>
+            Eliminar mensajes del chat
+          </button>
+        </div>
+      </div>
+      <h2>Publicaciones</h2>
+      <input type="search" className="search" placeholder="Buscar publicaciones por nombre o país" aria-label="Buscar publicaciones"
+        value={ranking.query} onChange={(e) => dispatch(usersActions.rankingRequested(e.target.value))} />
+      {ranking.items.length === 0 ? (
+        <p className="muted">No hay publicaciones.</p>
+      ) : (
+        <ul className="admin-posts">
+          {ranking.items.map((p) => (
+            <li key={p.userId} className="card">
+              {p.imageUrl && <img src={p.imageUrl} alt={p.fullname} width={48} height={48} />}
+              <div>
+                <strong>{p.fullname}</strong> <span className="muted">{p.country} · {formatNumber(p.passes)} pases</span>
+                <p>{p.message}</p>
+              </div>
+              <div className="row-actions">
+                <button type="button" className="button"
+                  onClick={() => navigate('/content/admin-certificate', { state: { selectedUser: p } })}>
+                  Certificado
+                </button>
+                <button type="button" className="button danger"
+                  onClick={() => window.confirm(`¿Eliminar la publicación de ${p.fullname}?`) && dispatch(adminActions.deletePostRequested(p.userId))}>
+                  Eliminar
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

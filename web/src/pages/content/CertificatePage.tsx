@@ -1,0 +1,19 @@
+import { Navigate } from 'react-router-dom';
+import { useAppSelector } from '../../app/hooks';
+import { selectUser } from '../../app/selectors';
+import { Certificate } from '../../components/Certificate';
+
+export default function CertificatePage() {
+  const user = useAppSelector(selectUser);
+  const storedId = useAppSelector((s) => s.user.storedId);
+  if (!user.email && !storedId) return <Navigate to="/content/join" replace />;
+  if (user.email && user.passes <= 0 && storedId) return <Navigate to="/content/post" replace />;
+  return (
+    <section className="certificate-page">
+      <Certificate fullname={user.fullname} createdAt={user.createdAt} passes={user.passes} />
+      <button type="button" className="button primary no-print" onClick={() => window.print()}>
+        Download Certificate
+      </button>
+    </section>
+  );
+}

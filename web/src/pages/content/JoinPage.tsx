@@ -1,0 +1,40 @@
+import { Navigate } from 'react-router-dom';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { joinFormSchema, type JoinForm } from '@pass/events/rules';
+import { PRODUCT_NAME } from '@pass/events/constants';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { selectIsRegistered } from '../../app/selectors';
+import { Field } from '../../components/Field';
+import { userActions } from '../../features/user/slice';
+
+export default function JoinPage() {
+  const dispatch = useAppDispatch();
+  const registered = useAppSelector(selectIsRegistered);
+  const { registerError, pending } = useAppSelector((s) => s.user);
+  const { register, handleSubmit, formState } = useForm<JoinForm>({
+    resolver: zodResolver(joinFormSchema),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: { email: '', password: '' },
+  });
+
+  if (registered) return <Navigate to="/content/participants" replace />;
+
+  return (
+    <section className="panel narrow" aria-labelledby="join-title">
+      <h1 id="join-title">Join {PRODUCT_NAME}</h1>
+      <p className="muted">New here? You're registered with your first sign-in. Already a member? Sign in with the same details.</p>
+      {registerError && <p className="form-error" role="alert">{registerError}</p>}
+      <form noValidate onSubmit={handleSubmit((values) => dispatch(userActions.registerRequested(values)))}>
+        <Field label="Email" error={formState.errors.email?.message}>
+          <input type="email" autoComplete="email" {...register('email')} />
+        </Field>
+        <Field label="Password" error={formState.errors.password?.message}>
+          <input type="password" autoComplete="current-password" {...register('password')} />
+        </Field>
+        <button type="submit" className="button primary" disabled={pending}>Join</button>
+      </form>
+    </section>
+  );
+}

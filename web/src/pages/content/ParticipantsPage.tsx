@@ -1,0 +1,100 @@
+import { useEffect } from 'react';
+import { Link } from 'react-router-dom';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { selectAvailableText, selectIsMember, selectIsRegistered, selectTakenText, selectUser } from '../../app/selectors';
+import { DownloadIcon, StarIcon } from '../../components/Icons';
+import { formatDate, formatNumber } from '../../lib/format';
+import { usersActions } from '../../features/site/usersSlice';
+import { userActions } from '../../features/user/slice';
+
+/** The registry (spec §2 /content/participants, also /content/registered). */
+export default function ParticipantsPage() {
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser);
+  const registered = useAppSelector(selectIsRegistered);
+  const member = useAppSelector(selectIsMember);
+  const available = useAppSelector(selectAvailableText);
+  const taken = useAppSelector(selectTakenText);
+  const registry = useAppSelector((s) => s.users.registry);
+
+  useEffect(() => {
+    dispatch(usersActions.registryRequested(registry.query));
+    // Load on open; typing re-queries through the saga.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [dispatch]);
+
+  const rows = [...registry.items].sort((a, b) => b.passes - a.passes);
+  const certificateHref = !registered ? '/content/join' : member ? '/content/certificate' : '/content/post';
+
+  return (
+    <section className="panel wide" aria-labelledby="participants-title">
+      <h1 id="participants-title">Participants</h1>
+      <dl className="stats small">
+        <div>
+          <dt>Available</dt>
+          <dd>{available}</dd>
+        </div>
+        <div>
+          <dt>Taken</dt>
+          <dd>{taken}</dd>
+        </div>
+        <div>
+          <dt>Your points</dt>
+          <dd>{formatNumber(user.chatCount)}</dd>
+        </div>
+      </dl>
+      <div className="actions">
+        {registered ? (
+          <Link to="/content/check" className="button primary">Free Points</Link>
+        ) : (
+          <Link to="/content/join" className="button primary">Join the project</Link>
+        )}
+        <Link to="/content/points" className="button">Buy Points</Link>
+        <Link to={certificateHref} className="icon-button" aria-label="Download certificate">
+          <DownloadIcon />
+        </Link>
+        {registered && (
+          <button type="button" className="link-button" onClick={() => dispatch(userActions.logoutRequested())}>
+            Logout
+          </button>
+        )}
+      </div>
+      <input type="search" className="search" placeholder="Filter by email, name or date" aria-label="Filter participants by email, name or date"
+        value={registry.query} onChange={(e) => dispatch(usersActions.registryRequested(e.target.value))} />
+      {registry.loaded && rows.length === 0 ? (
+        <p className="empty">Become the first one!</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="registry">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Members</th>
+                <th scope="col">Passes</th>
+                <th scope="col">Points</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.userId} className={row.userId === user.id ? 'own' : undefined}
+                  aria-current={row.userId === user.id ? 'true' : undefined}>
+                  <td>{formatDate(row.createdAt)}</td>
+                  <td>
+                    {row.priority === 'specialUser' && (
+                      <span className="special" title="Special member" role="img" aria-label="Special member">
+                        <StarIcon size={14} />
+                      </span>
+                    )}{' '}
+                    {row.member}
+                  </td>
+                  <td>{formatNumber(row.passes)}</td>
+                  <td>{formatNumber(row.points)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { Navigate } from 'react-router-dom';
+import { PURCHASE_OPTIONS, type PurchaseOption } from '@pass/events/constants';
+import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { selectHasUserOrStored } from '../../app/selectors';
+import { CloseIcon } from '../../components/Icons';
+import { formatNumber } from '../../lib/format';
+import { testPurchaseRequested } from '../../features/passes/purchaseSlice';
+
+function Checkout({ option, onClose, onTestPay }: { option: PurchaseOption; onClose: () => void; onTestPay: () => void }) {
+  return (
+    <div className="checkout" role="dialog" aria-modal="true" aria-labelledby="checkout-title">
+      <div className="checkout-inner">
+        <header>
+          <h2 id="checkout-title">${formatNumber(option.amountUsd)} — {formatNumber(option.points)} points</h2>
+          <button type="button" className="icon-button" aria-label="Close checkout" onClick={onClose}>
+            <CloseIcon />
+          </button>
+        </header>
+        <p>{option.description}</p>
+        {/* The payment provider's buttons mount here. */}
+        <div id="payment-buttons" className="payment-buttons" />
+        <button type="button" className="button test-mode" onClick={onTestPay}>
+          Pay ${formatNumber(option.amountUsd)} (test mode, no real payment)
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export default function PointsPage() {
+  const dispatch = useAppDispatch();
+  const allowed = useAppSelector(selectHasUserOrStored);
+  const [selected, setSelected] = useState<PurchaseOption | null>(null);
+
+  if (!allowed) return <Navigate to="/content/join" replace />;
+
+  return (
+    <section className="panel wide" aria-labelledby="points-title">
+      <h1 id="points-title">Buy Points</h1>
+      <ul className="purchase-grid">
+        {PURCHASE_OPTIONS.map((o) => (
+          <li key={o.amountUsd} className="purchase-card">
+            <p className="price">${formatNumber(o.amountUsd)}</p>
+            <p className="points">{formatNumber(o.points)} points</p>
+            <p className="muted">{o.description}</p>
+            <button type="button" className="button primary" aria-label={`Buy ${formatNumber(o.points)} points for $${formatNumber(o.amountUsd)}`}
+              onClick={() => setSelected(o)}>
+              Buy
+            </button>
+          </li>
+        ))}
+      </ul>
+      {selected && (
+        <Checkout option={selected} onClose={() => setSelected(null)}
+          onTestPay={() => {
+            dispatch(testPurchaseRequested({ amountUsd: selected.amountUsd }));
+            setSelected(null);
+          }} />
+      )}
+    </section>
+  );
+}
