@@ -1,0 +1,13 @@
+export * from './read-models/types';
+export * from './read-models/port';
+export { createMemoryReadModels } from './read-models/memory';
+export { createRedisReadModels, type RedisReadModelsOptions } from './read-models/redis';
+export { deleteKeysUnder } from './read-models/redis-admin';
+export { parseQuery, displayDate, wordTokens } from './read-models/search';
+export { toMainDataView, toCountriesView } from './read-models/views';
+export { fundsRaised } from './projections/main-data';
+export { projectBatch, type PositionedEvent, type LiveNotice } from './projections/batch';
+export { projectInto, toPositioned } from './projections/apply';
+export { broadcastPublisher, redisEmitterPublisher, liveEventsFor, type LiveEvent, type LivePublisher, type Broadcaster } from './live/publisher';
+export { createProjector, type Projector, type ProjectorDeps, type ProjectorStatus } from './projector';
+export { projectorMetrics } from './metrics';

@@ -1,0 +1,72 @@
+import type { Redis } from 'ioredis';
+import { Emitter } from '@socket.io/redis-emitter';
+import { LIMITS, type ServerToClientEvents } from '@pass/events';
+import type { LiveNotice } from '../projections/batch';
+import type { Keyspace } from '../read-models/port';
+import { toCountriesView, toMainDataView } from '../read-models/views';
+
+/** One Socket.IO broadcast, typed by the wire contract. */
+export type LiveEvent = {
+  [K in keyof ServerToClientEvents]: { name: K; payload: Parameters<ServerToClientEvents[K]>[0] };
+}[keyof ServerToClientEvents];
+
+/** Where the projector sends live events once a batch is stored. */
+export interface LivePublisher {
+  publish(events: LiveEvent[]): void | Promise<void>;
+}
+
+/** Anything that broadcasts like `io.emit`: a Socket.IO server (standalone) or a Redis emitter. */
+export interface Broadcaster {
+  emit(event: string, ...args: unknown[]): unknown;
+}
+
+export function broadcastPublisher(target: Broadcaster): LivePublisher {
+  return {
+    publish(events) {
+      for (const e of events) target.emit(e.name, e.payload);
+    },
+  };
+}
+
+/**
+ * Distributed mode: the projector has no sockets of its own; it publishes through Redis to every
+ * query-api instance running `@socket.io/redis-adapter` on the same `key`.
+ */
+export function redisEmitterPublisher(redis: Redis, options: { key?: string } = {}): LivePublisher {
+  const emitter = new Emitter<ServerToClientEvents>(redis, options.key ? { key: options.key } : {});
+  return broadcastPublisher(emitter as unknown as Broadcaster);
+}
+
+export const CHAT_MESSAGES_ON_CLEAR = 50;
+
+/**
+ * Turns a stored batch's notices into broadcasts, reading figures from the read models so that
+ * what browsers see is what a reload would show. A clear sends the whole (short) history
+ * instead of the single messages of that batch, so nothing arrives twice.
+ */
+export async function liveEventsFor(notices: LiveNotice[], keyspace: Keyspace): Promise<LiveEvent[]> {
+  const events: LiveEvent[] = [];
+  const cleared = notices.some((n) => n.kind === 'chatCleared');
+  for (const n of notices) {
+    switch (n.kind) {
+      case 'mainData': {
+        const [main, countries] = await Promise.all([keyspace.main(), keyspace.countries(LIMITS.topCountries)]);
+        events.push({ name: 'updatedMainData', payload: { mainData: toMainDataView(main), countries: toCountriesView(countries) } });
+        break;
+      }
+      case 'globalMember':
+      case 'globalMessage':
+        events.push({ name: n.kind, payload: n.post });
+        break;
+      case 'chatMessage':
+        if (!cleared) events.push({ name: 'chatMessage', payload: n.message });
+        break;
+      case 'chatCleared':
+        if (!events.some((e) => e.name === 'chatMessages')) {
+          events.push({ name: 'chatMessages', payload: await keyspace.chat(CHAT_MESSAGES_ON_CLEAR) });
+        }
+        break;
+    }
+  }
+  return events;
+}

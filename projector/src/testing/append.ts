@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { eventSchemaVersions, streams, type DomainEvent, type EventStore, type NewEvent } from '@pass/events';
+
+/** The stream an event belongs to (DESIGN §3). */
+export function streamOf(event: DomainEvent): string {
+  switch (event.type) {
+    case 'EmailReserved':
+      return streams.email(event.data.email);
+    case 'PassSupplySet':
+    case 'PassesReserved':
+    case 'PassReservationConfirmed':
+    case 'PassReservationReleased':
+      return streams.passesPool;
+    case 'MainDataEdited':
+    case 'AdViewsReset':
+    case 'ChatCleared':
+      return streams.site;
+    case 'AdminRegistered':
+      return streams.admin(event.data.adminId);
+    default:
+      return streams.user(event.data.userId);
+  }
+}
+
+export function toNewEvent(event: DomainEvent, correlationId = randomUUID()): NewEvent {
+  const id = randomUUID();
+  return {
+    id,
+    type: event.type,
+    data: event.data,
+    metadata: {
+      eventId: id,
+      correlationId,
+      causationId: correlationId,
+      actor: { type: 'system', id: 'test' },
+      schemaVersion: eventSchemaVersions[event.type],
+      occurredAt: new Date().toISOString(),
+    },
+  };
+}
+
+/**
+ * Appends events in the given order, grouping consecutive events of one stream into one append
+ * (as a command handler would), for tests and benches that drive the read side with real events.
+ */
+export async function appendEvents(store: EventStore, events: Iterable<DomainEvent>, groupLimit = 500): Promise<number> {
+  let count = 0;
+  let stream: string | undefined;
+  let group: NewEvent[] = [];
+  const flush = async () => {
+    if (stream !== undefined && group.length > 0) await store.append(stream, group, 'any');
+    count += group.length;
+    group = [];
+  };
+  for (const event of events) {
+    const s = streamOf(event);
+    if (s !== stream || group.length >= groupLimit) {
+      await flush();
+      stream = s;
+    }
+    group.push(toNewEvent(event));
+  }
+  await flush();
+  return count;
+}
