@@ -156,6 +156,12 @@ export interface PointHistoryEntry {
   correlationId: string;
 }
 
+/** GET /api/admin/posts?q=text&page=1&pageSize=50 (admin): member cards for the dashboard's post search (q also matches an e-mail). */
+export interface AdminPostEntry extends RankingEntry {
+  email: string;
+  points: number;
+}
+
 /** GET /api/admin/projections (admin); POST /api/admin/projections/rebuild (admin). */
 export interface ProjectionStatus {
   position: string;
