@@ -5,6 +5,8 @@
 export type DomainErrorCode =
   /** The command breaks a form rule; `fields` holds the spec's message per field. */
   | 'invalid'
+  /** Wrong credentials. */
+  | 'unauthorized'
   | 'not_found'
   | 'already_exists'
   /** A rate rule (free point every 30 s). */

@@ -7,6 +7,8 @@ export type EmailEvent = Extract<DomainEvent, { type: 'EmailReserved' }>;
 /** One account per e-mail: the stream `email-{hash}` holds at most one reservation. */
 export interface EmailState {
   userId: string | null;
+  email: string;
+  reservedAt: string | null;
 }
 
 export function decideEmail(command: EmailCommand, state: EmailState): EmailEvent[] {
@@ -21,9 +23,9 @@ export function decideEmail(command: EmailCommand, state: EmailState): EmailEven
 
 export const emailDecider: Decider<EmailCommand, EmailState, EmailEvent> = {
   name: 'email',
-  initialState: () => ({ userId: null }),
+  initialState: () => ({ userId: null, email: '', reservedAt: null }),
   isEvent: eventGuard(['EmailReserved']),
   // The first reservation wins; the store's `no_stream` check makes a second one impossible anyway.
-  evolve: (state, event) => (state.userId ? state : { userId: event.data.userId }),
+  evolve: (state, event) => (state.userId ? state : { userId: event.data.userId, email: event.data.email, reservedAt: event.data.reservedAt }),
   decide: decideEmail,
 };

@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CommandGateway, EventStore, SessionVerifier } from '@pass/events';
+import express, { Router } from 'express';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { bootstrapAdmin } from './admin/accounts';
+import { adminRoutes } from './admin/routes';
+import { chatRoutes } from './chat/routes';
+import { createInProcessGateway } from './gateway';
+import { authenticate } from './http/auth';
+import { apiErrorHandler } from './http/errors';
+import { systemClock, type Clock } from './kernel/clock';
+import { CommandHandler } from './kernel/command-handler';
+import type { CommandServices } from './kernel/services';
+import { PassReservationReconciler } from './passes/reconciler';
+import type { PaymentVerifier } from './payments/port';
+import { SimulatedPaymentProvider } from './payments/simulated-provider';
+import { FileSessionStore } from './sessions/file-session-store';
+import { DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginLimits } from './sessions/rate-limiter';
+import { RedisSessionStore } from './sessions/redis-session-store';
+import { MemorySessionStore, type SessionStore } from './sessions/session-store';
+import { Sessions } from './sessions/sessions';
+import { siteRoutes } from './site/routes';
+import { createImageJobs, type ImageJobs } from './uploads/image-jobs';
+import { certificateRoutes } from './users/certificate-routes';
+import { userRoutes } from './users/routes';
+
+export interface CommandApiConfig {
+  /** Where processed images are written; served at /uploads. */
+  uploadsDir: string;
+  /**
+   * Standalone: sessions (sessions.jsonl) and the generated development session secret live
+   * here. Undefined with no redisUrl: sessions in memory (tests, benches).
+   */
+  dataDir?: string | undefined;
+  /** Distributed mode: sessions in Redis, image jobs on BullMQ. */
+  redisUrl?: string | undefined;
+  /** Key prefix for everything this package keeps in Redis (sessions, queues). */
+  redisPrefix?: string;
+  cookieSecure: boolean;
+  /** At least 32 characters; required in production (the settings enforce it). */
+  sessionSecret?: string | undefined;
+  admin?: { email: string; password: string } | undefined;
+  loginLimits?: LoginLimits;
+  reconcileIntervalMs?: number;
+}
+
+export interface CommandApiDeps {
+  eventStore: EventStore;
+  logger: Logger;
+  config: CommandApiConfig;
+  /** Image processing; default: BullMQ when config.redisUrl is set, in-process otherwise. */
+  jobs?: ImageJobs;
+  /** Payment verification; default: the simulated (test-mode) provider. */
+  payments?: PaymentVerifier;
+  clock?: Clock;
+}
+
+export interface CommandApi {
+  /** Every command route of spec §7 plus GET /uploads/*. Mount at the app root. */
+  router: Router;
+  gateway: CommandGateway;
+  sessions: SessionVerifier;
+  reconciler: PassReservationReconciler;
+  payments: PaymentVerifier;
+  uploads: { path: '/uploads'; dir: string };
+  close(): Promise<void>;
+}
+
+async function sessionSecretFor(config: CommandApiConfig): Promise<string> {
+  if (config.sessionSecret) return config.sessionSecret;
+  if (!config.dataDir) return randomBytes(32).toString('base64url');
+  // Development: one generated secret per data folder, so sessions survive restarts.
+  const file = join(config.dataDir, 'session-secret');
+  try {
+    const existing = (await readFile(file, 'utf8')).trim();
+    if (existing.length >= 32) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const secret = randomBytes(32).toString('base64url');
+  await mkdir(config.dataDir, { recursive: true });
+  await writeFile(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+async function openSessionStore(config: CommandApiConfig): Promise<SessionStore> {
+  if (config.redisUrl) {
+    const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
+    return new RedisSessionStore(redis, `${config.redisPrefix ?? 'pass:'}sessions:`, true);
+  }
+  if (config.dataDir) return FileSessionStore.open(join(config.dataDir, 'sessions.jsonl'));
+  return new MemorySessionStore();
+}
+
+/**
+ * The command side, composed: deciders behind a cached command handler, sessions, uploads,
+ * payments, the claim reconciler (started here: it runs at start and every 30 s).
+ */
+export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi> {
+  const { eventStore, config } = deps;
+  const logger = deps.logger.child({ component: 'command-api' });
+  const clock = deps.clock ?? systemClock;
+  await mkdir(config.uploadsDir, { recursive: true });
+
+  const handler = new CommandHandler({ eventStore, logger });
+  const sessionStore = await openSessionStore(config);
+  const sessions = new Sessions({ store: sessionStore, secret: await sessionSecretFor(config), cookieSecure: config.cookieSecure, clock });
+  const images =
+    deps.jobs ??
+    createImageJobs({ redisUrl: config.redisUrl, uploadsDir: config.uploadsDir, logger, prefix: `${config.redisPrefix ?? 'pass:'}bull` });
+  const payments = deps.payments ?? new SimulatedPaymentProvider();
+  const services: CommandServices = {
+    handler,
+    sessions,
+    throttle: new LoginThrottle(config.loginLimits ?? DEFAULT_LOGIN_LIMITS),
+    payments,
+    images,
+    uploadsDir: config.uploadsDir,
+    logger,
+    clock,
+  };
+
+  if (config.admin) await bootstrapAdmin({ handler, clock, logger }, config.admin);
+  const reconciler = new PassReservationReconciler({ handler, logger, clock, intervalMs: config.reconcileIntervalMs ?? 30_000 });
+  reconciler.start();
+
+  const router = Router();
+  router.use(
+    '/uploads',
+    express.static(config.uploadsDir, { index: false, fallthrough: false, maxAge: '7d', immutable: true, dotfiles: 'deny' }),
+  );
+  const api = Router();
+  // The app shell parses JSON already; this keeps the router usable on its own (tests, other hosts).
+  api.use('/api', express.json({ limit: '100kb' }));
+  api.use('/api', authenticate(sessions));
+  api.use(userRoutes(services), chatRoutes(services), certificateRoutes(services), adminRoutes(services), siteRoutes(services));
+  api.use('/api', apiErrorHandler);
+  router.use(api);
+
+  let closing: Promise<void> | undefined;
+  return {
+    router,
+    gateway: createInProcessGateway(services, clock),
+    sessions,
+    reconciler,
+    payments,
+    uploads: { path: '/uploads', dir: config.uploadsDir },
+    close: () =>
+      (closing ??= (async () => {
+        await reconciler.stop();
+        await images.close();
+        await sessionStore.close();
+      })()),
+  };
+}

@@ -1,0 +1,33 @@
+import type { CommandGateway, GatewayResult, Principal, RequestContext } from '@pass/events';
+import { toApiFailure } from './http/errors';
+import type { Clock } from './kernel/clock';
+import type { CommandServices } from './kernel/services';
+import { awardFreePoint, currentUser, sendChatMessage } from './users/actions';
+
+/**
+ * The in-process CommandGateway: query-api's sockets send chat messages and ask for free points
+ * through the same actions as the HTTP routes, and get the status the route would have answered.
+ */
+export function createInProcessGateway(s: CommandServices, clock: Clock): CommandGateway {
+  const context = (user: Principal, ctx: RequestContext) => ({
+    correlationId: ctx.correlationId,
+    causationId: ctx.correlationId,
+    actor: { type: 'user' as const, id: user.id },
+    now: clock(),
+  });
+  async function run<T>(user: Principal, work: () => Promise<T>): Promise<GatewayResult<T>> {
+    if (user.kind !== 'user') return { ok: false, status: 401, error: 'Please join to continue' };
+    try {
+      return { ok: true, data: await work() };
+    } catch (error) {
+      const failure = toApiFailure(error);
+      if (failure.status >= 500) s.logger.error({ err: error }, 'gateway command failed');
+      return { ok: false, status: failure.status, error: failure.body.error };
+    }
+  }
+  return {
+    sendChatMessage: (user, draft, ctx) => run(user, () => sendChatMessage(s, user, draft, context(user, ctx))),
+    awardFreePoint: (user, ctx) => run(user, () => awardFreePoint(s, user, context(user, ctx))),
+    currentUser: (user) => run(user, () => currentUser(s, user)),
+  };
+}

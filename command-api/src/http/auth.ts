@@ -1,0 +1,35 @@
+import type { AuthenticatedRequest, Principal } from '@pass/events';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Sessions } from '../sessions/sessions';
+import { HttpError } from './errors';
+
+/** Reads the session cookies once per request. */
+export function authenticate(sessions: Sessions): RequestHandler {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    res.locals.auth = await sessions.verify(req.headers.cookie);
+    next();
+  };
+}
+
+export function authOf(res: Response): AuthenticatedRequest {
+  return (res.locals.auth as AuthenticatedRequest | undefined) ?? { user: null, admin: null };
+}
+
+export const JOIN_FIRST = 'Please join to continue';
+export const ADMIN_ONLY = 'Only the admin can do this';
+export const ADMIN_LOGIN_FIRST = 'Inicie sesión como administrador';
+
+/** The member of the session: 401 for guests. */
+export function requireUser(res: Response): Principal {
+  const { user } = authOf(res);
+  if (!user) throw new HttpError(401, JOIN_FIRST);
+  return user;
+}
+
+/** The admin of the session, checked on the server: 401 without any session, 403 for a member. */
+export function requireAdmin(res: Response): Principal {
+  const { admin, user } = authOf(res);
+  if (admin) return admin;
+  if (user) throw new HttpError(403, ADMIN_ONLY);
+  throw new HttpError(401, ADMIN_LOGIN_FIRST);
+}

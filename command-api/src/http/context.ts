@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+import type { Actor, CommandContext, Principal } from '@pass/events';
+import type { Request } from 'express';
+import type { Clock } from '../kernel/clock';
+
+const REQUEST_ID = /^[\w.:-]{1,100}$/;
+
+/** The request id (set by pino-http in the app shell, or the caller's x-request-id) correlates everything a request causes. */
+export function requestId(req: Request): string {
+  const fromShell = (req as { id?: unknown }).id;
+  if (typeof fromShell === 'string' && fromShell) return fromShell;
+  const header = req.headers['x-request-id'];
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+export function actorOf(principal: Principal | null): Actor {
+  return principal ? { type: principal.kind, id: principal.id } : { type: 'anonymous' };
+}
+
+export function commandContext(req: Request, principal: Principal | null, clock: Clock): CommandContext {
+  const id = requestId(req);
+  return { correlationId: id, causationId: id, actor: actorOf(principal), now: clock() };
+}

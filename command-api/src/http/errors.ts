@@ -1,0 +1,87 @@
+import { EventStoreUnavailableError, fieldMessages, type ApiError } from '@pass/events';
+import type { ErrorRequestHandler } from 'express';
+import multer from 'multer';
+import { ZodError } from 'zod';
+import { CommandRejectedByConflicts } from '../kernel/command-handler';
+import { DomainError, type DomainErrorCode } from '../kernel/domain-error';
+import { IMAGE_MESSAGES } from '@pass/events';
+import { PaymentProviderError } from '../payments/port';
+import { ImageDecodeError } from '../uploads/process-image';
+
+const STATUS: Record<DomainErrorCode, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  not_found: 404,
+  already_exists: 409,
+  too_soon: 429,
+  insufficient_points: 402,
+  passes_unavailable: 409,
+  already_credited: 409,
+  payment_not_verified: 402,
+  reservation_expired: 409,
+  conflict: 409,
+};
+
+/** An error the HTTP layer answers with a status other than 500. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly fields?: Record<string, string>,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export interface ApiFailure {
+  status: number;
+  body: ApiError;
+  headers: Record<string, string>;
+}
+
+/** The one translation of every failure into the API's `{ error, fields? }` answer. */
+export function toApiFailure(error: unknown): ApiFailure {
+  if (error instanceof HttpError) {
+    return { status: error.status, body: withFields(error.message, error.fields), headers: error.headers };
+  }
+  if (error instanceof DomainError) {
+    const headers: Record<string, string> = {};
+    if (error.details.retryAfterSeconds) headers['Retry-After'] = String(error.details.retryAfterSeconds);
+    return { status: STATUS[error.code], body: withFields(error.message, error.details.fields), headers };
+  }
+  if (error instanceof ZodError) {
+    const fields = fieldMessages(error);
+    return { status: 400, body: { error: Object.values(fields)[0] ?? 'Invalid request', fields }, headers: {} };
+  }
+  if (error instanceof multer.MulterError) {
+    if (error.code === 'LIMIT_FILE_SIZE') return { status: 400, body: { error: IMAGE_MESSAGES.tooLarge, fields: { image: IMAGE_MESSAGES.tooLarge } }, headers: {} };
+    return { status: 400, body: { error: 'The upload is not valid' }, headers: {} };
+  }
+  if (error instanceof EventStoreUnavailableError) {
+    return { status: 503, body: { error: 'The service is temporarily unavailable, please try again' }, headers: { 'Retry-After': '5' } };
+  }
+  if (error instanceof PaymentProviderError) return { status: 502, body: { error: error.message }, headers: {} };
+  if (error instanceof ImageDecodeError) {
+    return { status: 400, body: { error: IMAGE_MESSAGES.notImage, fields: { image: IMAGE_MESSAGES.notImage } }, headers: {} };
+  }
+  if (error instanceof CommandRejectedByConflicts) {
+    return { status: 503, body: { error: 'The service is busy, please try again' }, headers: { 'Retry-After': '1' } };
+  }
+  const e = error as { type?: string; status?: number } | null;
+  if (e?.type === 'entity.parse.failed') return { status: 400, body: { error: 'The request body is not valid JSON' }, headers: {} };
+  if (e?.type === 'entity.too.large') return { status: 413, body: { error: 'The request is too large' }, headers: {} };
+  return { status: 500, body: { error: 'Something went wrong, please try again' }, headers: {} };
+}
+
+function withFields(error: string, fields: Record<string, string> | undefined): ApiError {
+  return fields && Object.keys(fields).length > 0 ? { error, fields } : { error };
+}
+
+export const apiErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  const failure = toApiFailure(error);
+  if (failure.status >= 500) req.log?.error({ err: error }, 'command request failed');
+  if (res.headersSent) return;
+  res.status(failure.status).set(failure.headers).json(failure.body);
+};

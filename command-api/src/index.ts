@@ -1,0 +1,8 @@
+export { createCommandApi, type CommandApi, type CommandApiConfig, type CommandApiDeps } from './command-api';
+export type { PaymentVerifier, VerifiedCapture } from './payments/port';
+export { PaymentProviderError } from './payments/port';
+export { SimulatedPaymentProvider } from './payments/simulated-provider';
+export { creditCapturedOrder } from './payments/buy-points';
+export { createImageJobs, BullMqImageJobs, InProcessImageJobs, type ImageJobs } from './uploads/image-jobs';
+export { PassReservationReconciler } from './passes/reconciler';
+export type { SessionStore, SessionRecord } from './sessions/session-store';

@@ -1,0 +1,19 @@
+import type { Logger } from 'pino';
+import type { PaymentVerifier } from '../payments/port';
+import type { LoginThrottle } from '../sessions/rate-limiter';
+import type { Sessions } from '../sessions/sessions';
+import type { ImageJobs } from '../uploads/image-jobs';
+import type { Clock } from './clock';
+import type { CommandHandler } from './command-handler';
+
+/** What the routes and the gateway share. */
+export interface CommandServices {
+  handler: CommandHandler;
+  sessions: Sessions;
+  throttle: LoginThrottle;
+  payments: PaymentVerifier;
+  images: ImageJobs;
+  uploadsDir: string;
+  logger: Logger;
+  clock: Clock;
+}

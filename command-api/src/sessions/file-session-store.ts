@@ -1,0 +1,68 @@
+import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { isLive, MemorySessionStore, type SessionRecord } from './session-store';
+
+type Line = { op: 'create'; record: SessionRecord } | { op: 'revoke'; id: string };
+
+/**
+ * Standalone sessions: an append-only JSON-lines log next to the embedded event store, loaded
+ * into memory at start and compacted (expired and revoked sessions dropped) on every open.
+ * One process owns the file; distributed mode uses the Redis adapter instead.
+ */
+export class FileSessionStore extends MemorySessionStore {
+  override readonly kind = 'file';
+  private writes: Promise<void> = Promise.resolve();
+
+  private constructor(private readonly file: string) {
+    super();
+  }
+
+  static async open(file: string): Promise<FileSessionStore> {
+    const store = new FileSessionStore(file);
+    await mkdir(dirname(file), { recursive: true });
+    let text = '';
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    for (const raw of text.split('\n')) {
+      if (!raw.trim()) continue;
+      let line: Line;
+      try {
+        line = JSON.parse(raw) as Line;
+      } catch {
+        continue; // a torn last line after a crash
+      }
+      if (line.op === 'create') store.sessions.set(line.record.id, line.record);
+      else store.sessions.delete(line.id);
+    }
+    const now = Date.now();
+    for (const [id, record] of store.sessions) if (!isLive(record, now)) store.sessions.delete(id);
+    const compacted = [...store.sessions.values()].map((record) => JSON.stringify({ op: 'create', record } satisfies Line) + '\n').join('');
+    await writeFile(`${file}.tmp`, compacted, { mode: 0o600 });
+    await rename(`${file}.tmp`, file);
+    return store;
+  }
+
+  override async create(record: SessionRecord): Promise<void> {
+    await super.create(record);
+    await this.write({ op: 'create', record });
+  }
+
+  override async revoke(id: string): Promise<void> {
+    await super.revoke(id);
+    await this.write({ op: 'revoke', id });
+  }
+
+  override async close(): Promise<void> {
+    await this.writes;
+  }
+
+  private write(line: Line): Promise<void> {
+    // Appends are chained so lines never interleave; the caller waits for its own line.
+    const next = this.writes.then(() => appendFile(this.file, JSON.stringify(line) + '\n', { mode: 0o600 }));
+    this.writes = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,52 @@
+import { adViewsSchema, mainDataSchema, streams } from '@pass/events';
+import { Router } from 'express';
+import { requireAdmin } from '../http/auth';
+import { commandContext } from '../http/context';
+import type { CommandServices } from '../kernel/services';
+import { poolDecider } from '../passes/pool-decider';
+import { userDecider } from '../users/decider';
+import { siteDecider } from './decider';
+
+/** The admin dashboard's commands (spec §2 /content/admin/dashboard). */
+export function siteRoutes(s: CommandServices): Router {
+  const router = Router();
+
+  router.put('/api/main-data', async (req, res) => {
+    const admin = requireAdmin(res);
+    const form = mainDataSchema.parse(req.body ?? {});
+    const ctx = commandContext(req, admin, s.clock);
+    // Supply first: it is the edit that can be refused (not below passes being claimed).
+    await s.handler.handle(poolDecider, streams.passesPool, { type: 'SetPassSupply', data: { available: form.available, setBy: admin.id }, now: ctx.now }, ctx);
+    await s.handler.handle(
+      siteDecider,
+      streams.site,
+      { type: 'EditMainData', data: { cpm: form.cpm, donations: form.donations, startDate: form.startDate, editedBy: admin.id }, now: ctx.now },
+      ctx,
+    );
+    res.json(form);
+  });
+
+  router.put('/api/reset-ads-views', async (req, res) => {
+    const admin = requireAdmin(res);
+    const { views } = adViewsSchema.parse(req.body ?? {});
+    const ctx = commandContext(req, admin, s.clock);
+    await s.handler.handle(siteDecider, streams.site, { type: 'ResetAdViews', data: { views, resetBy: admin.id }, now: ctx.now }, ctx);
+    res.json({ views });
+  });
+
+  router.delete('/api/delete-chat-messages', async (req, res) => {
+    const admin = requireAdmin(res);
+    const ctx = commandContext(req, admin, s.clock);
+    await s.handler.handle(siteDecider, streams.site, { type: 'ClearChat', data: { clearedBy: admin.id }, now: ctx.now }, ctx);
+    res.status(204).end();
+  });
+
+  router.delete('/api/member-post/:id', async (req, res) => {
+    const admin = requireAdmin(res);
+    const ctx = commandContext(req, admin, s.clock);
+    await s.handler.handle(userDecider, streams.user(req.params.id), { type: 'DeleteMemberPost', data: { userId: req.params.id, deletedBy: admin.id }, now: ctx.now }, ctx);
+    res.status(204).end();
+  });
+
+  return router;
+}

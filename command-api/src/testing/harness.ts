@@ -1,0 +1,91 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EventStore } from '@pass/events';
+import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import express from 'express';
+import { pino } from 'pino';
+import { createCommandApi, type CommandApi, type CommandApiConfig } from '../command-api';
+import type { Clock } from '../kernel/clock';
+
+export interface Harness {
+  url: string;
+  api: CommandApi;
+  store: EventStore;
+  uploadsDir: string;
+  /** A browser: keeps its own cookies. */
+  browser(): Browser;
+  close(): Promise<void>;
+}
+
+export interface Browser {
+  cookies: Map<string, string>;
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; headers: Headers }>;
+  form(path: string, form: FormData): Promise<{ status: number; body: any; headers: Headers }>;
+}
+
+export const ADMIN = { email: 'admin@example.com', password: 'admin-pass-123' };
+
+/** The command API over real HTTP on a free port, with an in-memory PGlite store. */
+export async function startHarness(options: { config?: Partial<CommandApiConfig>; clock?: Clock; store?: EventStore } = {}): Promise<Harness> {
+  const store = options.store ?? (await openPgliteEventStore());
+  const uploadsDir = await mkdtemp(join(tmpdir(), 'pass-uploads-'));
+  const api = await createCommandApi({
+    eventStore: store,
+    logger: pino({ level: 'silent' }),
+    config: { uploadsDir, cookieSecure: false, admin: ADMIN, sessionSecret: 'x'.repeat(40), ...options.config },
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  const app = express();
+  app.use(api.router);
+  const server: Server = createServer(app);
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const browser = (): Browser => {
+    const cookies = new Map<string, string>();
+    const send = async (method: string, path: string, init: { body?: RequestInit['body']; headers?: Record<string, string> }) => {
+      const cookie = [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      const res = await fetch(url + path, { method, ...init, headers: { ...init.headers, ...(cookie ? { cookie } : {}) } });
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(';');
+        const eq = pair!.indexOf('=');
+        const name = pair!.slice(0, eq);
+        const value = pair!.slice(eq + 1);
+        if (!value || /expires=Thu, 01 Jan 1970/i.test(line)) cookies.delete(name);
+        else cookies.set(name, value);
+      }
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = text ? JSON.parse(text) : null;
+      } catch {
+        /* not JSON */
+      }
+      return { status: res.status, body, headers: res.headers };
+    };
+    return {
+      cookies,
+      request: (method, path, body) =>
+        send(method, path, body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+      form: (path, form) => send('POST', path, { body: form }),
+    };
+  };
+
+  return {
+    url,
+    api,
+    store,
+    uploadsDir,
+    browser,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      await api.close();
+      if (!options.store) await store.close();
+      await rm(uploadsDir, { recursive: true, force: true });
+    },
+  };
+}

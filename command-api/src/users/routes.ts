@@ -1,0 +1,69 @@
+import { joinFormSchema, type CaptureOrderResponse, type RegisterUserResponse } from '@pass/events';
+import { Router } from 'express';
+import { z } from 'zod';
+import { requireUser } from '../http/auth';
+import { commandContext } from '../http/context';
+import { HttpError } from '../http/errors';
+import { isDomainError } from '../kernel/domain-error';
+import type { CommandServices } from '../kernel/services';
+import { creditCapturedOrder } from '../payments/buy-points';
+import { tooManyAttemptsMessage } from '../sessions/rate-limiter';
+import { awardFreePoint, currentUser } from './actions';
+import { join } from './join';
+import { toUserView } from './view';
+
+const buyPointsSchema = z.object({
+  orderId: z.string({ error: 'The payment order is missing' }).trim().min(1, 'The payment order is missing').max(200),
+});
+
+export function userRoutes(s: CommandServices): Router {
+  const router = Router();
+
+  // The join form: registers an unknown e-mail, logs in a known one with the right password.
+  router.post('/api/register-user', async (req, res) => {
+    const form = joinFormSchema.parse(req.body ?? {});
+    const ip = req.ip ?? 'unknown';
+    const wait = s.throttle.attempt(form.email, ip);
+    if (wait > 0) throw new HttpError(429, tooManyAttemptsMessage(wait), undefined, { 'Retry-After': String(wait) });
+    let joined;
+    try {
+      joined = await join(s, form, commandContext(req, null, s.clock));
+    } catch (error) {
+      if (isDomainError(error, 'unauthorized')) s.throttle.failed(form.email);
+      throw error;
+    }
+    s.throttle.succeeded(form.email);
+    const { cookieValue } = await s.sessions.issue('user', joined.user.userId);
+    s.sessions.setCookie(res, 'user', cookieValue);
+    const body: RegisterUserResponse = { ...toUserView(joined.user), registered: joined.registered };
+    res.status(joined.registered ? 201 : 200).json(body);
+  });
+
+  router.post('/api/logout', async (req, res) => {
+    await s.sessions.revoke(req.headers.cookie, 'user');
+    s.sessions.clearCookie(res, 'user');
+    res.status(204).end();
+  });
+
+  // Only the session's own member: the id in the path is the web app's local copy, not a credential.
+  router.get('/api/verify-access/:userId', async (req, res) => {
+    const user = requireUser(res);
+    if (req.params.userId !== user.id) throw new HttpError(403, 'You can only open your own account');
+    res.json(await currentUser(s, user));
+  });
+
+  router.post('/api/free-point', async (req, res) => {
+    const user = requireUser(res);
+    res.json(await awardFreePoint(s, user, commandContext(req, user, s.clock)));
+  });
+
+  router.post('/api/buy-points', async (req, res) => {
+    const user = requireUser(res);
+    const { orderId } = buyPointsSchema.parse(req.body ?? {});
+    const { user: state, points } = await creditCapturedOrder(s, user.id, orderId, commandContext(req, user, s.clock));
+    const body: CaptureOrderResponse = { status: 'COMPLETED', points, user: toUserView(state) };
+    res.json(body);
+  });
+
+  return router;
+}
