@@ -21,6 +21,8 @@ export interface PostgresEventStoreOptions {
   logger?: EventStoreLogger;
   /** Fallback poll interval of subscriptions when no notification arrives. Default 1000 ms. */
   pollIntervalMs?: number;
+  /** Minimum spacing of NOTIFYs under load (the first after a quiet spell goes at once). Default 2 ms. */
+  notifyIntervalMs?: number;
   /** How long to wait for a connection before failing with EventStoreUnavailableError. Default 5000 ms. */
   connectTimeoutMs?: number;
 }
@@ -68,6 +70,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     release: async () => {
       closed = true;
       clearTimeout(reconnectTimer);
+      clearTimeout(notifyTimer);
       await listener?.end().catch(() => undefined);
       await pool.end();
     },
@@ -103,25 +106,41 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
   };
   await listen();
 
-  let notifying = false;
-  let notifyAgain = false;
-  const notify = async () => {
-    notifying = true;
-    do {
-      notifyAgain = false;
-      try {
-        await pool.query('SELECT pg_notify($1, $2)', [channel, '']);
-      } catch (error) {
+  // At most one NOTIFY per interval: the first append after a quiet spell notifies at once, a
+  // burst costs one more at the end of each interval instead of one per append.
+  const notifyIntervalMs = options.notifyIntervalMs ?? 2;
+  let pending = false;
+  let inFlight = false;
+  let lastSent = 0;
+  let notifyTimer: NodeJS.Timeout | undefined;
+  const scheduleNotify = () => {
+    if (closed || inFlight || notifyTimer || !pending) return;
+    const wait = lastSent + notifyIntervalMs - performance.now();
+    if (wait > 0) {
+      notifyTimer = setTimeout(() => {
+        notifyTimer = undefined;
+        scheduleNotify();
+      }, wait);
+      return;
+    }
+    pending = false;
+    inFlight = true;
+    lastSent = performance.now();
+    // The LISTEN connection is idle otherwise; fall back to the pool while it reconnects.
+    (listener ?? pool)
+      .query('SELECT pg_notify($1, $2)', [channel, ''])
+      .catch((error: unknown) => {
         // Subscribers still find the events by their fallback poll.
         if (!closed) logger?.warn({ err: error }, 'postgres event store: NOTIFY failed');
-      }
-    } while (notifyAgain && !closed);
-    notifying = false;
+      })
+      .finally(() => {
+        inFlight = false;
+        scheduleNotify();
+      });
   };
   store.onAppended(() => {
-    if (closed) return;
-    if (notifying) notifyAgain = true;
-    else void notify();
+    pending = true;
+    scheduleNotify();
   });
 
   logger?.debug({ schema, poolSize: options.poolSize ?? 10 }, 'postgres event store open');

@@ -103,48 +103,71 @@ CREATE TABLE IF NOT EXISTS ${s}.events (
 
 CREATE INDEX IF NOT EXISTS events_global_order ON ${s}.events (transaction_id, global_position);
 
+-- Migration: the first version returned a set; a function's result type cannot be replaced.
+DO $mig$ BEGIN
+  IF EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+              WHERE n.nspname = '${schema}' AND p.proname = 'append_events' AND p.proretset) THEN
+    DROP FUNCTION ${s}.append_events(text, bigint, uuid[], text[], jsonb[], jsonb[]);
+  END IF;
+END $mig$;
+
+-- What an append of p_ids already answered, when it is being retried: NULLs when the first id
+-- is not stored; raises ES400 when the ids are stored otherwise than this append would place
+-- them, ES409 when the retry's expected revision does not fit where they were stored.
+CREATE OR REPLACE FUNCTION ${s}.append_retry(
+  p_stream_id text,
+  p_expected bigint,
+  p_ids uuid[],
+  OUT next_revision bigint,
+  OUT tx text,
+  OUT pos bigint
+) LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_count bigint := cardinality(p_ids);
+  v_first_stream text;
+  v_first_revision bigint;
+  v_current bigint;
+BEGIN
+  SELECT e.stream_id, e.revision INTO v_first_stream, v_first_revision
+    FROM ${s}.events e WHERE e.event_id = p_ids[1];
+  IF NOT FOUND THEN RETURN; END IF;
+  IF v_first_stream <> p_stream_id OR (
+    SELECT array_agg(e.event_id ORDER BY e.revision) FROM ${s}.events e
+     WHERE e.stream_id = p_stream_id AND e.revision >= v_first_revision AND e.revision < v_first_revision + v_count
+  ) IS DISTINCT FROM p_ids THEN
+    RAISE EXCEPTION 'event id % is already stored in stream % at revision %', p_ids[1], v_first_stream, v_first_revision
+      USING ERRCODE = 'ES400';
+  END IF;
+  IF (p_expected >= 0 AND v_first_revision <> p_expected + 1) OR (p_expected = -1 AND v_first_revision <> 0) THEN
+    SELECT st.revision INTO v_current FROM ${s}.streams st WHERE st.stream_id = p_stream_id;
+    RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = coalesce(v_current, -1)::text;
+  END IF;
+  SELECT e.revision, e.transaction_id::text, e.global_position INTO next_revision, tx, pos
+    FROM ${s}.events e WHERE e.stream_id = p_stream_id AND e.revision = v_first_revision + v_count - 1;
+END
+$fn$;
+
 -- One round-trip append. p_expected: >= 0 exact revision, -1 no stream, -2 any, -3 stream exists.
--- Raises ES409 (detail = actual revision) on a revision mismatch and ES400 when the ids are
--- already stored elsewhere; either way nothing is written.
+-- Raises ES409 (detail = actual revision) on a revision mismatch that is not a retry, ES400
+-- (through append_retry) for ids stored elsewhere; either way nothing is written. A retry the
+-- revision check lets through fails on the event id's unique index; the caller then asks
+-- append_retry.
 CREATE OR REPLACE FUNCTION ${s}.append_events(
   p_stream_id text,
   p_expected bigint,
   p_ids uuid[],
   p_types text[],
   p_data jsonb[],
-  p_metadata jsonb[]
-) RETURNS TABLE (next_revision bigint, tx text, pos bigint)
-LANGUAGE plpgsql AS $fn$
+  p_metadata jsonb[],
+  OUT next_revision bigint,
+  OUT tx text,
+  OUT pos bigint
+) LANGUAGE plpgsql AS $fn$
 #variable_conflict use_column
 DECLARE
   v_count bigint := cardinality(p_ids);
   v_current bigint;
-  v_first_stream text;
-  v_first_revision bigint;
-  v_last_revision bigint;
-  v_tx text;
-  v_pos bigint;
 BEGIN
-  -- A retry of an append that already succeeded: answer as the first time, write nothing.
-  SELECT e.stream_id, e.revision INTO v_first_stream, v_first_revision
-    FROM ${s}.events e WHERE e.event_id = p_ids[1];
-  IF FOUND THEN
-    IF v_first_stream <> p_stream_id OR (
-      SELECT array_agg(e.event_id ORDER BY e.revision) FROM ${s}.events e
-       WHERE e.stream_id = p_stream_id AND e.revision >= v_first_revision AND e.revision < v_first_revision + v_count
-    ) IS DISTINCT FROM p_ids THEN
-      RAISE EXCEPTION 'event id % is already stored in stream % at revision %', p_ids[1], v_first_stream, v_first_revision
-        USING ERRCODE = 'ES400';
-    END IF;
-    IF (p_expected >= 0 AND v_first_revision <> p_expected + 1) OR (p_expected = -1 AND v_first_revision <> 0) THEN
-      SELECT st.revision INTO v_current FROM ${s}.streams st WHERE st.stream_id = p_stream_id;
-      RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = coalesce(v_current, -1)::text;
-    END IF;
-    RETURN QUERY SELECT e.revision, e.transaction_id::text, e.global_position FROM ${s}.events e
-      WHERE e.stream_id = p_stream_id AND e.revision = v_first_revision + v_count - 1;
-    RETURN;
-  END IF;
-
   LOOP
     -- The stream row is the lock that serialises appends to one stream.
     SELECT st.revision INTO v_current FROM ${s}.streams st WHERE st.stream_id = p_stream_id FOR UPDATE;
@@ -152,6 +175,8 @@ BEGIN
     IF (p_expected = -1 AND v_current <> -1)
       OR (p_expected = -3 AND v_current = -1)
       OR (p_expected >= 0 AND v_current <> p_expected) THEN
+      SELECT r.next_revision, r.tx, r.pos INTO next_revision, tx, pos FROM ${s}.append_retry(p_stream_id, p_expected, p_ids) r;
+      IF next_revision IS NOT NULL THEN RETURN; END IF;
       RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = v_current::text;
     END IF;
     IF v_current >= 0 THEN
@@ -171,9 +196,8 @@ BEGIN
      ORDER BY u.ord
     RETURNING revision, transaction_id, global_position
   )
-  SELECT i.revision, i.transaction_id::text, i.global_position INTO v_last_revision, v_tx, v_pos
+  SELECT i.revision, i.transaction_id::text, i.global_position INTO next_revision, tx, pos
     FROM inserted i ORDER BY i.global_position DESC LIMIT 1;
-  RETURN QUERY SELECT v_last_revision, v_tx, v_pos;
 END
 $fn$;
 `;
@@ -192,7 +216,7 @@ interface EventRow {
 }
 
 interface AppendRow {
-  next_revision: string | number | bigint;
+  next_revision: string | number | bigint | null;
   tx: string;
   pos: string | number | bigint;
 }
@@ -247,12 +271,14 @@ const handlerContext = new AsyncLocalStorage<object>();
 
 export class SqlEventStore implements EventStore {
   readonly kind: string;
-  private readonly client: SqlClient;
+  /** The store's own connection, for tools that must measure or inspect the same database (bench). */
+  readonly client: SqlClient;
   private readonly logger: EventStoreLogger | undefined;
   private readonly pollIntervalMs: number;
   private readonly release: () => Promise<void>;
   private readonly sql: {
     append: string;
+    appendRetry: string;
     streamForwards: string;
     streamBackwards: string;
     allFromStart: string;
@@ -277,6 +303,7 @@ export class SqlEventStore implements EventStore {
     const after = `(transaction_id, global_position) > ($1::text::xid8, $2::bigint)`;
     this.sql = {
       append: `SELECT next_revision, tx, pos FROM ${s}.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])`,
+      appendRetry: `SELECT next_revision, tx, pos FROM ${s}.append_retry($1, $2, $3::uuid[])`,
       streamForwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
       streamBackwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
       allFromStart: `SELECT ${COLUMNS} FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id, global_position LIMIT $1`,
@@ -308,28 +335,25 @@ export class SqlEventStore implements EventStore {
       events.map((e) => JSON.stringify(e.metadata ?? {})),
     ];
     let row: AppendRow | undefined;
-    for (let attempt = 0; ; attempt++) {
+    try {
+      row = (await this.client.query<AppendRow>(this.sql.append, params)).rows[0];
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== '23505') throw this.appendError(error, streamId, expectedRevision);
+      // An event id is stored already: a retry of an acknowledged append (answered as the first
+      // time) or ids reused elsewhere (refused).
       try {
-        row = (await this.client.query<AppendRow>(this.sql.append, params)).rows[0];
-        break;
-      } catch (error) {
-        const code = (error as { code?: unknown }).code;
-        if (code === 'ES409') {
-          const actual = Number((error as { detail?: unknown }).detail ?? -1);
-          throw new WrongExpectedRevisionError(streamId, expectedRevision, actual);
-        }
-        if (code === 'ES400') throw new DuplicateEventIdError(streamId, (error as Error).message);
-        // An identical append committed between our idempotency check and our insert: run once
-        // more, so the retry is answered from what that append stored.
-        if (code === '23505' && attempt === 0 && /event_id/.test(String((error as { constraint?: unknown }).constraint ?? (error as Error).message))) continue;
-        if (code === '23505') throw new DuplicateEventIdError(streamId, (error as Error).message);
-        throw this.mapError(error, `append to "${streamId}"`);
+        row = (await this.client.query<AppendRow>(this.sql.appendRetry, params.slice(0, 3))).rows[0];
+      } catch (retryError) {
+        throw this.appendError(retryError, streamId, expectedRevision);
+      }
+      if (row?.next_revision === null || row?.next_revision === undefined) {
+        throw new DuplicateEventIdError(streamId, (error as Error).message);
       }
     }
-    if (!row) throw new Error(`Append to "${streamId}" returned no result`);
+    if (!row || row.next_revision === null) throw new Error(`Append to "${streamId}" returned no result`);
     this.wake();
     for (const listener of this.appendListeners) listener();
-    return { nextExpectedRevision: toNumber(row.next_revision), position: { commit: BigInt(row.tx), prepare: BigInt(row.pos) } };
+    return { nextExpectedRevision: Number(row.next_revision), position: { commit: BigInt(row.tx), prepare: BigInt(row.pos) } };
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -465,6 +489,13 @@ export class SqlEventStore implements EventStore {
       await Promise.all([...this.subscriptions].map((s) => s.stop()));
       await this.release();
     })());
+  }
+
+  private appendError(error: unknown, streamId: string, expected: ExpectedRevision): unknown {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ES409') return new WrongExpectedRevisionError(streamId, expected, Number((error as { detail?: unknown }).detail ?? -1));
+    if (code === 'ES400') return new DuplicateEventIdError(streamId, (error as Error).message);
+    return this.mapError(error, `append to "${streamId}"`);
   }
 
   private async run<R>(text: string, params: unknown[], what: string): Promise<R[]> {
