@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import { chatActions } from '../chat/slice';
 import type { CountriesView, MainDataView, UpdatedMainDataPayload } from '@pass/events/api';
 
 export interface MainDataState {
@@ -45,6 +46,12 @@ const mainDataSlice = createSlice({
     globalMessagesCounted(state, action: PayloadAction<number>) {
       state.data.globalMessages = action.payload;
     },
+  },
+  extraReducers: (builder) => {
+    // The history carries the total since the last clear (also sent after the admin clears the chat).
+    builder.addCase(chatActions.chatHistoryReceived, (state, action) => {
+      state.data.globalMessages = action.payload.total;
+    });
   },
 });
 

@@ -2,11 +2,12 @@ import type { SagaIterator } from 'redux-saga';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { all, call, delay, fork, put, race, select, take, takeLatest } from 'redux-saga/effects';
 import { PRODUCT_NAME, TIMERS } from '@pass/events/constants';
-import type { AdminView, CountriesView, MainDataView, Page, RankingEntry, RegistryRow, UserView } from '@pass/events/api';
+import type { AdminView, ChatHistory, CountriesView, MainDataView, Page, RankingEntry, RegistryRow, UserView } from '@pass/events/api';
 import { HttpError } from '../../api/http';
 import { STORAGE_KEYS, type Services } from '../../app/services';
 import type { RootState } from '../../app/store';
 import { adminActions } from '../admin/slice';
+import { chatActions } from '../chat/slice';
 import { liveMainDataRequested } from '../live/actions';
 import { isPageEntered } from '../ui/pageActions';
 import { userActions } from '../user/slice';
@@ -51,6 +52,16 @@ export function* fetchMainData(s: Services): SagaIterator {
     yield put(mainDataActions.countriesReceived(countries));
   } catch (error) {
     s.logError('Fetching main data failed', error);
+  }
+}
+
+/** History over HTTP too, so the chat shows before (or without) the live connection. */
+function* fetchChatHistory(s: Services): SagaIterator {
+  try {
+    const history: ChatHistory = yield call(s.api.chatMessages);
+    yield put(chatActions.chatHistoryReceived(history));
+  } catch (error) {
+    s.logError('Fetching the chat failed', error);
   }
 }
 
@@ -137,4 +148,5 @@ export function* siteSaga(s: Services): SagaIterator {
   if (userId) yield fork(loadUser, s, userId);
   if (adminId) yield fork(loadAdmin, s, adminId);
   yield fork(fetchMainData, s);
+  yield fork(fetchChatHistory, s);
 }
