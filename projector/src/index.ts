@@ -11,3 +11,5 @@ export { projectInto, toPositioned } from './projections/apply';
 export { broadcastPublisher, redisEmitterPublisher, liveEventsFor, type LiveEvent, type LivePublisher, type Broadcaster } from './live/publisher';
 export { createProjector, type Projector, type ProjectorDeps, type ProjectorStatus } from './projector';
 export { projectorMetrics } from './metrics';
+export type { ProjectionControl } from './rebuild/control';
+export { lagOf, LAG_SCAN_LIMIT } from './rebuild/status';

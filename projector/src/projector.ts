@@ -11,6 +11,7 @@ import {
 } from '@pass/events';
 import { liveEventsFor, type LivePublisher } from './live/publisher';
 import { projectorMetrics, type ProjectorMetrics } from './metrics';
+import { LAG_SCAN_LIMIT, lagOf } from './rebuild/status';
 import { parseUntilInvalid, projectInto } from './projections/apply';
 import type { Keyspace, ReadModelStore } from './read-models/port';
 
@@ -24,8 +25,6 @@ export interface ProjectorDeps {
   keyspaceId?: string;
   maxBatchSize?: number;
   metrics?: Registry;
-  /** Caps the count behind `lagEvents` so status stays cheap. */
-  lagScanLimit?: number;
   /** Called after every stored batch with the number of events applied (rebuild progress). */
   onBatch?: (applied: number, position: string) => void;
 }
@@ -36,7 +35,7 @@ export interface ProjectorStatus {
   caughtUp: boolean;
   position: string;
   headPosition: string;
-  /** Events after the checkpoint; `lagEventsCapped` when there are at least lagScanLimit. */
+  /** Events after the checkpoint; `lagEventsCapped` when the count stopped at LAG_SCAN_LIMIT. */
   lagEvents: number;
   lagEventsCapped: boolean;
   /** Seconds the oldest unprojected event has been waiting. */
@@ -184,30 +183,10 @@ export function createProjector(deps: ProjectorDeps): Projector {
     },
     async status() {
       const k = ks();
-      const [stored, head] = await Promise.all([k.checkpoint(), deps.eventStore.headPosition()]);
-      const position = stored ? positionFromString(stored) : START;
-      let lagEvents = 0;
-      let lagSeconds = 0;
-      const limit = deps.lagScanLimit ?? 10_000;
-      if (comparePositions(head, position) > 0) {
-        const pending = await deps.eventStore.readAll({ after: position, maxCount: limit });
-        lagEvents = pending.length;
-        if (pending[0]) lagSeconds = Math.max(0, (Date.now() - pending[0].recordedAt.getTime()) / 1000);
-      }
-      metrics?.lagEvents.set({ keyspace: k.id }, lagEvents);
-      metrics?.lagSeconds.set({ keyspace: k.id }, lagSeconds);
-      return {
-        keyspace: k.id,
-        running,
-        caughtUp,
-        position: positionToString(position),
-        headPosition: positionToString(head),
-        lagEvents,
-        lagEventsCapped: lagEvents >= limit,
-        lagSeconds,
-        eventsProjected,
-        lastError,
-      };
+      const lag = await lagOf(k, deps.eventStore);
+      metrics?.lagEvents.set({ keyspace: k.id }, lag.lagEvents);
+      metrics?.lagSeconds.set({ keyspace: k.id }, lag.lagSeconds);
+      return { keyspace: k.id, running, caughtUp, ...lag, lagEventsCapped: lag.lagEvents >= LAG_SCAN_LIMIT, eventsProjected, lastError };
     },
   };
 }

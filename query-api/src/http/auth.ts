@@ -1,0 +1,18 @@
+import type { Request, Response } from 'express';
+import type { AuthenticatedRequest, SessionVerifier } from '@pass/events';
+
+const cache = new WeakMap<Request, Promise<AuthenticatedRequest>>();
+
+/** The request's principals, verified once per request from its session cookies. */
+export function authOf(req: Request, sessions: SessionVerifier): Promise<AuthenticatedRequest> {
+  let auth = cache.get(req);
+  if (!auth) cache.set(req, (auth = sessions.verify(req.headers.cookie)));
+  return auth;
+}
+
+/** Admin principal, or answers 401 and returns null. */
+export async function requireAdmin(req: Request, res: Response, sessions: SessionVerifier) {
+  const { admin } = await authOf(req, sessions);
+  if (!admin) res.status(401).json({ error: 'Admin session required' });
+  return admin;
+}

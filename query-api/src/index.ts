@@ -1,0 +1,7 @@
+export { createQueryApi } from './query-api';
+export type { QueryApiDeps } from './deps';
+export { attachSocketServer, type SocketDeps, type PassServer } from './socket/server';
+export { createOpsRouter, readSideChecks, type OpsDeps, type ReadinessCheck } from './ops/router';
+export { maskEmail } from './reads/mask';
+export { memberHistory, timelineCsv, toTimeline } from './admin/history';
+export { queryMetrics } from './metrics';

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { Server as HttpServer } from 'node:http';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { Server, type Socket } from 'socket.io';
+import { createAdapter } from '@socket.io/redis-adapter';
+import {
+  LIMITS,
+  TIMERS,
+  chatMessageSchema,
+  type Ack,
+  type ClientToServerEvents,
+  type CommandGateway,
+  type GatewayResult,
+  type Principal,
+  type RequestContext,
+  type ServerToClientEvents,
+  type SessionVerifier,
+} from '@pass/events';
+import { toCountriesView, toMainDataView, type ReadModelStore } from '@pass/projector';
+import { queryMetrics } from '../metrics';
+
+export interface SocketDeps {
+  readModels: ReadModelStore;
+  sessions: SessionVerifier;
+  gateway: CommandGateway;
+  logger: Logger;
+  metrics?: Registry;
+  /**
+   * Distributed mode: Redis clients for `@socket.io/redis-adapter`, so broadcasts (including the
+   * projector's emitter) reach every instance and connectedUsers counts every instance's sockets.
+   * The subscriber must be a dedicated connection.
+   */
+  redisAdapter?: { pubClient: Redis; subClient: Redis; key?: string };
+  /** How often each instance re-announces the count (heals after an instance dies). */
+  connectedUsersRefreshMs?: number;
+}
+
+export type PassServer = Server<ClientToServerEvents, ServerToClientEvents>;
+type PassSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
+
+const CHAT_HISTORY_ON_REQUEST = 50;
+/** Connections and disconnections within this window are announced once. */
+const COUNT_DEBOUNCE_MS = 250;
+
+/**
+ * The Socket.IO server of api.ts. Reads answer the asking socket from the read models; state
+ * changes go through the CommandGateway as the user of the handshake's session cookie (checked
+ * again for every command, so a logout takes effect at once) — never as a user named in the
+ * payload. Their results reach everyone through the projector's broadcasts.
+ */
+export function attachSocketServer(target: HttpServer | PassServer, deps: SocketDeps): { io: PassServer; close(): Promise<void> } {
+  const log = deps.logger.child({ component: 'socket' });
+  const io: PassServer =
+    target instanceof Server
+      ? target
+      : new Server<ClientToServerEvents, ServerToClientEvents>(target, {
+          pingTimeout: TIMERS.socketTimeoutMs,
+          // Same origin as the web app; no cross-origin access.
+          cors: undefined,
+        });
+  if (deps.redisAdapter) {
+    const { pubClient, subClient, key } = deps.redisAdapter;
+    io.adapter(createAdapter(pubClient, subClient, key ? { key } : {}));
+  }
+  const sockets = deps.metrics ? queryMetrics(deps.metrics).sockets : undefined;
+
+  // ---- connected users, across instances
+  let countTimer: NodeJS.Timeout | undefined;
+  const countAll = async () => (await io.fetchSockets()).length;
+  const announceCount = (scope: 'all' | 'local') => {
+    countAll()
+      .then((n) => (scope === 'all' ? io.emit('connectedUsers', n) : io.local.emit('connectedUsers', n)))
+      .catch((error: unknown) => log.warn({ err: error }, 'could not count connected users'));
+  };
+  const countChanged = () => {
+    clearTimeout(countTimer);
+    countTimer = setTimeout(() => announceCount('all'), COUNT_DEBOUNCE_MS);
+  };
+  const refresh = setInterval(() => announceCount('local'), deps.connectedUsersRefreshMs ?? 15_000);
+  refresh.unref();
+
+  // ---- reads
+  const mainData = async () => {
+    const ks = await deps.readModels.active();
+    const [main, countries] = await Promise.all([ks.main(), ks.countries(LIMITS.topCountries)]);
+    return { mainData: toMainDataView(main), countries: toCountriesView(countries) };
+  };
+
+  // ---- commands
+  const principalOf = async (socket: PassSocket): Promise<Principal | null> =>
+    (await deps.sessions.verify(socket.handshake.headers.cookie)).user;
+  const contextOf = (socket: PassSocket): RequestContext => ({
+    correlationId: randomUUID(),
+    ...(socket.handshake.headers.cookie ? { cookieHeader: socket.handshake.headers.cookie } : {}),
+  });
+  const answer = <T>(ack: Ack<T> | undefined, result: GatewayResult<T>) => {
+    if (typeof ack !== 'function') return;
+    ack(result.ok ? { ok: true, data: result.data } : { ok: false, status: result.status, error: result.error });
+  };
+  const command = <T>(socket: PassSocket, name: string, ack: Ack<T> | undefined, run: (user: Principal, ctx: RequestContext) => Promise<GatewayResult<T>>) => {
+    (async () => {
+      const user = await principalOf(socket);
+      if (!user) return answer(ack, { ok: false, status: 401, error: 'Please join first' });
+      return answer(ack, await run(user, contextOf(socket)));
+    })().catch((error: unknown) => {
+      log.error({ err: error, event: name }, 'socket command failed');
+      answer(ack, { ok: false, status: 503, error: 'Service unavailable, try again shortly' });
+    });
+  };
+  const read = (socket: PassSocket, name: string, run: () => Promise<void>) => {
+    run().catch((error: unknown) => log.warn({ err: error, event: name, socket: socket.id }, 'socket read failed'));
+  };
+
+  io.on('connection', (socket) => {
+    sockets?.inc();
+    countChanged();
+    socket.on('disconnect', () => {
+      sockets?.dec();
+      countChanged();
+    });
+
+    socket.on('getUpdatedMainData', () => read(socket, 'getUpdatedMainData', async () => void socket.emit('updatedMainData', await mainData())));
+    socket.on('getGlobalMember', () =>
+      read(socket, 'getGlobalMember', async () => {
+        const post = (await (await deps.readModels.active()).posts())[0];
+        if (post) socket.emit('globalMember', post);
+      }),
+    );
+    socket.on('getChatMessages', () =>
+      read(socket, 'getChatMessages', async () => void socket.emit('chatMessages', await (await deps.readModels.active()).chat(CHAT_HISTORY_ON_REQUEST))),
+    );
+
+    socket.on('sendChatMessage', (draft, ack) => {
+      const parsed = chatMessageSchema.safeParse(draft);
+      if (!parsed.success) {
+        answer(ack, { ok: false, status: 400, error: parsed.error.issues[0]?.message ?? 'Invalid message' });
+        return;
+      }
+      command(socket, 'sendChatMessage', ack, (user, ctx) => deps.gateway.sendChatMessage(user, { message: parsed.data.message }, ctx));
+    });
+    socket.on('increaseChatCount', (ack) => command(socket, 'increaseChatCount', ack, (user, ctx) => deps.gateway.awardFreePoint(user, ctx)));
+    socket.on('decreaseChatCount', (ack) =>
+      command(socket, 'decreaseChatCount', ack, async (user, ctx) => {
+        const current = await deps.gateway.currentUser(user, ctx);
+        return current.ok ? { ok: true, data: { user: current.data } } : current;
+      }),
+    );
+  });
+
+  return {
+    io,
+    async close() {
+      clearInterval(refresh);
+      clearTimeout(countTimer);
+      await io.close();
+    },
+  };
+}
