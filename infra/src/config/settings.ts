@@ -6,7 +6,7 @@ import { z } from 'zod';
  * line naming the variable (see `loadSettings`).
  */
 // 0 asks the OS for a free port (tests).
-const port = z.coerce.number().int().min(0).max(65_535);
+const port = z.coerce.number({ error: 'expected a port number (0-65535)' }).int().min(0).max(65_535);
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const settingsSchema = z
