@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { streams } from '@pass/events';
+import { startHarness, type Harness } from '../testing/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function member() {
+  const b = h.browser();
+  const res = await b.request('POST', '/api/register-user', { email: `chat${Math.random().toString(36).slice(2, 8)}@example.com`, password: 'pass1' });
+  return { b, id: res.body.id as string };
+}
+
+describe('POST /api/chat-messages', () => {
+  it('records the message with its text, spending one point', async () => {
+    const { b, id } = await member();
+    const res = await b.request('POST', '/api/chat-messages', { message: '  Hola a todos  ' });
+    expect(res.status).toBe(201);
+    expect(res.body.message).toMatchObject({ userId: id, nickname: 'Anonymous', message: 'Hola a todos', priority: '' });
+    expect(res.body.user.chatCount).toBe(9);
+    const [, sent] = await h.store.readStream(streams.user(id));
+    expect(sent).toMatchObject({ type: 'ChatMessageSent', data: { message: 'Hola a todos', pointsSpent: 1 } });
+  });
+
+  it('answers 402 once the points are spent, recording nothing', async () => {
+    const { b, id } = await member();
+    for (let i = 0; i < 10; i++) expect((await b.request('POST', '/api/chat-messages', { message: `m${i}` })).status).toBe(201);
+    const res = await b.request('POST', '/api/chat-messages', { message: 'one more' });
+    expect(res.status).toBe(402);
+    expect(res.body.error).toMatch(/no points left/);
+    expect((await h.store.readStream(streams.user(id))).length).toBe(11);
+  });
+
+  it.each([
+    [{ message: '' }, 'Please enter a message'],
+    [{}, 'Please enter a message'],
+    [{ message: 'x'.repeat(501) }, 'The message is too long'],
+  ])('refuses %j', async (body, message) => {
+    const { b } = await member();
+    const res = await b.request('POST', '/api/chat-messages', body);
+    expect(res.status).toBe(400);
+    expect(res.body.fields.message).toBe(message);
+  });
+
+  it('the in-process gateway applies the same rules for sockets', async () => {
+    const { b, id } = await member();
+    const { user } = await h.api.sessions.verify(`pass_session=${b.cookies.get('pass_session')}`);
+    const ok = await h.api.gateway.sendChatMessage(user!, { message: 'from a socket' }, { correlationId: 'c1' });
+    expect(ok).toMatchObject({ ok: true, data: { message: { userId: id, message: 'from a socket' }, user: { chatCount: 9 } } });
+    expect(await h.api.gateway.sendChatMessage(user!, { message: '' }, { correlationId: 'c2' })).toEqual({ ok: false, status: 400, error: 'Please enter a message' });
+    expect(await h.api.gateway.awardFreePoint(user!, { correlationId: 'c3' })).toMatchObject({ ok: true, data: { user: { chatCount: 10 } } });
+    expect(await h.api.gateway.awardFreePoint(user!, { correlationId: 'c4' })).toMatchObject({ ok: false, status: 429 });
+    expect(await h.api.gateway.currentUser(user!, { correlationId: 'c5' })).toMatchObject({ ok: true, data: { id, chatCount: 10 } });
+  });
+});
