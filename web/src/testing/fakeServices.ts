@@ -142,8 +142,14 @@ export function makeHarness(storageInit: Record<string, string> = {}): Harness {
 }
 
 /** A real store with every saga running on fake services. */
-export function startApp(storageInit: Record<string, string> = {}, preloaded?: Partial<RootState>) {
+export function startApp(
+  storageInit: Record<string, string> = {},
+  setup?: (h: Harness) => void,
+  preloaded?: Partial<RootState>,
+) {
   const h = makeHarness(storageInit);
+  // Mocks that the start-up calls read must be in place before the sagas run.
+  setup?.(h);
   const store = createAppStore(h.services, preloaded);
   return { ...h, store, state: () => store.getState() };
 }

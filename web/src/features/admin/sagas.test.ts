@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HttpError } from '../../api/http';
+import { startApp } from '../../testing/fakeServices';
+import { adminActions } from './slice';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('admin', () => {
+  it('login stores the admin id and opens the dashboard', async () => {
+    const app = startApp();
+    app.store.dispatch(adminActions.loginRequested({ email: 'owner@example.com', password: 'secret123' }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.storage.get('adminId')).toBe('a1');
+    expect(app.state().admin.authorized).toBe(true);
+    expect(app.navigate).toHaveBeenCalledWith('/content/admin/dashboard', { replace: true });
+  });
+
+  it('a refused login shows the error', async () => {
+    const app = startApp();
+    app.api.adminLogin.mockRejectedValue(new HttpError(401, { error: 'Credenciales inválidas' }));
+    app.store.dispatch(adminActions.loginRequested({ email: 'owner@example.com', password: 'wrongpass' }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().admin.error).toBe('Credenciales inválidas');
+    expect(app.storage.has('adminId')).toBe(false);
+  });
+
+  it('a stale stored admin id is verified and forgotten', async () => {
+    const app = startApp({ adminId: 'old' }, (h) => h.api.verifyAdmin.mockResolvedValue({ id: 'old', email: '', authorized: false }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.storage.has('adminId')).toBe(false);
+    expect(app.state().admin.storedId).toBe('');
+  });
+
+  it('dashboard actions call the API and refresh', async () => {
+    const app = startApp({ adminId: 'a1' });
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(adminActions.deletePostRequested('u7'));
+    app.store.dispatch(adminActions.deleteChatRequested());
+    app.store.dispatch(adminActions.editMainDataRequested({ available: 10, cpm: 1, donations: 2, startDate: '01/01/2026' }));
+    app.store.dispatch(adminActions.resetViewsRequested(0));
+    await vi.advanceTimersByTimeAsync(300);
+    expect(app.api.deleteMemberPost).toHaveBeenCalledWith('u7');
+    expect(app.api.deleteChatMessages).toHaveBeenCalled();
+    expect(app.api.editMainData).toHaveBeenCalledWith({ available: 10, cpm: 1, donations: 2, startDate: '01/01/2026' });
+    expect(app.api.resetAdsViews).toHaveBeenCalledWith(0);
+    expect(app.api.ranking).toHaveBeenCalled();
+    expect(app.toasts.filter((t) => t.kind === 'success')).toHaveLength(4);
+  });
+
+  it('logout clears the stored flag and returns to the login', async () => {
+    const app = startApp({ adminId: 'a1' });
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(adminActions.logoutRequested());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.storage.has('adminId')).toBe(false);
+    expect(app.state().admin.authorized).toBe(false);
+    expect(app.navigate).toHaveBeenCalledWith('/content/admin', { replace: true });
+  });
+});

@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startApp, sampleMainData, sampleUser } from '../../testing/fakeServices';
+import { chatActions } from '../chat/slice';
+import type { ChatMessageView } from '@pass/events/api';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const message = (id: string, userId = 'u2'): ChatMessageView => ({ id, userId, nickname: 'Bob', message: 'hi', priority: 'normalUser', sentAt: '' });
+
+describe('live connection', () => {
+  it('asks for chat, main data and the newest post on connect', async () => {
+    const app = startApp();
+    app.socket.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.socket.emittedNames()).toEqual(['getChatMessages', 'getUpdatedMainData', 'getGlobalMember']);
+  });
+
+  it('server events update the store; a global post shows for 10 s', async () => {
+    const app = startApp();
+    await vi.advanceTimersByTimeAsync(0);
+    app.socket.serverEmit('connectedUsers', 42);
+    app.socket.serverEmit('updatedMainData', { mainData: { ...sampleMainData, sold: 31 }, countries: { distinct: 3, top: [] } });
+    app.socket.serverEmit('chatMessage', message('m1'));
+    app.socket.serverEmit('chatMessage', message('m1'));
+    app.socket.serverEmit('globalMember', { user: { id: 'u2', fullname: 'Bob', country: 'Spain', image: null, priority: '' }, message: 'Hi!', postedAt: '' });
+    await vi.advanceTimersByTimeAsync(0);
+    const s = app.state();
+    expect(s.connectedUsers.count).toBe(42);
+    expect(s.mainData.data.sold).toBe(31);
+    expect(s.mainData.countries.distinct).toBe(3);
+    expect(s.chat.globalMessages.map((m) => m.id)).toEqual(['m1']);
+    expect(s.mainData.data.globalMessages).toBe(sampleMainData.globalMessages + 1);
+    expect(s.globalPost.visible).toBe(true);
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(app.state().globalPost.visible).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(app.state().globalPost.visible).toBe(false);
+  });
+
+  it('chatMessages (history, or after the admin clears) replaces the list', async () => {
+    const app = startApp();
+    app.socket.serverEmit('chatMessage', message('m1'));
+    app.socket.serverEmit('chatMessages', { total: 0, messages: [] });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().chat.globalMessages).toEqual([]);
+    expect(app.state().mainData.data.globalMessages).toBe(0);
+  });
+});
+
+describe('sending a chat message', () => {
+  it('guests are sent to join', async () => {
+    const app = startApp();
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.navigate).toHaveBeenCalledWith('/content/join');
+    expect(app.socket.emittedNames()).not.toContain('sendChatMessage');
+  });
+
+  it('members without points are sent to /content/check', async () => {
+    const app = startApp({ userId: 'u1' }, (h) => h.api.verifyAccess.mockResolvedValue({ ...sampleUser, chatCount: 0 }));
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.navigate).toHaveBeenCalledWith('/content/check');
+  });
+
+  it('sends over the socket, updates the points, clears the draft, adds the message once', async () => {
+    const app = startApp({ userId: 'u1' }, (h) => h.api.verifyAccess.mockResolvedValue({ ...sampleUser, priority: 'specialUser' }));
+    const sent = message('m9', 'u1');
+    app.socket.acks.sendChatMessage = () => ({ ok: true, data: { message: sent, user: { ...sampleUser, priority: 'specialUser', chatCount: 29 } } });
+    app.socket.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.draftChanged('hello'));
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    app.socket.serverEmit('chatMessage', sent);
+    await vi.advanceTimersByTimeAsync(0);
+    const s = app.state();
+    expect(app.socket.emitted.find((e) => e.event === 'sendChatMessage')?.args[0]).toEqual({ message: 'hello' });
+    expect(s.user.user.chatCount).toBe(29);
+    expect(s.chat.chatInfo.message).toBe('');
+    expect(s.chat.globalMessages.filter((m) => m.id === 'm9')).toHaveLength(1);
+    // A member with a priority also sends decreaseChatCount (spec §4).
+    expect(app.socket.emittedNames()).toContain('decreaseChatCount');
+  });
+
+  it('a 402 answer sends the member to /content/check', async () => {
+    const app = startApp({ userId: 'u1' });
+    app.socket.acks.sendChatMessage = () => ({ ok: false, error: 'No points left', status: 402 });
+    app.socket.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.navigate).toHaveBeenCalledWith('/content/check');
+    expect(app.state().chat.sending).toBe(false);
+  });
+
+  it('gives up after the 20 s socket timeout when the server never answers', async () => {
+    const app = startApp({ userId: 'u1' });
+    app.socket.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(19_999);
+    expect(app.state().chat.sending).toBe(true);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(app.state().chat.sending).toBe(false);
+    expect(app.logError).toHaveBeenCalled();
+  });
+});
