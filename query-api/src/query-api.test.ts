@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendEvents } from '@pass/projector/testing/append';
+import { recordedDay, ANA, BOB, CY } from '@pass/projector/projections/recorded-events';
+import { ADMIN, startReadSide, type ReadSide } from './testing/read-side';
+
+describe('query-api REST reads over HTTP', () => {
+  let side: ReadSide;
+
+  beforeAll(async () => {
+    side = await startReadSide();
+    await appendEvents(side.store, recordedDay);
+    await side.projector.settled();
+  });
+  afterAll(async () => {
+    await side.close();
+  });
+
+  it('GET /api/main-data gives the figures with funds raised = views × cpm + purchases + donations', async () => {
+    const { status, body } = await side.client().request('GET', '/api/main-data');
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      available: 973,
+      sold: 27,
+      views: 4,
+      cpm: 2.5,
+      donations: 10.1,
+      startDate: '01/11/2026',
+      purchasesUsd: 5,
+      fundsRaised: 25.1,
+      members: 3,
+      globalMessages: 1,
+    });
+  });
+
+  it('GET /api/countries gives distinct countries and the top 5', async () => {
+    const { body } = await side.client().request('GET', '/api/countries');
+    expect(body).toEqual({ distinct: 2, top: [{ country: 'Chile', users: 1 }, { country: 'Peru', users: 1 }] });
+  });
+
+  it('GET /api/ranking pages members by passes and searches name, country and date', async () => {
+    const c = side.client();
+    const first = await c.request('GET', '/api/ranking?page=1&pageSize=2');
+    expect(first.body).toMatchObject({ total: 3, page: 1, pageSize: 2 });
+    expect(first.body.items.map((e: { rank: number; userId: string }) => [e.rank, e.userId])).toEqual([
+      [1, BOB],
+      [2, ANA],
+    ]);
+    expect(first.body.items[0]).toEqual({
+      rank: 1,
+      userId: BOB,
+      fullname: 'Bob Stone',
+      country: 'Chile',
+      passes: 25,
+      link: `https://example.com/${BOB}`,
+      imageUrl: `/uploads/${BOB}.webp`,
+      message: 'Hello',
+      priority: 'specialUser',
+      createdAt: '2026-11-03T09:03:00.000Z',
+    });
+    const second = await c.request('GET', '/api/ranking?page=2&pageSize=2');
+    expect(second.body.items.map((e: { userId: string }) => e.userId)).toEqual([CY]);
+    const maria = await c.request('GET', '/api/ranking?q=MARIA');
+    expect(maria.body.items.map((e: { rank: number; userId: string }) => [e.rank, e.userId])).toEqual([[2, ANA]]);
+    const byDate = await c.request('GET', `/api/ranking?q=${encodeURIComponent('03/11/2026')}`);
+    expect(byDate.body.total).toBe(3);
+    const byEmail = await c.request('GET', `/api/ranking?q=${encodeURIComponent('bob@mail.org')}`);
+    expect(byEmail.body.total).toBe(0); // the public ranking never matches e-mails
+  });
+
+  it('answers 400 { error } for bad paging or search input', async () => {
+    const c = side.client();
+    for (const query of ['page=0', 'pageSize=101', 'page=abc', `q=${'x'.repeat(101)}`, 'page=1&page=2']) {
+      const res = await c.request('GET', `/api/ranking?${query}`);
+      expect(res.status, query).toBe(400);
+      expect(typeof res.body.error, query).toBe('string');
+    }
+    expect((await c.request('GET', '/api/chat-messages?limit=0')).status).toBe(400);
+  });
+
+  it('GET /api/registry masks e-mails of members without a name, except to their owner and admins', async () => {
+    const guest = await side.client().request('GET', '/api/registry?pageSize=10');
+    expect(guest.body.total).toBe(3); // every registered user, members or not (admins are not users)
+    const members = guest.body.items.map((r: { member: string }) => r.member);
+    expect(members).toContain('cyr***@site.io');
+
+    const dan = side.client();
+    const joined = await dan.request('POST', '/api/register-user', { email: 'daniel@home.net', password: 'pass1' });
+    expect(joined.status).toBe(201);
+    await side.projector.settled();
+    const own = await dan.request('GET', `/api/registry?q=${encodeURIComponent('daniel@home.net')}`);
+    expect(own.body.items).toEqual([
+      { userId: joined.body.id, createdAt: expect.any(String), member: 'daniel@home.net', passes: 0, points: 10, priority: '' },
+    ]);
+    const seenByOthers = await side.client().request('GET', `/api/registry?q=${encodeURIComponent('daniel@home.net')}`);
+    expect(seenByOthers.body.items[0].member).toBe('dan***@home.net');
+  });
+
+  it('GET /api/chat-messages and /api/global-post give the chat since the clear and the newest post', async () => {
+    const c = side.client();
+    const chat = await c.request('GET', '/api/chat-messages?limit=10');
+    expect(chat.body).toEqual({
+      total: 1,
+      messages: [{ id: 'm3', userId: BOB, nickname: 'Bob Stone', message: 'anyone?', priority: '', sentAt: '2026-11-03T09:29:00.000Z' }],
+    });
+    const post = await c.request('GET', '/api/global-post');
+    expect(post.body).toMatchObject({ user: { id: ANA, fullname: 'Ana María' }, message: 'Updated greeting' });
+  });
+
+  it('GET /api/me answers 401 to guests and the session user to members', async () => {
+    expect((await side.client().request('GET', '/api/me')).status).toBe(401);
+    const eve = side.client();
+    await eve.request('POST', '/api/register-user', { email: 'eve@web.org', password: 'pass1' });
+    const me = await eve.request('GET', '/api/me');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ email: 'eve@web.org', chatCount: 10, passes: 0 });
+  });
+
+  describe('admin views', () => {
+    let admin: ReturnType<ReadSide['client']>;
+    beforeAll(async () => {
+      admin = side.client();
+      const login = await admin.request('POST', '/api/admin-login', ADMIN);
+      expect(login.status).toBe(200);
+    });
+
+    it('refuse guests and members', async () => {
+      const member = side.client();
+      await member.request('POST', '/api/register-user', { email: 'mallory@evil.io', password: 'pass1' });
+      for (const path of [`/api/admin/members/${ANA}/history`, '/api/admin/posts', '/api/admin/projections']) {
+        expect((await side.client().request('GET', path)).status, path).toBe(401);
+        expect((await member.request('GET', path)).status, path).toBe(401);
+      }
+      expect((await member.request('POST', '/api/admin/projections/rebuild')).status).toBe(401);
+    });
+
+    it("show a member's history with running balances, and export it as CSV", async () => {
+      const res = await admin.request('GET', `/api/admin/members/${CY}/history`);
+      expect(res.status).toBe(200);
+      const rows = res.body as Array<{ type: string; pointsDelta: number; points: number; passes: number; actor: string }>;
+      expect(rows.map((r) => [r.type, r.pointsDelta, r.points, r.passes])).toEqual([
+        ['UserRegistered', 10, 10, 0],
+        ['PointsPurchased', 100, 110, 0],
+        ['PassesClaimed', -20, 90, 1],
+        ['CertificatePosted', 0, 90, 1],
+        ['ChatMessageSent', -1, 89, 1],
+        ['MemberPostDeleted', 0, 89, 1],
+        ['PurchaseReversed', -79, 10, 1],
+      ]);
+      expect(rows[0]!.actor).toBe('system:test');
+      const csv = await admin.request('GET', `/api/admin/members/${CY}/history?format=csv`);
+      expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
+      expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="?history-u-cy\.csv"?$/);
+      const lines = csv.text.trim().split('\r\n');
+      expect(lines[0]).toBe('revision,at,type,description,pointsDelta,passesDelta,points,passes,actor,correlationId');
+      expect(lines).toHaveLength(8);
+      expect(lines[7]).toMatch(/^6,.*,PurchaseReversed,Purchase c2 refunded: 1 USD,-79,0,10,1,system:test,/);
+      expect((await admin.request('GET', '/api/admin/members/nobody/history')).status).toBe(404);
+      expect((await admin.request('GET', `/api/admin/members/${CY}/history?format=xml`)).status).toBe(400);
+    });
+
+    it('search posts by name, country or e-mail, with e-mails shown', async () => {
+      const res = await admin.request('GET', `/api/admin/posts?q=${encodeURIComponent('bob@mail.org')}`);
+      expect(res.body.items).toEqual([expect.objectContaining({ userId: BOB, email: 'bob@mail.org', fullname: 'Bob Stone', points: 11 })]);
+      const peru = await admin.request('GET', '/api/admin/posts?q=peru');
+      expect(peru.body.items.map((p: { userId: string }) => p.userId)).toEqual([ANA]);
+    });
+
+    it('report where the projections stand', async () => {
+      await side.projector.settled();
+      const res = await admin.request('GET', '/api/admin/projections');
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ lagEvents: 0, lagSeconds: 0, lastError: null, rebuild: { state: 'idle' } });
+      expect(res.body.position).toBe(res.body.headPosition);
+      expect((await admin.request('POST', '/api/admin/projections/rebuild')).status).toBe(503);
+    });
+  });
+
+  it('serves /healthz, /readyz and Prometheus /metrics', async () => {
+    const c = side.client();
+    expect((await c.request('GET', '/healthz')).body).toEqual({ status: 'ok' });
+    const ready = await c.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks.map((x: { name: string; ok: boolean }) => [x.name, x.ok])).toEqual([
+      ['read-models', true],
+      ['event-store', true],
+      ['projector', true],
+    ]);
+    await side.projector.status();
+    const metrics = await c.request('GET', '/metrics');
+    expect(metrics.text).toMatch(/pass_projector_events_total\{keyspace="ks0"\} \d+/);
+    expect(metrics.text).toMatch(/pass_query_seconds_bucket\{le="0.005",route="\/api\/main-data",status="200"\}/);
+    expect(metrics.text).toMatch(/pass_projector_lag_events\{keyspace="ks0"\} 0/);
+  });
+});

@@ -1,0 +1,126 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import { pino } from 'pino';
+import { Registry } from 'prom-client';
+import { io as connect, type Socket } from 'socket.io-client';
+import { createCommandApi, type CommandApi } from '@pass/command-api';
+import type { ClientToServerEvents, EventStore, ServerToClientEvents } from '@pass/events';
+import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { broadcastPublisher, createMemoryReadModels, createProjector, type Projector, type ReadModelStore } from '@pass/projector';
+import { createOpsRouter, readSideChecks } from '../ops/router';
+import { createQueryApi } from '../query-api';
+import { attachSocketServer } from '../socket/server';
+
+export const ADMIN = { email: 'admin@example.com', password: 'admin-pass-123' };
+
+export interface Client {
+  cookies: Map<string, string>;
+  cookieHeader(): string;
+  request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; text: string; headers: Headers }>;
+}
+
+export interface ReadSide {
+  url: string;
+  store: EventStore;
+  readModels: ReadModelStore;
+  projector: Projector;
+  commandApi: CommandApi;
+  registry: Registry;
+  client(): Client;
+  socket(client?: Client): Promise<Socket<ServerToClientEvents, ClientToServerEvents>>;
+  close(): Promise<void>;
+}
+
+/**
+ * The standalone read side over real HTTP and Socket.IO, with the real command API beside it
+ * (sessions, commands) and an in-memory PGlite store: what infra composes, minus the web app.
+ */
+export async function startReadSide(): Promise<ReadSide> {
+  const logger = pino({ level: 'silent' });
+  const store = await openPgliteEventStore();
+  const uploadsDir = await mkdtemp(join(tmpdir(), 'pass-qa-'));
+  const commandApi = await createCommandApi({
+    eventStore: store,
+    logger,
+    config: { uploadsDir, cookieSecure: false, admin: ADMIN, sessionSecret: 's'.repeat(40) },
+  });
+  const readModels = createMemoryReadModels();
+  const registry = new Registry();
+  const app = express();
+  const server: Server = createServer(app);
+  const sockets = attachSocketServer(server, { readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, logger, metrics: registry, connectedUsersRefreshMs: 60_000 });
+  const projector = createProjector({ eventStore: store, readModels, publisher: broadcastPublisher(sockets.io), logger, metrics: registry });
+  app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store, projector }) }));
+  app.use(createQueryApi({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore: store, logger, metrics: registry }));
+  app.use(commandApi.router);
+  await projector.start();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const opened: Socket[] = [];
+
+  const client = (): Client => {
+    const cookies = new Map<string, string>();
+    const cookieHeader = () => [...cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    return {
+      cookies,
+      cookieHeader,
+      async request(method, path, body) {
+        const cookie = cookieHeader();
+        const res = await fetch(url + path, {
+          method,
+          headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(cookie ? { cookie } : {}) },
+          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+        });
+        for (const line of res.headers.getSetCookie()) {
+          const pair = line.split(';')[0]!;
+          const eq = pair.indexOf('=');
+          cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
+        }
+        const text = await res.text();
+        let parsed: unknown = null;
+        try {
+          parsed = text ? JSON.parse(text) : null;
+        } catch {
+          parsed = text;
+        }
+        return { status: res.status, body: parsed, text, headers: res.headers };
+      },
+    };
+  };
+
+  return {
+    url,
+    store,
+    readModels,
+    projector,
+    commandApi,
+    registry,
+    client,
+    async socket(c) {
+      const cookie = c?.cookieHeader();
+      const s: Socket<ServerToClientEvents, ClientToServerEvents> = connect(url, {
+        transports: ['websocket'],
+        reconnection: false,
+        ...(cookie ? { extraHeaders: { cookie } } : {}),
+      });
+      opened.push(s);
+      await new Promise<void>((done, fail) => {
+        s.once('connect', () => done());
+        s.once('connect_error', fail);
+      });
+      return s;
+    },
+    async close() {
+      for (const s of opened) s.disconnect();
+      await projector.stop();
+      await sockets.close();
+      await commandApi.close();
+      await store.close();
+      await rm(uploadsDir, { recursive: true, force: true });
+    },
+  };
+}
