@@ -71,7 +71,7 @@ export class BullMqImageJobs implements ImageJobs {
             return await processImage(options.uploadsDir, Buffer.from(job.data.image, 'base64'));
           } catch (error) {
             // Tell the waiting request it was the image, not the worker, that failed.
-            if (error instanceof ImageDecodeError) throw new Error(UNREADABLE);
+            if (error instanceof ImageDecodeError) throw new Error(UNREADABLE, { cause: error });
             throw error;
           }
         },

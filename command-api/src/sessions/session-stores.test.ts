@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { USER_SESSION_COOKIE } from '@pass/events';
+import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { requireService, testRedisUrl } from '@pass/events/testing/services';
+import { startHarness } from '../testing/harness';
+import { FileSessionStore } from './file-session-store';
+import { RedisSessionStore } from './redis-session-store';
+import { Sessions } from './sessions';
+
+const clock = () => new Date();
+
+describe('standalone sessions survive a restart', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'pass-sessions-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('a member stays logged in across a restart of the process, and a logout stays a logout', async () => {
+    const store = await openPgliteEventStore();
+    try {
+      // No session secret configured: the development secret is generated once per data folder.
+      const first = await startHarness({ store, config: { dataDir: dir, sessionSecret: undefined } });
+      const b = first.browser();
+      const { body: user } = await b.request('POST', '/api/register-user', { email: 'restart@example.com', password: 'pass1' });
+      const loggedOut = first.browser();
+      await loggedOut.request('POST', '/api/register-user', { email: 'restart@example.com', password: 'pass1' });
+      const revokedCookie = loggedOut.cookies.get(USER_SESSION_COOKIE)!;
+      await loggedOut.request('POST', '/api/logout');
+      await first.close();
+
+      const second = await startHarness({ store, config: { dataDir: dir, sessionSecret: undefined } });
+      try {
+        const again = second.browser();
+        again.cookies.set(USER_SESSION_COOKIE, b.cookies.get(USER_SESSION_COOKIE)!);
+        expect((await again.request('GET', `/api/verify-access/${user.id}`)).status).toBe(200);
+        const replay = second.browser();
+        replay.cookies.set(USER_SESSION_COOKIE, revokedCookie);
+        expect((await replay.request('GET', `/api/verify-access/${user.id}`)).status).toBe(401);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('the file store ignores a torn last line', async () => {
+    const file = join(dir, 'torn.jsonl');
+    const s1 = await FileSessionStore.open(file);
+    const expiresAt = new Date(Date.now() + 60_000).toISOString();
+    await s1.create({ id: 'a', kind: 'user', subjectId: 'u1', createdAt: new Date().toISOString(), expiresAt });
+    await s1.close();
+    const { appendFile } = await import('node:fs/promises');
+    await appendFile(file, '{"op":"create","rec');
+    const s2 = await FileSessionStore.open(file);
+    expect(await s2.get('a')).toMatchObject({ subjectId: 'u1' });
+  });
+});
+
+const redisUrl = testRedisUrl();
+const redisUp = await requireService('command-api redis sessions', redisUrl, 6379);
+
+describe.skipIf(!redisUp)('distributed sessions (Redis)', () => {
+  it('a session issued by one process is honoured by another, and a logout in one ends it in both', async () => {
+    const prefix = `test:${randomUUID()}:sessions:`;
+    const a = new Sessions({ store: new RedisSessionStore(new Redis(redisUrl), prefix, true), secret: 's'.repeat(40), cookieSecure: true, clock });
+    const bStore = new RedisSessionStore(new Redis(redisUrl), prefix, true);
+    const b = new Sessions({ store: bStore, secret: 's'.repeat(40), cookieSecure: true, clock });
+    try {
+      const { cookieValue } = await a.issue('user', 'u-42');
+      const header = `${USER_SESSION_COOKIE}=${cookieValue}`;
+      expect((await b.verify(header)).user).toMatchObject({ id: 'u-42', kind: 'user' });
+      await b.revoke(header, 'user');
+      expect((await a.verify(header)).user).toBeNull();
+    } finally {
+      await bStore.close();
+      await (a as unknown as { options: { store: RedisSessionStore } }).options.store.close();
+    }
+  });
+});
