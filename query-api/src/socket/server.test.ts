@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Socket } from 'socket.io-client';
+import type { ClientToServerEvents, ServerToClientEvents } from '@pass/events';
+import { appendEvents } from '@pass/projector/testing/append';
+import { recordedDay, ANA } from '@pass/projector/projections/recorded-events';
+import { ADMIN, startReadSide, type Client, type ReadSide } from '../testing/read-side';
+
+type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+function next<E extends keyof ServerToClientEvents>(socket: ClientSocket, event: E, match: (payload: Parameters<ServerToClientEvents[E]>[0]) => boolean = () => true) {
+  return new Promise<Parameters<ServerToClientEvents[E]>[0]>((done) => {
+    const listener = (payload: Parameters<ServerToClientEvents[E]>[0]) => {
+      if (!match(payload)) return;
+      socket.off(event, listener as never);
+      done(payload);
+    };
+    socket.on(event, listener as never);
+  });
+}
+
+const ack = <T>(socket: ClientSocket, send: (cb: (answer: T) => void) => void) => new Promise<T>((done) => send(done));
+
+describe('Socket.IO live events', () => {
+  let side: ReadSide;
+  let member: Client;
+  let memberId: string;
+
+  beforeAll(async () => {
+    side = await startReadSide();
+    await appendEvents(side.store, recordedDay);
+    member = side.client();
+    const joined = await member.request('POST', '/api/register-user', { email: 'zoe@chat.io', password: 'pass1' });
+    memberId = joined.body.id;
+    await side.projector.settled();
+  });
+  afterAll(async () => {
+    await side.close();
+  });
+
+  it('answers reads: figures, newest post, chat history', async () => {
+    const guest = await side.socket();
+    const main = next(guest, 'updatedMainData');
+    guest.emit('getUpdatedMainData');
+    expect(await main).toMatchObject({ mainData: { sold: 27, members: 3, fundsRaised: 25.1 }, countries: { distinct: 2 } });
+    const post = next(guest, 'globalMember');
+    guest.emit('getGlobalMember');
+    expect(await post).toMatchObject({ user: { id: ANA }, message: 'Updated greeting' });
+    const chat = next(guest, 'chatMessages');
+    guest.emit('getChatMessages');
+    expect(await chat).toMatchObject({ total: 1, messages: [{ id: 'm3' }] });
+    guest.disconnect();
+  });
+
+  it('counts connected users and tells everyone', async () => {
+    const a = await side.socket();
+    const seen = next(a, 'connectedUsers', (n) => n === 2);
+    const b = await side.socket();
+    expect(await seen).toBe(2);
+    const after = next(a, 'connectedUsers', (n) => n === 1);
+    b.disconnect();
+    expect(await after).toBe(1);
+    a.disconnect();
+  });
+
+  it('sends a chat message as the session user, and everyone hears it from the projector', async () => {
+    const listener = await side.socket();
+    const sender = await side.socket(member);
+    const heard = next(listener, 'chatMessage', (m) => m.message === 'hi all');
+    // An e-mail in the payload is ignored: the user is the one of the session cookie.
+    const answer = await ack<any>(sender, (cb) => sender.emit('sendChatMessage', { message: 'hi all', email: 'ana@example.com' } as never, cb));
+    expect(answer).toMatchObject({ ok: true, data: { message: { userId: memberId, message: 'hi all' }, user: { id: memberId, chatCount: 9 } } });
+    expect(await heard).toMatchObject({ userId: memberId, message: 'hi all' });
+    const main = await side.client().request('GET', '/api/main-data');
+    expect(main.body.globalMessages).toBe(2);
+    listener.disconnect();
+    sender.disconnect();
+  });
+
+  it('refuses guests, and messages that break the chat rules', async () => {
+    const guest = await side.socket();
+    expect(await ack<any>(guest, (cb) => guest.emit('sendChatMessage', { message: 'hello' }, cb))).toEqual({ ok: false, status: 401, error: 'Please join first' });
+    expect(await ack<any>(guest, (cb) => guest.emit('increaseChatCount', cb))).toMatchObject({ ok: false, status: 401 });
+    const sender = await side.socket(member);
+    expect(await ack<any>(sender, (cb) => sender.emit('sendChatMessage', { message: 'x'.repeat(501) }, cb))).toEqual({
+      ok: false,
+      status: 400,
+      error: 'The message is too long',
+    });
+    expect(await ack<any>(sender, (cb) => sender.emit('sendChatMessage', { message: '   ' }, cb))).toMatchObject({ ok: false, status: 400 });
+    guest.disconnect();
+    sender.disconnect();
+  });
+
+  it('awards the free point once per 30 s; decreaseChatCount only reports the user', async () => {
+    const s = await side.socket(member);
+    const before = await ack<any>(s, (cb) => s.emit('decreaseChatCount', cb));
+    expect(before.ok).toBe(true);
+    const first = await ack<any>(s, (cb) => s.emit('increaseChatCount', cb));
+    expect(first).toMatchObject({ ok: true, data: { user: { chatCount: before.data.user.chatCount + 1 } } });
+    const again = await ack<any>(s, (cb) => s.emit('increaseChatCount', cb));
+    expect(again).toMatchObject({ ok: false, status: 429 });
+    const after = await ack<any>(s, (cb) => s.emit('decreaseChatCount', cb));
+    expect(after.data.user.chatCount).toBe(before.data.user.chatCount + 1);
+    s.disconnect();
+  });
+
+  it('sends everyone the emptied history when the admin clears the chat', async () => {
+    const listener = await side.socket();
+    const cleared = next(listener, 'chatMessages', (h) => h.total === 0);
+    const admin = side.client();
+    await admin.request('POST', '/api/admin-login', ADMIN);
+    expect((await admin.request('DELETE', '/api/delete-chat-messages')).status).toBe(204);
+    expect(await cleared).toEqual({ total: 0, messages: [] });
+    listener.disconnect();
+  });
+
+  it('stops accepting commands from a socket whose session was logged out', async () => {
+    const c = side.client();
+    await c.request('POST', '/api/register-user', { email: 'leaver@bye.io', password: 'pass1' });
+    const s = await side.socket(c);
+    expect((await ack<any>(s, (cb) => s.emit('decreaseChatCount', cb))).ok).toBe(true);
+    expect((await c.request('POST', '/api/logout')).status).toBe(204);
+    expect(await ack<any>(s, (cb) => s.emit('sendChatMessage', { message: 'still here?' }, cb))).toMatchObject({ ok: false, status: 401 });
+    s.disconnect();
+  });
+});
