@@ -1,5 +1,14 @@
 import type { RankingEntry } from '@pass/events/api';
 import { formatNumber } from '../lib/format';
+import { isHttpLink } from '../lib/url';
+
+function Avatar({ entry }: { entry: RankingEntry }) {
+  return entry.imageUrl ? (
+    <img src={entry.imageUrl} alt={entry.fullname} width={96} height={96} loading="lazy" />
+  ) : (
+    <span className="avatar" aria-hidden="true">{entry.fullname.slice(0, 1).toUpperCase()}</span>
+  );
+}
 
 export interface SponsorsProps {
   query: string;
@@ -23,9 +32,13 @@ export function Sponsors({ query, entries, onQuery }: SponsorsProps) {
             <li key={m.userId} className="sponsor-card" title={m.message}>
               <span className="rank">#{m.rank}</span>
               <span className="passes">{formatNumber(m.passes)} passes</span>
-              <a href={m.link} target="_blank" rel="noopener noreferrer nofollow" aria-label={`${m.fullname}'s link`}>
-                {m.imageUrl ? <img src={m.imageUrl} alt={m.fullname} width={96} height={96} loading="lazy" /> : <span className="avatar" aria-hidden="true">{m.fullname.slice(0, 1)}</span>}
-              </a>
+              {isHttpLink(m.link) ? (
+                <a href={m.link} target="_blank" rel="noopener noreferrer nofollow ugc" aria-label={`${m.fullname}'s link`}>
+                  <Avatar entry={m} />
+                </a>
+              ) : (
+                <Avatar entry={m} />
+              )}
               <strong>{m.fullname}</strong>
               <span className="muted">{m.country}</span>
             </li>

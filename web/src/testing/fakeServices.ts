@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { vi, type Mock } from 'vitest';
 import type { ClientToServerEvents, MainDataView, ServerToClientEvents, UserView } from '@pass/events/api';
 import type { Api } from '../api/http';
 import type { LiveSocket } from '../api/socket';
@@ -100,10 +100,10 @@ export interface Harness {
   storage: Map<string, string>;
   /** Loaded ad iframes per slot kind; slots are 1 (main, check) or 3 (popup) unless set. */
   ads: Record<AdSlot, { slots: number; loaded: number }>;
-  navigate: ReturnType<typeof vi.fn>;
-  redirectHome: ReturnType<typeof vi.fn>;
+  navigate: Mock<Services['navigate']>;
+  redirectHome: Mock<Services['redirectHome']>;
   toasts: { kind: 'blank' | 'success' | 'error'; message: string }[];
-  logError: ReturnType<typeof vi.fn>;
+  logError: Mock<Services['logError']>;
 }
 
 export function makeHarness(storageInit: Record<string, string> = {}): Harness {
@@ -116,9 +116,9 @@ export function makeHarness(storageInit: Record<string, string> = {}): Harness {
     check: { slots: 1, loaded: 1 },
   };
   const api = fakeApi();
-  const navigate = vi.fn();
-  const redirectHome = vi.fn();
-  const logError = vi.fn();
+  const navigate = vi.fn<Services['navigate']>();
+  const redirectHome = vi.fn<Services['redirectHome']>();
+  const logError = vi.fn<Services['logError']>();
   const services: Services = {
     api,
     createSocket: () => socket,

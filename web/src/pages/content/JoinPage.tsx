@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -12,6 +13,8 @@ export default function JoinPage() {
   const dispatch = useAppDispatch();
   const registered = useAppSelector(selectIsRegistered);
   const { registerError, pending } = useAppSelector((s) => s.user);
+  // After a registration from this page the saga navigates (to /content/check); the guard is for arrivals.
+  const [submitted, setSubmitted] = useState(false);
   const { register, handleSubmit, formState } = useForm<JoinForm>({
     resolver: zodResolver(joinFormSchema),
     mode: 'onSubmit',
@@ -19,14 +22,17 @@ export default function JoinPage() {
     defaultValues: { email: '', password: '' },
   });
 
-  if (registered) return <Navigate to="/content/participants" replace />;
+  if (registered && !submitted) return <Navigate to="/content/participants" replace />;
 
   return (
     <section className="panel narrow" aria-labelledby="join-title">
       <h1 id="join-title">Join {PRODUCT_NAME}</h1>
       <p className="muted">New here? You're registered with your first sign-in. Already a member? Sign in with the same details.</p>
       {registerError && <p className="form-error" role="alert">{registerError}</p>}
-      <form noValidate onSubmit={handleSubmit((values) => dispatch(userActions.registerRequested(values)))}>
+      <form noValidate onSubmit={handleSubmit((values) => {
+        setSubmitted(true);
+        dispatch(userActions.registerRequested(values));
+      })}>
         <Field label="Email" error={formState.errors.email?.message}>
           <input type="email" autoComplete="email" {...register('email')} />
         </Field>
