@@ -13,3 +13,4 @@ export { createProjector, type Projector, type ProjectorDeps, type ProjectorStat
 export { projectorMetrics } from './metrics';
 export type { ProjectionControl } from './rebuild/control';
 export { lagOf, LAG_SCAN_LIMIT } from './rebuild/status';
+export { createProjectionRuntime, type ProjectionRuntime, type ProjectionRuntimeDeps, type RebuildState } from './rebuild/runtime';

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import type { EventStore } from '@pass/events';
+import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { requireService, testRedisUrl } from '@pass/events/testing/services';
+import { broadcastPublisher } from '../live/publisher';
+import { projectInto } from '../projections/apply';
+import { positioned } from '../projections/recorded-events';
+import { createMemoryReadModels } from '../read-models/memory';
+import type { ReadModelStore } from '../read-models/port';
+import { createRedisReadModels } from '../read-models/redis';
+import { deleteKeysUnder } from '../read-models/redis-admin';
+import { appendEvents } from '../testing/append';
+import { generateEvents } from '../testing/generate-events';
+import { createProjectionRuntime, type ProjectionRuntime } from './runtime';
+
+const logger = pino({ level: 'silent' });
+const redisReachable = await requireService('projector: rebuild into Redis', testRedisUrl(), 6379);
+
+const adapters: Array<[string, boolean, () => { readModels: ReadModelStore; cleanup: () => Promise<void> }]> = [
+  ['memory', true, () => ({ readModels: createMemoryReadModels(), cleanup: async () => {} })],
+  [
+    'redis',
+    redisReachable,
+    () => {
+      const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+      const root = `test:rm:${randomUUID()}`;
+      return {
+        readModels: createRedisReadModels({ redis, root, activeCacheMs: 0 }),
+        cleanup: async () => {
+          await deleteKeysUnder(redis, root);
+          redis.disconnect();
+        },
+      };
+    },
+  ],
+];
+
+describe.each(adapters)('projection rebuild (%s)', (_name, available, open) => {
+  let store: EventStore | undefined;
+  let runtime: ProjectionRuntime | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await runtime?.stop();
+    await store?.close();
+    await cleanup?.();
+  });
+
+  it.skipIf(!available)('fills a fresh keyspace from 0 while readers keep the old one, then switches them over in one step', async () => {
+    store = await openPgliteEventStore();
+    const opened = open();
+    cleanup = opened.cleanup;
+    const { readModels } = opened;
+    const events = [...generateEvents({ users: 400, seed: 11 })];
+    const cut = Math.floor(events.length * 0.8);
+    await appendEvents(store, events.slice(0, cut));
+    const bus = new EventEmitter();
+    const heard: string[] = [];
+    bus.on('updatedMainData', () => heard.push('updatedMainData'));
+    runtime = createProjectionRuntime({ eventStore: store, readModels, publisher: broadcastPublisher(bus), logger, maxBatchSize: 100, dropDelayMs: 50 });
+    await runtime.start();
+    await runtime.live().settled();
+    const before = await readModels.activeId();
+    const membersBefore = (await (await readModels.active()).main()).members;
+
+    // A reader polling through the rebuild never sees an empty or shrinking model.
+    const seen: number[] = [];
+    let polling = true;
+    const poll = (async () => {
+      while (polling) {
+        seen.push((await (await readModels.active()).main()).members);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    })();
+    const done = runtime.runRebuild();
+    expect(runtime.rebuildState().state).toBe('running');
+    await appendEvents(store, events.slice(cut)); // writes keep coming during the rebuild
+    await done;
+    polling = false;
+    await poll;
+
+    const after = await readModels.activeId();
+    expect(after).not.toBe(before);
+    expect(runtime.rebuildState()).toMatchObject({ state: 'idle', processed: events.length, total: events.length });
+    expect(Math.min(...seen)).toBeGreaterThanOrEqual(membersBefore);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]!).toBeGreaterThanOrEqual(seen[i - 1]!);
+
+    await runtime.live().settled();
+    const clean = await createMemoryReadModels().active();
+    await projectInto(clean, positioned(events));
+    const rebuilt = await (await readModels.active()).dump();
+    const want = await clean.dump();
+    expect({ ...rebuilt, checkpoint: null }).toEqual({ ...want, checkpoint: null });
+    expect(rebuilt.checkpoint).toBe((await runtime.status()).headPosition);
+
+    // The rebuilt projector is now the live one, publishing again.
+    heard.length = 0;
+    await appendEvents(store, [...generateEvents({ users: 1, seed: 99, allMembers: true })]);
+    await runtime.live().settled();
+    expect(heard).toContain('updatedMainData');
+
+    // The old keyspace is dropped once readers have moved.
+    await new Promise((r) => setTimeout(r, 120));
+    expect(await readModels.keyspace(before).checkpoint()).toBeNull();
+    const status = await runtime.status();
+    expect(status).toMatchObject({ lagEvents: 0, lastError: null, rebuild: { state: 'idle' } });
+  });
+});
