@@ -37,7 +37,6 @@ export function HomePage() {
   useEffect(() => {
     if (!ranking.loaded) dispatch(usersActions.rankingRequested(ranking.query));
     // Only the first visit loads; later updates come from the live main-data event.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [dispatch]);
 
   return (

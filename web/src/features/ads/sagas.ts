@@ -75,7 +75,5 @@ export function* adsPopupSaga(s: Services): SagaIterator {
 
 /** Accepting stores the string "true" under acceptedCookie (spec §4). */
 export function* cookieSaga(s: Services): SagaIterator {
-  yield takeEvery(popupActions.cookieAccepted.type, function* () {
-    s.storage.set('acceptedCookie', 'true');
-  });
+  yield takeEvery(popupActions.cookieAccepted.type, () => s.storage.set('acceptedCookie', 'true'));
 }

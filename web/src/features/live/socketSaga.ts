@@ -115,10 +115,10 @@ export function* socketSaga(s: Services): SagaIterator {
   const channel: EventChannel<Action> = yield call(liveChannel, socket);
   yield takeEvery(chatActions.sendRequested.type, sendChat, s, socket);
   yield takeEvery(checkActions.freePointRequested.type, awardFreePoint, s, socket);
-  yield takeEvery(liveMainDataRequested.type, function* () {
+  yield takeEvery(liveMainDataRequested.type, () => {
     if (socket.connected) socket.emit('getUpdatedMainData');
   });
-  yield takeEvery(liveGlobalMemberRequested.type, function* () {
+  yield takeEvery(liveGlobalMemberRequested.type, () => {
     if (socket.connected) socket.emit('getGlobalMember');
   });
   try {

@@ -74,7 +74,6 @@ export default function AdminDashboardPage() {
 
   useEffect(() => {
     if (authorized) dispatch(usersActions.rankingRequested(ranking.query));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [dispatch, authorized]);
 
   if (!authorized) return <Navigate to="/content/admin" replace />;

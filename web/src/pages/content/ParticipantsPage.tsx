@@ -20,7 +20,6 @@ export default function ParticipantsPage() {
   useEffect(() => {
     dispatch(usersActions.registryRequested(registry.query));
     // Load on open; typing re-queries through the saga.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [dispatch]);
 
   const rows = [...registry.items].sort((a, b) => b.passes - a.passes);
