@@ -14,3 +14,4 @@ export { projectorMetrics } from './metrics';
 export type { ProjectionControl } from './rebuild/control';
 export { lagOf, LAG_SCAN_LIMIT } from './rebuild/status';
 export { createProjectionRuntime, type ProjectionRuntime, type ProjectionRuntimeDeps, type RebuildState } from './rebuild/runtime';
+export { startRebuildWorker, createRemoteProjectionControl, rebuildStateWriter, type RebuildJobsOptions } from './rebuild/jobs';
