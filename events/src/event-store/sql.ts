@@ -103,34 +103,32 @@ CREATE TABLE IF NOT EXISTS ${s}.events (
 
 CREATE INDEX IF NOT EXISTS events_global_order ON ${s}.events (transaction_id, global_position);
 
--- Migration: the first version returned a set; a function's result type cannot be replaced.
-DO $mig$ BEGIN
-  IF EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-              WHERE n.nspname = '${schema}' AND p.proname = 'append_events' AND p.proretset) THEN
-    DROP FUNCTION ${s}.append_events(text, bigint, uuid[], text[], jsonb[], jsonb[]);
-  END IF;
+-- Migration: earlier versions returned rows; a function's result type cannot be replaced.
+DO $mig$
+DECLARE f regprocedure;
+BEGIN
+  FOR f IN SELECT p.oid::regprocedure FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+            WHERE n.nspname = '${schema}' AND p.proname IN ('append_events', 'append_retry') AND p.prorettype <> 'text'::regtype
+  LOOP
+    EXECUTE 'DROP FUNCTION ' || f;
+  END LOOP;
 END $mig$;
 
--- What an append of p_ids already answered, when it is being retried: NULLs when the first id
+-- What an append of p_ids already answered, when it is being retried: NULL when the first id
 -- is not stored; raises ES400 when the ids are stored otherwise than this append would place
 -- them, ES409 when the retry's expected revision does not fit where they were stored.
-CREATE OR REPLACE FUNCTION ${s}.append_retry(
-  p_stream_id text,
-  p_expected bigint,
-  p_ids uuid[],
-  OUT next_revision bigint,
-  OUT tx text,
-  OUT pos bigint
-) LANGUAGE plpgsql AS $fn$
+CREATE OR REPLACE FUNCTION ${s}.append_retry(p_stream_id text, p_expected bigint, p_ids uuid[])
+RETURNS text LANGUAGE plpgsql AS $fn$
 DECLARE
   v_count bigint := cardinality(p_ids);
   v_first_stream text;
   v_first_revision bigint;
   v_current bigint;
+  v_result text;
 BEGIN
   SELECT e.stream_id, e.revision INTO v_first_stream, v_first_revision
     FROM ${s}.events e WHERE e.event_id = p_ids[1];
-  IF NOT FOUND THEN RETURN; END IF;
+  IF NOT FOUND THEN RETURN NULL; END IF;
   IF v_first_stream <> p_stream_id OR (
     SELECT array_agg(e.event_id ORDER BY e.revision) FROM ${s}.events e
      WHERE e.stream_id = p_stream_id AND e.revision >= v_first_revision AND e.revision < v_first_revision + v_count
@@ -142,53 +140,27 @@ BEGIN
     SELECT st.revision INTO v_current FROM ${s}.streams st WHERE st.stream_id = p_stream_id;
     RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = coalesce(v_current, -1)::text;
   END IF;
-  SELECT e.revision, e.transaction_id::text, e.global_position INTO next_revision, tx, pos
+  SELECT e.revision || '/' || e.transaction_id || '/' || e.global_position INTO v_result
     FROM ${s}.events e WHERE e.stream_id = p_stream_id AND e.revision = v_first_revision + v_count - 1;
+  RETURN v_result;
 END
 $fn$;
 
--- One round-trip append. p_expected: >= 0 exact revision, -1 no stream, -2 any, -3 stream exists.
--- Raises ES409 (detail = actual revision) on a revision mismatch that is not a retry, ES400
--- (through append_retry) for ids stored elsewhere; either way nothing is written. A retry the
+-- One round-trip appends, answering 'last revision/transaction id/global position'.
+-- p_expected: >= 0 exact revision, -1 no stream, -2 any, -3 stream exists. Raises ES409
+-- (detail = actual revision) on a revision mismatch that is not a retry, ES400 (through
+-- append_retry) for ids stored elsewhere; either way nothing is written. A retry that the
 -- revision check lets through fails on the event id's unique index; the caller then asks
--- append_retry.
+-- append_retry. append_event is the same for one event, without arrays (most appends).
 CREATE OR REPLACE FUNCTION ${s}.append_events(
-  p_stream_id text,
-  p_expected bigint,
-  p_ids uuid[],
-  p_types text[],
-  p_data jsonb[],
-  p_metadata jsonb[],
-  OUT next_revision bigint,
-  OUT tx text,
-  OUT pos bigint
-) LANGUAGE plpgsql AS $fn$
-#variable_conflict use_column
+  p_stream_id text, p_expected bigint, p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
+) RETURNS text LANGUAGE plpgsql AS $fn$
 DECLARE
   v_count bigint := cardinality(p_ids);
   v_current bigint;
+  v_result text;
 BEGIN
-  LOOP
-    -- The stream row is the lock that serialises appends to one stream.
-    SELECT st.revision INTO v_current FROM ${s}.streams st WHERE st.stream_id = p_stream_id FOR UPDATE;
-    IF NOT FOUND THEN v_current := -1; END IF;
-    IF (p_expected = -1 AND v_current <> -1)
-      OR (p_expected = -3 AND v_current = -1)
-      OR (p_expected >= 0 AND v_current <> p_expected) THEN
-      SELECT r.next_revision, r.tx, r.pos INTO next_revision, tx, pos FROM ${s}.append_retry(p_stream_id, p_expected, p_ids) r;
-      IF next_revision IS NOT NULL THEN RETURN; END IF;
-      RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = v_current::text;
-    END IF;
-    IF v_current >= 0 THEN
-      UPDATE ${s}.streams SET revision = v_current + v_count WHERE stream_id = p_stream_id;
-      EXIT;
-    END IF;
-    INSERT INTO ${s}.streams (stream_id, revision) VALUES (p_stream_id, v_count - 1)
-      ON CONFLICT (stream_id) DO NOTHING;
-    EXIT WHEN FOUND;
-    -- A concurrent append created the stream and has committed since: check against it.
-  END LOOP;
-
+${claimRevisionsSql(s, 'p_ids')}
   WITH inserted AS (
     INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata)
     SELECT u.id, p_stream_id, v_current + u.ord, u.type, u.data, u.metadata
@@ -196,10 +168,61 @@ BEGIN
      ORDER BY u.ord
     RETURNING revision, transaction_id, global_position
   )
-  SELECT i.revision, i.transaction_id::text, i.global_position INTO next_revision, tx, pos
+  SELECT i.revision || '/' || i.transaction_id || '/' || i.global_position INTO v_result
     FROM inserted i ORDER BY i.global_position DESC LIMIT 1;
+  RETURN v_result;
 END
 $fn$;
+
+CREATE OR REPLACE FUNCTION ${s}.append_event(
+  p_stream_id text, p_expected bigint, p_id uuid, p_type text, p_data jsonb, p_metadata jsonb
+) RETURNS text LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_count bigint := 1;
+  v_current bigint;
+  v_result text;
+BEGIN
+${claimRevisionsSql(s, 'ARRAY[p_id]')}
+  INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata)
+  VALUES (p_id, p_stream_id, v_current + 1, p_type, p_data, p_metadata)
+  RETURNING revision || '/' || transaction_id || '/' || global_position INTO v_result;
+  RETURN v_result;
+END
+$fn$;
+`;
+}
+
+/**
+ * The start of both append functions: checks the expected revision against the stream row and
+ * moves the row on by v_count, leaving the stream's previous last revision in v_current (-1 for
+ * a new stream). The stream row is the lock that serialises appends to one stream.
+ */
+function claimRevisionsSql(s: string, ids: string): string {
+  return `  -- Usual case, one statement: the stream exists and the expectation holds.
+  UPDATE ${s}.streams st SET revision = st.revision + v_count
+   WHERE st.stream_id = p_stream_id AND (p_expected IN (-2, -3) OR st.revision = p_expected)
+   RETURNING st.revision - v_count INTO v_current;
+  IF NOT FOUND THEN
+    LOOP
+      SELECT st.revision INTO v_current FROM ${s}.streams st WHERE st.stream_id = p_stream_id FOR UPDATE;
+      IF NOT FOUND THEN v_current := -1; END IF;
+      IF (p_expected = -1 AND v_current <> -1)
+        OR (p_expected = -3 AND v_current = -1)
+        OR (p_expected >= 0 AND v_current <> p_expected) THEN
+        v_result := ${s}.append_retry(p_stream_id, p_expected, ${ids});
+        IF v_result IS NOT NULL THEN RETURN v_result; END IF;
+        RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = v_current::text;
+      END IF;
+      IF v_current >= 0 THEN
+        UPDATE ${s}.streams st SET revision = v_current + v_count WHERE st.stream_id = p_stream_id;
+        EXIT;
+      END IF;
+      INSERT INTO ${s}.streams (stream_id, revision) VALUES (p_stream_id, v_count - 1)
+        ON CONFLICT (stream_id) DO NOTHING;
+      EXIT WHEN FOUND;
+      -- A concurrent append created the stream and has committed since: check against it.
+    END LOOP;
+  END IF;
 `;
 }
 
@@ -215,10 +238,9 @@ interface EventRow {
   recorded_at: Date | string;
 }
 
+/** 'last revision/transaction id/global position', or NULL from append_retry when not a retry. */
 interface AppendRow {
-  next_revision: string | number | bigint | null;
-  tx: string;
-  pos: string | number | bigint;
+  r: string | null;
 }
 
 const toNumber = (v: string | number | bigint) => Number(v);
@@ -278,6 +300,7 @@ export class SqlEventStore implements EventStore {
   private readonly release: () => Promise<void>;
   private readonly sql: {
     append: string;
+    appendOne: string;
     appendRetry: string;
     streamForwards: string;
     streamBackwards: string;
@@ -302,8 +325,9 @@ export class SqlEventStore implements EventStore {
     const horizon = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
     const after = `(transaction_id, global_position) > ($1::text::xid8, $2::bigint)`;
     this.sql = {
-      append: `SELECT next_revision, tx, pos FROM ${s}.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])`,
-      appendRetry: `SELECT next_revision, tx, pos FROM ${s}.append_retry($1, $2, $3::uuid[])`,
+      append: `SELECT ${s}.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS r`,
+      appendOne: `SELECT ${s}.append_event($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb) AS r`,
+      appendRetry: `SELECT ${s}.append_retry($1, $2, $3::uuid[]) AS r`,
       streamForwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
       streamBackwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
       allFromStart: `SELECT ${COLUMNS} FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id, global_position LIMIT $1`,
@@ -326,34 +350,40 @@ export class SqlEventStore implements EventStore {
 
   async append(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision = 'any'): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError(`Append to "${streamId}" needs at least one event`);
-    const params = [
-      streamId,
-      encodeExpected(expectedRevision),
-      events.map((e) => e.id),
-      events.map((e) => e.type),
-      events.map((e) => JSON.stringify(e.data ?? null)),
-      events.map((e) => JSON.stringify(e.metadata ?? {})),
-    ];
-    let row: AppendRow | undefined;
+    const expected = encodeExpected(expectedRevision);
+    const single = events.length === 1 ? events[0]! : undefined;
+    const [text, params] = single
+      ? [this.sql.appendOne, [streamId, expected, single.id, single.type, JSON.stringify(single.data ?? null), JSON.stringify(single.metadata ?? {})]]
+      : [
+          this.sql.append,
+          [
+            streamId,
+            expected,
+            events.map((e) => e.id),
+            events.map((e) => e.type),
+            events.map((e) => JSON.stringify(e.data ?? null)),
+            events.map((e) => JSON.stringify(e.metadata ?? {})),
+          ],
+        ];
+    let result: string | null | undefined;
     try {
-      row = (await this.client.query<AppendRow>(this.sql.append, params)).rows[0];
+      result = (await this.client.query<AppendRow>(text, params)).rows[0]?.r;
     } catch (error) {
       if ((error as { code?: unknown }).code !== '23505') throw this.appendError(error, streamId, expectedRevision);
       // An event id is stored already: a retry of an acknowledged append (answered as the first
       // time) or ids reused elsewhere (refused).
       try {
-        row = (await this.client.query<AppendRow>(this.sql.appendRetry, params.slice(0, 3))).rows[0];
+        result = (await this.client.query<AppendRow>(this.sql.appendRetry, [streamId, expected, events.map((e) => e.id)])).rows[0]?.r;
       } catch (retryError) {
         throw this.appendError(retryError, streamId, expectedRevision);
       }
-      if (row?.next_revision === null || row?.next_revision === undefined) {
-        throw new DuplicateEventIdError(streamId, (error as Error).message);
-      }
+      if (!result) throw new DuplicateEventIdError(streamId, (error as Error).message);
     }
-    if (!row || row.next_revision === null) throw new Error(`Append to "${streamId}" returned no result`);
+    const parts = /^(\d+)\/(\d+)\/(\d+)$/.exec(result ?? '');
+    if (!parts) throw new Error(`Append to "${streamId}" returned "${String(result)}"`);
     this.wake();
     for (const listener of this.appendListeners) listener();
-    return { nextExpectedRevision: Number(row.next_revision), position: { commit: BigInt(row.tx), prepare: BigInt(row.pos) } };
+    return { nextExpectedRevision: Number(parts[1]), position: { commit: BigInt(parts[2]!), prepare: BigInt(parts[3]!) } };
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
