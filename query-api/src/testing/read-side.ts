@@ -10,7 +10,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { createCommandApi, type CommandApi } from '@pass/command-api';
 import type { ClientToServerEvents, EventStore, ServerToClientEvents } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { broadcastPublisher, createMemoryReadModels, createProjector, type Projector, type ReadModelStore } from '@pass/projector';
+import { broadcastPublisher, createMemoryReadModels, createProjectionRuntime, type ProjectionRuntime, type Projector, type ReadModelStore } from '@pass/projector';
 import { createOpsRouter, readSideChecks } from '../ops/router';
 import { createQueryApi } from '../query-api';
 import { attachSocketServer } from '../socket/server';
@@ -27,7 +27,9 @@ export interface ReadSide {
   url: string;
   store: EventStore;
   readModels: ReadModelStore;
-  projector: Projector;
+  /** The live projector (changes after a rebuild). */
+  readonly projector: Projector;
+  runtime: ProjectionRuntime;
   commandApi: CommandApi;
   registry: Registry;
   client(): Client;
@@ -53,11 +55,14 @@ export async function startReadSide(): Promise<ReadSide> {
   const app = express();
   const server: Server = createServer(app);
   const sockets = attachSocketServer(server, { readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, logger, metrics: registry, connectedUsersRefreshMs: 60_000 });
-  const projector = createProjector({ eventStore: store, readModels, publisher: broadcastPublisher(sockets.io), logger, metrics: registry });
-  app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store, projector }) }));
-  app.use(createQueryApi({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore: store, logger, metrics: registry }));
+  const runtime = createProjectionRuntime({ eventStore: store, readModels, publisher: broadcastPublisher(sockets.io), logger, metrics: registry, dropDelayMs: 100 });
+  const liveProjector = { status: () => runtime.live().status() };
+  app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store, projector: liveProjector }) }));
+  app.use(
+    createQueryApi({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore: store, logger, metrics: registry, projections: runtime }),
+  );
   app.use(commandApi.router);
-  await projector.start();
+  await runtime.start();
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const opened: Socket[] = [];
@@ -96,7 +101,10 @@ export async function startReadSide(): Promise<ReadSide> {
     url,
     store,
     readModels,
-    projector,
+    get projector() {
+      return runtime.live();
+    },
+    runtime,
     commandApi,
     registry,
     client,
@@ -116,7 +124,7 @@ export async function startReadSide(): Promise<ReadSide> {
     },
     async close() {
       for (const s of opened) s.disconnect();
-      await projector.stop();
+      await runtime.stop();
       await sockets.close();
       await commandApi.close();
       await store.close();
