@@ -1,0 +1,217 @@
+/**
+ * Command-side benchmark: commands/s and latency of register, free point, claim and chat, through
+ * the same code the routes and sockets use (command handler with its state cache, deciders,
+ * metadata, pino logging to /dev/null), on PGlite (a directory, like standalone) and PostgreSQL.
+ *
+ *   node --import tsx bench/commands.ts
+ *
+ * - throughput: 16 concurrent clients, each its own member, as fast as they can;
+ * - latency: an open-loop schedule of 500 free-point/chat commands per second, measured from the
+ *   scheduled start (queueing included), against the targets of the command-side issue.
+ * Time is passed in: the bench clock advances 31 s per free point, so the 30 s rule never refuses.
+ * PostgreSQL is measured when TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test)
+ * is reachable, in a fresh schema dropped afterwards.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import { pino } from 'pino';
+import type { CommandContext, EventStore, Principal } from '../events/src/index';
+import { streams } from '../events/src/streams';
+import { openPgliteEventStore } from '../events/src/event-store/pglite';
+import { openPostgresEventStore } from '../events/src/event-store/postgres';
+import { canConnect, testPostgresUrl } from '../events/src/testing/services';
+import { createCommandApi } from '../command-api/src/command-api';
+import { CommandHandler } from '../command-api/src/kernel/command-handler';
+import { claimPasses } from '../command-api/src/passes/claim';
+import { poolDecider } from '../command-api/src/passes/pool-decider';
+import { hashPassword } from '../command-api/src/sessions/passwords';
+import { userDecider } from '../command-api/src/users/decider';
+import { join as joinForm } from '../command-api/src/users/join';
+
+export const COMMAND = 'node --import tsx bench/commands.ts';
+const CLIENTS = 16;
+const RATE_PER_SECOND = 500;
+const RATE_SECONDS = 4;
+const TARGETS = { pglite: 2_000, postgres: 3_000, p99Ms: 25 };
+
+interface Row {
+  command: string;
+  count: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+interface StoreFigures {
+  store: string;
+  target: number;
+  rows: Row[];
+  rate: { command: string; p50: number; p99: number; achieved: number }[];
+}
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+
+/** `clients` loops sharing `total` operations; per-operation latency and overall rate. */
+async function closedLoop(command: string, clients: number, total: number, op: (client: number, i: number) => Promise<unknown>): Promise<Row> {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async (_, client) => {
+      for (let i = next++; i < total; i = next++) {
+        const t = performance.now();
+        await op(client, i);
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { command, count: total, perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+/** Starts one operation every 1/rate seconds whatever the previous ones do; latency from the scheduled start. */
+async function openLoop(command: string, rate: number, seconds: number, op: (i: number) => Promise<unknown>) {
+  const total = rate * seconds;
+  const interval = 1000 / rate;
+  const latencies: number[] = [];
+  const running: Promise<void>[] = [];
+  const started = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = started + i * interval;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    running.push(op(i).then(() => void latencies.push(performance.now() - due)));
+  }
+  await Promise.all(running);
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { command, p50: percentile(latencies, 50), p99: percentile(latencies, 99), achieved: total / elapsed };
+}
+
+async function measure(storeName: string, target: number, store: EventStore): Promise<StoreFigures> {
+  const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
+  let nowMs = Date.parse('2026-06-01T00:00:00.000Z');
+  // Every command moves time on by 31 s, so no member ever asks twice within 30 s.
+  const clock = () => new Date((nowMs += 31_000));
+  // Claims and registrations need no such jump (a claim must be recorded within 15 s of its reservation).
+  const steady = () => new Date(nowMs);
+  const uploadsDir = mkdtempSync(join(tmpdir(), 'pass-bench-uploads-'));
+  const api = await createCommandApi({ eventStore: store, logger, clock, config: { uploadsDir, cookieSecure: false, sessionSecret: 'b'.repeat(40) } });
+  const handler = new CommandHandler({ eventStore: store, logger });
+  const ctx = (): CommandContext => ({ correlationId: randomUUID(), causationId: randomUUID(), actor: { type: 'system', id: 'bench' }, now: steady() });
+  const rowsOut: Row[] = [];
+  const rate: StoreFigures['rate'] = [];
+  try {
+    // Members with plenty of points, registered directly (argon2 is measured in "register" below).
+    const passwordHash = await hashPassword('bench1');
+    const members: Principal[] = [];
+    for (let i = 0; i < 64; i++) {
+      const userId = randomUUID();
+      await handler.handle(userDecider, streams.user(userId), { type: 'RegisterUser', data: { userId, email: `${userId}@bench.io`, passwordHash }, now: clock() }, ctx());
+      await handler.handle(
+        userDecider,
+        streams.user(userId),
+        { type: 'CreditPurchase', data: { userId, provider: 'simulated', orderId: randomUUID(), captureId: randomUUID(), amountUsd: 1000, points: 100_000 }, now: clock() },
+        ctx(),
+      );
+      members.push({ kind: 'user', id: userId, sessionId: 'bench', expiresAt: new Date(Date.now() + 86_400_000) });
+    }
+    await handler.handle(poolDecider, streams.passesPool, { type: 'SetPassSupply', data: { available: 1_000_000, setBy: 'bench' }, now: clock() }, ctx());
+    const member = (client: number) => members[client % members.length]!;
+    const expectOk = (r: { ok: boolean }) => {
+      if (!r.ok) throw new Error(`command refused: ${JSON.stringify(r)}`);
+    };
+
+    // Warm-up: JIT, connection pools, the state cache.
+    await closedLoop('warm-up', CLIENTS, 1_000, (c) => api.gateway.awardFreePoint(member(c), { correlationId: randomUUID() }).then(expectOk));
+
+    rowsOut.push(await closedLoop('free point', CLIENTS, 6_000, (c) => api.gateway.awardFreePoint(member(c), { correlationId: randomUUID() }).then(expectOk)));
+    rowsOut.push(
+      await closedLoop('chat message', CLIENTS, 6_000, (c) =>
+        api.gateway.sendChatMessage(member(c), { message: 'hello from the bench' }, { correlationId: randomUUID() }).then(expectOk),
+      ),
+    );
+    rowsOut.push(await closedLoop('claim 1 pass (3 appends, hot pool stream)', CLIENTS, 1_500, (c) => claimPasses({ handler, logger, clock: steady }, member(c).id, 1, ctx())));
+    rowsOut.push(
+      await closedLoop('register (argon2id hash + 2 appends)', CLIENTS, 200, () => joinForm({ handler, clock: steady }, { email: `${randomUUID().slice(0, 12)}@b.io`, password: 'pass1' }, ctx())),
+    );
+
+    rate.push(await openLoop('free point', RATE_PER_SECOND, RATE_SECONDS, (i) => api.gateway.awardFreePoint(member(i), { correlationId: randomUUID() }).then(expectOk)));
+    rate.push(
+      await openLoop('chat message', RATE_PER_SECOND, RATE_SECONDS, (i) =>
+        api.gateway.sendChatMessage(member(i), { message: 'hello at a steady rate' }, { correlationId: randomUUID() }).then(expectOk),
+      ),
+    );
+  } finally {
+    await api.close();
+    rmSync(uploadsDir, { recursive: true, force: true });
+  }
+  return { store: storeName, target, rows: rowsOut, rate };
+}
+
+async function benchPglite(): Promise<StoreFigures> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pass-bench-cmd-pglite-'));
+  const store = await openPgliteEventStore({ dataDir });
+  try {
+    return await measure('PGlite (directory)', TARGETS.pglite, store);
+  } finally {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function benchPostgres(url: string): Promise<StoreFigures> {
+  const schema = `cmd_bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const store = await openPostgresEventStore({ connectionString: url, schema, poolSize: CLIENTS });
+  try {
+    return await measure(`PostgreSQL (pool ${CLIENTS})`, TARGETS.postgres, store);
+  } finally {
+    await store.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+}
+
+const f0 = (n: number) => Math.round(n).toLocaleString('en-US');
+const f1 = (n: number) => n.toFixed(1);
+
+function render(figures: StoreFigures[], skipped: string[]): string {
+  const lines = [
+    `Reproduce: \`${COMMAND}\`. ${CLIENTS} concurrent clients (one member each, 64 members rotated for the rate runs), in-process command path (gateway/handler, as sockets and routes use it), pino logging every command to /dev/null.`,
+    '',
+  ];
+  for (const f of figures) {
+    const hot = f.rows.filter((r) => r.command === 'free point' || r.command === 'chat message');
+    const meets = hot.every((r) => r.perSecond >= f.target);
+    lines.push(`**${f.store}** — target ≥ ${f0(f.target)} free-point/chat commands/s: ${meets ? 'met' : 'NOT met'}`, '');
+    lines.push('| command | commands | commands/s | p50 ms | p99 ms |', '|---|---:|---:|---:|---:|');
+    for (const r of f.rows) lines.push(`| ${r.command} | ${f0(r.count)} | ${f0(r.perSecond)} | ${f1(r.p50)} | ${f1(r.p99)} |`);
+    lines.push('', `Steady ${RATE_PER_SECOND}/s for ${RATE_SECONDS} s (target p99 < ${TARGETS.p99Ms} ms):`, '', '| command | achieved/s | p50 ms | p99 ms | target |', '|---|---:|---:|---:|---|');
+    for (const r of f.rate) lines.push(`| ${r.command} | ${f0(r.achieved)} | ${f1(r.p50)} | ${f1(r.p99)} | ${r.p99 < TARGETS.p99Ms ? 'met' : 'NOT met'} |`);
+    lines.push('');
+  }
+  for (const s of skipped) lines.push(`SKIPPED: ${s}`);
+  return lines.join('\n');
+}
+
+export async function run(): Promise<{ title: string; markdown: string }> {
+  const figures: StoreFigures[] = [await benchPglite()];
+  const skipped: string[] = [];
+  const url = testPostgresUrl();
+  const u = new URL(url);
+  if (await canConnect(u.hostname || '127.0.0.1', Number(u.port || 5432))) figures.push(await benchPostgres(url));
+  else skipped.push(`PostgreSQL (cannot reach ${u.hostname}:${u.port || 5432})`);
+  return { title: 'Commands', markdown: render(figures, skipped) };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { title, markdown } = await run();
+  console.log(`## ${title}\n\n${markdown}`);
+}
