@@ -4,6 +4,7 @@ import { PURCHASE_OPTIONS, type PurchaseOption } from '@pass/events/constants';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectHasUserOrStored } from '../../app/selectors';
 import { CloseIcon } from '../../components/Icons';
+import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { formatNumber } from '../../lib/format';
 import { testPurchaseRequested } from '../../features/passes/purchaseSlice';
 
@@ -32,11 +33,14 @@ export default function PointsPage() {
   const dispatch = useAppDispatch();
   const allowed = useAppSelector(selectHasUserOrStored);
   const [selected, setSelected] = useState<PurchaseOption | null>(null);
+  // Set while a captured purchase is being registered (spec §4 payment).
+  const isLoading = useAppSelector((s) => s.loading.isLoading);
 
   if (!allowed) return <Navigate to="/content/join" replace />;
 
   return (
     <section className="panel wide" aria-labelledby="points-title">
+      {isLoading && <LoadingOverlay />}
       <h1 id="points-title">Buy Points</h1>
       <ul className="purchase-grid">
         {PURCHASE_OPTIONS.map((o) => (
