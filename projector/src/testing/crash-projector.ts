@@ -1,0 +1,28 @@
+/**
+ * A projector process for the crash test: PGlite directory → Redis read models under `root`.
+ * Prints "caught-up" once it has projected everything. Usage: crash-projector.ts <dataDir> <root>
+ */
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { testRedisUrl } from '@pass/events/testing/services';
+import { createProjector } from '../projector';
+import { createRedisReadModels } from '../read-models/redis';
+
+const [dataDir, root] = process.argv.slice(2);
+if (!dataDir || !root) throw new Error('usage: crash-projector.ts <dataDir> <root>');
+const logger = pino({ level: 'warn' });
+const store = await openPgliteEventStore({ dataDir });
+const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+const projector = createProjector({ eventStore: store, readModels: createRedisReadModels({ redis, root }), logger, maxBatchSize: 50 });
+await projector.start();
+await projector.settled();
+process.stdout.write('caught-up\n');
+process.on('SIGTERM', () => {
+  void (async () => {
+    await projector.stop();
+    await store.close();
+    redis.disconnect();
+    process.exit(0);
+  })();
+});
