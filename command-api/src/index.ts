@@ -6,3 +6,4 @@ export { creditCapturedOrder } from './payments/buy-points';
 export { createImageJobs, BullMqImageJobs, InProcessImageJobs, type ImageJobs } from './uploads/image-jobs';
 export { PassReservationReconciler } from './passes/reconciler';
 export type { SessionStore, SessionRecord } from './sessions/session-store';
+export { createHttpCommandGateway, type HttpCommandGatewayOptions } from './http-gateway';
