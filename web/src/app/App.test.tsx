@@ -148,6 +148,20 @@ describe('guards', () => {
   });
 });
 
+describe('free points page', () => {
+  it('close button while the countdown rests at 30; the banner once it runs', async () => {
+    renderApp('/content/check', { storage: member });
+    await screen.findByRole('heading', { name: 'Free Points' });
+    expect(screen.getByText('00:30')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Close and go home' })).toBeTruthy();
+    expect(document.querySelector('[data-ad-slot="check"]')).toBeNull();
+    await waitFor(() => expect(screen.getByText('00:29')).toBeTruthy(), { timeout: 2500 });
+    expect(screen.queryByRole('link', { name: 'Close and go home' })).toBeNull();
+    expect(document.querySelector('[data-ad-slot="check"] iframe')).toBeTruthy();
+    expect(screen.getByText('Every 20 points you can request a new pass.')).toBeTruthy();
+  });
+});
+
 describe('forms', () => {
   it('join validates on submit, re-validates on change, then registers', async () => {
     const app = renderApp('/content/join');
