@@ -112,6 +112,20 @@ export function describeEventStoreContract(name: string, makeHarness: () => Prom
       expect(await store.readStream(stream('missing'))).toEqual([]);
     });
 
+    it('stores data and metadata verbatim, also from concurrent appends', async () => {
+      const s = stream('verbatim');
+      const awkward = ['q"uote', 'back\\slash', '{braces},[brackets]', 'comma, "and" quote', 'line\nbreak\ttab', 'ünïcødé ✓ 日本', 'NULL', ''];
+      const written = awkward.map((text, i) => newEvent('Awkward', { text, i, nested: { text, list: [text, null, true, 1.5] } }));
+      for (const e of written) e.metadata = { ...e.metadata, note: e.data };
+      await Promise.all(written.map((e) => store.append(s, [e])));
+      const read = await store.readStream(s);
+      const byId = new Map(read.map((e) => [e.id, e]));
+      for (const e of written) {
+        expect(byId.get(e.id)?.data).toEqual(e.data);
+        expect(byId.get(e.id)?.metadata).toEqual(e.metadata);
+      }
+    });
+
     it('expected revision no_stream: creates a stream, refuses an existing one', async () => {
       const s = stream('no-stream');
       await store.append(s, [newEvent()], 'no_stream');

@@ -58,6 +58,20 @@ export function describeSqlEventStoreSpecifics(name: string, makeHarness: () => 
       expect(await store.readStream(s)).toHaveLength(2);
     });
 
+    it('a malformed append among concurrent ones fails alone', async () => {
+      const s = stream('mixed');
+      const outcomes = await Promise.allSettled([
+        store.append(s, [newEvent()]),
+        store.append(s, [{ ...newEvent(), id: 'not-a-uuid' }]),
+        store.append(s, [newEvent()]),
+        store.append(s, [newEvent()], 'no_stream'),
+        store.append(s, [newEvent()]),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[3] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
+      expect((await store.readStream(s)).map((e) => e.revision)).toEqual([0, 1, 2]);
+    });
+
     it('a closed store answers EventStoreUnavailableError', async () => {
       await store.close();
       await expect(store.readStream('x')).rejects.toBeInstanceOf(EventStoreUnavailableError);

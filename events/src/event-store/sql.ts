@@ -174,6 +174,32 @@ ${claimRevisionsSql(s, 'p_ids')}
 END
 $fn$;
 
+-- Several one-event appends from concurrent callers in one call and one transaction (the
+-- embedded store's group commit). Each runs in its own subtransaction, so one refused append
+-- leaves the others alone; ids and data come as text and are cast inside it, so one malformed
+-- value fails only its own append. Answers per append the append_event result or
+-- 'E' SQLSTATE \x1f detail \x1f message.
+CREATE OR REPLACE FUNCTION ${s}.append_group(
+  p_streams text[], p_expected bigint[], p_ids text[], p_types text[], p_data text[], p_metadata text[]
+) RETURNS text[] LANGUAGE plpgsql AS $fn$
+DECLARE
+  v_results text[] := '{}';
+  v_result text;
+  v_detail text;
+BEGIN
+  FOR i IN 1 .. cardinality(p_ids) LOOP
+    BEGIN
+      v_result := ${s}.append_event(p_streams[i], p_expected[i], p_ids[i]::uuid, p_types[i], p_data[i]::jsonb, p_metadata[i]::jsonb);
+    EXCEPTION WHEN OTHERS THEN
+      GET STACKED DIAGNOSTICS v_detail = PG_EXCEPTION_DETAIL;
+      v_result := 'E' || SQLSTATE || chr(31) || coalesce(v_detail, '') || chr(31) || SQLERRM;
+    END;
+    v_results := v_results || v_result;
+  END LOOP;
+  RETURN v_results;
+END
+$fn$;
+
 CREATE OR REPLACE FUNCTION ${s}.append_event(
   p_stream_id text, p_expected bigint, p_id uuid, p_type text, p_data jsonb, p_metadata jsonb
 ) RETURNS text LANGUAGE plpgsql AS $fn$
@@ -284,6 +310,28 @@ export interface SqlEventStoreOptions {
   pollIntervalMs?: number;
   /** Releases the adapter's connections; called once by close(). */
   release: () => Promise<void>;
+  /**
+   * Send one-event appends that arrive while another append runs together, in one call and one
+   * transaction. For PGlite, which runs one query at a time anyway: concurrent appends then cost
+   * one round-trip and one commit instead of one each. Default false.
+   */
+  groupAppends?: boolean;
+}
+
+interface QueuedAppend {
+  streamId: string;
+  expected: number;
+  event: NewEvent;
+  done: (outcome: { result: string } | { error: unknown }) => void;
+}
+
+/** Upper bound on appends sent in one group. */
+const MAX_GROUP = 64;
+
+/** A database error carried back as text from append_group. */
+function groupError(encoded: string): Error & { code: string; detail: string } {
+  const [code = '', detail = '', message = ''] = encoded.slice(1).split('\x1f');
+  return Object.assign(new Error(message), { code, detail });
 }
 
 const DEFAULT_BATCH = 500;
@@ -302,6 +350,7 @@ export class SqlEventStore implements EventStore {
     append: string;
     appendOne: string;
     appendRetry: string;
+    appendGroup: string;
     streamForwards: string;
     streamBackwards: string;
     allFromStart: string;
@@ -314,8 +363,12 @@ export class SqlEventStore implements EventStore {
   private readonly subscriptions = new Set<Subscription>();
   private readonly appendListeners = new Set<() => void>();
   private closing: Promise<void> | undefined;
+  private readonly groupAppends: boolean;
+  private readonly queue: QueuedAppend[] = [];
+  private draining = false;
 
   constructor(options: SqlEventStoreOptions) {
+    this.groupAppends = options.groupAppends ?? false;
     this.kind = options.kind;
     this.client = options.client;
     this.logger = options.logger;
@@ -328,6 +381,7 @@ export class SqlEventStore implements EventStore {
       append: `SELECT ${s}.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS r`,
       appendOne: `SELECT ${s}.append_event($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb) AS r`,
       appendRetry: `SELECT ${s}.append_retry($1, $2, $3::uuid[]) AS r`,
+      appendGroup: `SELECT ${s}.append_group($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[]) AS r`,
       streamForwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
       streamBackwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
       allFromStart: `SELECT ${COLUMNS} FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id, global_position LIMIT $1`,
@@ -351,23 +405,9 @@ export class SqlEventStore implements EventStore {
   async append(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision = 'any'): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError(`Append to "${streamId}" needs at least one event`);
     const expected = encodeExpected(expectedRevision);
-    const single = events.length === 1 ? events[0]! : undefined;
-    const [text, params] = single
-      ? [this.sql.appendOne, [streamId, expected, single.id, single.type, JSON.stringify(single.data ?? null), JSON.stringify(single.metadata ?? {})]]
-      : [
-          this.sql.append,
-          [
-            streamId,
-            expected,
-            events.map((e) => e.id),
-            events.map((e) => e.type),
-            events.map((e) => JSON.stringify(e.data ?? null)),
-            events.map((e) => JSON.stringify(e.metadata ?? {})),
-          ],
-        ];
     let result: string | null | undefined;
     try {
-      result = (await this.client.query<AppendRow>(text, params)).rows[0]?.r;
+      result = this.groupAppends && events.length === 1 ? await this.enqueue(streamId, expected, events[0]!) : await this.appendNow(streamId, expected, events);
     } catch (error) {
       if ((error as { code?: unknown }).code !== '23505') throw this.appendError(error, streamId, expectedRevision);
       // An event id is stored already: a retry of an acknowledged append (answered as the first
@@ -384,6 +424,72 @@ export class SqlEventStore implements EventStore {
     this.wake();
     for (const listener of this.appendListeners) listener();
     return { nextExpectedRevision: Number(parts[1]), position: { commit: BigInt(parts[2]!), prepare: BigInt(parts[3]!) } };
+  }
+
+  private async appendNow(streamId: string, expected: number, events: NewEvent[]): Promise<string | null | undefined> {
+    const single = events.length === 1 ? events[0]! : undefined;
+    const [text, params] = single
+      ? [this.sql.appendOne, [streamId, expected, single.id, single.type, JSON.stringify(single.data ?? null), JSON.stringify(single.metadata ?? {})]]
+      : [
+          this.sql.append,
+          [
+            streamId,
+            expected,
+            events.map((e) => e.id),
+            events.map((e) => e.type),
+            events.map((e) => JSON.stringify(e.data ?? null)),
+            events.map((e) => JSON.stringify(e.metadata ?? {})),
+          ],
+        ];
+    return (await this.client.query<AppendRow>(text, params)).rows[0]?.r;
+  }
+
+  private enqueue(streamId: string, expected: number, event: NewEvent): Promise<string> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ streamId, expected, event, done: (o) => ('result' in o ? resolve(o.result) : reject(o.error)) });
+      if (!this.draining) void this.drain();
+    });
+  }
+
+  /** Sends queued appends: alone when nothing else waited, else as one group. */
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) {
+        const group = this.queue.splice(0, MAX_GROUP);
+        if (group.length === 1) {
+          const [only] = group as [QueuedAppend];
+          try {
+            only.done({ result: (await this.appendNow(only.streamId, only.expected, [only.event])) ?? '' });
+          } catch (error) {
+            only.done({ error });
+          }
+          continue;
+        }
+        let results: (string | null)[];
+        try {
+          const row = (await this.client.query<{ r: (string | null)[] }>(this.sql.appendGroup, [
+            group.map((a) => a.streamId),
+            group.map((a) => a.expected),
+            group.map((a) => a.event.id),
+            group.map((a) => a.event.type),
+            group.map((a) => JSON.stringify(a.event.data ?? null)),
+            group.map((a) => JSON.stringify(a.event.metadata ?? {})),
+          ])).rows[0];
+          results = row?.r ?? [];
+        } catch (error) {
+          for (const a of group) a.done({ error });
+          continue;
+        }
+        group.forEach((a, k) => {
+          const r = results[k];
+          if (typeof r === 'string' && r.startsWith('E')) a.done({ error: groupError(r) });
+          else a.done({ result: r ?? '' });
+        });
+      }
+    } finally {
+      this.draining = false;
+    }
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
