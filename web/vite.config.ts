@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -5,8 +7,23 @@ import react from '@vitejs/plugin-react';
 // in development the dev server forwards those to it.
 const backend = 'http://localhost:3000';
 
-export default defineConfig({
+// react-router's package entry is its development build (dev warnings, the "Hey developer" hint on
+// the error screen); production bundles use the production build next to it.
+const require = createRequire(import.meta.url);
+const routerDev = dirname(require.resolve('react-router'));
+const routerProd = resolve(routerDev, '../production');
+
+export default defineConfig(({ mode }) => ({
   plugins: [react()],
+  resolve: {
+    alias:
+      mode === 'production'
+        ? [
+            { find: /^react-router$/, replacement: resolve(routerProd, 'index.mjs') },
+            { find: /^react-router\/dom$/, replacement: resolve(routerProd, 'dom-export.mjs') },
+          ]
+        : [],
+  },
   server: {
     proxy: {
       '/api': backend,
@@ -19,4 +36,4 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
   },
-});
+}));
