@@ -10,6 +10,8 @@ export interface LiveSocket {
   on<E extends keyof ServerToClientEvents>(event: E, listener: Listener<E>): void;
   onLifecycle(event: 'connect' | 'disconnect', listener: () => void): void;
   emit<E extends keyof ClientToServerEvents>(event: E, ...args: Parameters<ClientToServerEvents[E]>): void;
+  /** A new handshake, so the server sees the session cookie set (or cleared) since the last one. */
+  reconnect(): void;
   disconnect(): void;
 }
 
@@ -34,6 +36,9 @@ export function createLiveSocket(): LiveSocket {
     },
     emit(event, ...args) {
       (socket.emit as (e: string, ...a: unknown[]) => void)(event, ...args);
+    },
+    reconnect() {
+      socket.disconnect().connect();
     },
     disconnect() {
       socket.disconnect();

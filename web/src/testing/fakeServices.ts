@@ -26,6 +26,11 @@ export class FakeSocket implements LiveSocket {
     const answer = this.acks[event];
     if (typeof last === 'function' && answer) (last as (a: unknown) => void)(answer(...args));
   }
+  reconnects = 0;
+  reconnect() {
+    this.reconnects++;
+    this.connect();
+  }
   disconnect() {
     this.connected = false;
   }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startApp, sampleMainData, sampleUser } from '../../testing/fakeServices';
 import { chatActions } from '../chat/slice';
+import { userActions } from '../user/slice';
 import type { ChatMessageView } from '@pass/events/api';
 
 beforeEach(() => vi.useFakeTimers());
@@ -14,6 +15,15 @@ describe('live connection', () => {
     app.socket.connect();
     await vi.advanceTimersByTimeAsync(0);
     expect(app.socket.emittedNames()).toEqual(['getChatMessages', 'getUpdatedMainData', 'getGlobalMember']);
+  });
+
+  it('reconnects after sign-in and sign-out so the handshake carries the new session', async () => {
+    const app = startApp();
+    app.socket.connect();
+    app.store.dispatch(userActions.registerSucceeded(sampleUser));
+    app.store.dispatch(userActions.logoutRequested());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.socket.reconnects).toBe(2);
   });
 
   it('server events update the store; a global post shows for 10 s', async () => {

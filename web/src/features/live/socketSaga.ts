@@ -115,6 +115,8 @@ export function* socketSaga(s: Services): SagaIterator {
   const channel: EventChannel<Action> = yield call(liveChannel, socket);
   yield takeEvery(chatActions.sendRequested.type, sendChat, s, socket);
   yield takeEvery(checkActions.freePointRequested.type, awardFreePoint, s, socket);
+  // The server reads the user from the handshake's session cookie: sign-in and sign-out need a new one.
+  yield takeEvery([userActions.registerSucceeded.type, userActions.userReset.type], () => socket.reconnect());
   yield takeEvery(liveMainDataRequested.type, () => {
     if (socket.connected) socket.emit('getUpdatedMainData');
   });
