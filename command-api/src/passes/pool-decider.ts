@@ -13,32 +13,30 @@ export interface Reservation {
 }
 
 /**
- * The global supply of passes. `available` is what the admin last set minus every confirmed
- * reservation since (what the public "Available Passes" shows); pending reservations are held
- * out of it until confirmed or released, so passes handed out never exceed the supply.
+ * The global supply of passes. `available` is what a new claim can take now (the public
+ * "Available Passes"): the admin sets it (PassSupplySet), a reservation takes from it, a
+ * release gives back, a confirmation changes nothing more. Passes handed out therefore never
+ * exceed what the admin made available. The projector's main-data read model follows the same
+ * rule.
  */
 export interface PoolState {
   available: number;
   pending: ReadonlyMap<string, Reservation>;
-  /** Sum of the pending reservations' passes. */
-  held: number;
   /** Outcome of every settled reservation, so a repeated confirm/release is a no-op. */
   settled: ReadonlyMap<string, 'confirmed' | 'released'>;
 }
 
-export const initialPoolState = (): PoolState => ({ available: 0, pending: new Map(), held: 0, settled: new Map() });
+export const initialPoolState = (): PoolState => ({ available: 0, pending: new Map(), settled: new Map() });
 
 /** Passes a new claim can reserve now. */
-export const freePasses = (state: PoolState) => Math.max(0, state.available - state.held);
+export const freePasses = (state: PoolState) => Math.max(0, state.available);
 
-function settle(state: PoolState, reservationId: string, outcome: 'confirmed' | 'released', confirmedPasses: number): PoolState {
-  const reservation = state.pending.get(reservationId);
+function settle(state: PoolState, reservationId: string, outcome: 'confirmed' | 'released', returnedPasses: number): PoolState {
   const pending = new Map(state.pending);
   pending.delete(reservationId);
   return {
-    available: state.available - confirmedPasses,
+    available: state.available + returnedPasses,
     pending,
-    held: state.held - (reservation?.passes ?? 0),
     settled: new Map(state.settled).set(reservationId, outcome),
   };
 }
@@ -51,14 +49,14 @@ export function evolvePool(state: PoolState, event: PoolEvent): PoolState {
       const { reservationId, userId, passes, reservedAt } = event.data;
       return {
         ...state,
+        available: state.available - passes,
         pending: new Map(state.pending).set(reservationId, { reservationId, userId, passes, reservedAt }),
-        held: state.held + passes,
       };
     }
     case 'PassReservationConfirmed':
-      return settle(state, event.data.reservationId, 'confirmed', event.data.passes);
+      return settle(state, event.data.reservationId, 'confirmed', 0);
     case 'PassReservationReleased':
-      return settle(state, event.data.reservationId, 'released', 0);
+      return settle(state, event.data.reservationId, 'released', event.data.passes);
     default:
       return assertNever(event);
   }
@@ -68,12 +66,8 @@ export function decidePool(command: PoolCommand, state: PoolState): PoolEvent[] 
   const at = command.now.toISOString();
   switch (command.type) {
     case 'SetPassSupply': {
+      // Claims in flight keep their reservations; the new figure is what further claims can take.
       const { available, setBy } = command.data;
-      if (available < state.held) {
-        throw new DomainError('conflict', `${state.held} passes are being claimed right now; set at least ${state.held}`, {
-          fields: { available: `Ingrese al menos ${state.held} pases` },
-        });
-      }
       return [{ type: 'PassSupplySet', data: { available, setBy, setAt: at } }];
     }
     case 'ReservePasses': {
