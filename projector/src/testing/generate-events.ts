@@ -77,7 +77,6 @@ export function* generateEvents(options: GenerateOptions): Generator<DomainEvent
       if (random() < 0.05 * activity) yield { type: 'CertificateUpdated', data: { ...card, message: 'Still proud', updatedAt: now() } };
     }
     if (points > 0 && random() < 0.2 * activity) {
-      points -= 1;
       yield {
         type: 'ChatMessageSent',
         data: { userId, messageId: `m-${userId}`, nickname: 'Member', message: `hello from ${i}`, priority: '', pointsSpent: 1, sentAt: now() },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
-import type { ClientToServerEvents, ServerToClientEvents } from '@pass/events';
+import type { ChatMessageView, ClientToServerEvents, ServerToClientEvents, UserView } from '@pass/events';
 import { appendEvents } from '@pass/projector/testing/append';
 import { recordedDay, ANA } from '@pass/projector/projections/recorded-events';
 import { ADMIN, startReadSide, type Client, type ReadSide } from '../testing/read-side';
@@ -18,7 +18,14 @@ function next<E extends keyof ServerToClientEvents>(socket: ClientSocket, event:
   });
 }
 
-const ack = <T>(socket: ClientSocket, send: (cb: (answer: T) => void) => void) => new Promise<T>((done) => send(done));
+/** An acknowledgement as the client sees it (api.ts Ack). */
+interface Answer {
+  ok: boolean;
+  status?: number;
+  error?: string;
+  data?: { user: UserView; message?: ChatMessageView };
+}
+const ack = (_socket: ClientSocket, send: (cb: (answer: Answer) => void) => void) => new Promise<Answer>((done) => send(done));
 
 describe('Socket.IO live events', () => {
   let side: ReadSide;
@@ -67,7 +74,7 @@ describe('Socket.IO live events', () => {
     const sender = await side.socket(member);
     const heard = next(listener, 'chatMessage', (m) => m.message === 'hi all');
     // An e-mail in the payload is ignored: the user is the one of the session cookie.
-    const answer = await ack<any>(sender, (cb) => sender.emit('sendChatMessage', { message: 'hi all', email: 'ana@example.com' } as never, cb));
+    const answer = await ack(sender, (cb) => sender.emit('sendChatMessage', { message: 'hi all', email: 'ana@example.com' } as never, cb));
     expect(answer).toMatchObject({ ok: true, data: { message: { userId: memberId, message: 'hi all' }, user: { id: memberId, chatCount: 9 } } });
     expect(await heard).toMatchObject({ userId: memberId, message: 'hi all' });
     const main = await side.client().request('GET', '/api/main-data');
@@ -78,29 +85,29 @@ describe('Socket.IO live events', () => {
 
   it('refuses guests, and messages that break the chat rules', async () => {
     const guest = await side.socket();
-    expect(await ack<any>(guest, (cb) => guest.emit('sendChatMessage', { message: 'hello' }, cb))).toEqual({ ok: false, status: 401, error: 'Please join first' });
-    expect(await ack<any>(guest, (cb) => guest.emit('increaseChatCount', cb))).toMatchObject({ ok: false, status: 401 });
+    expect(await ack(guest, (cb) => guest.emit('sendChatMessage', { message: 'hello' }, cb))).toEqual({ ok: false, status: 401, error: 'Please join first' });
+    expect(await ack(guest, (cb) => guest.emit('increaseChatCount', cb))).toMatchObject({ ok: false, status: 401 });
     const sender = await side.socket(member);
-    expect(await ack<any>(sender, (cb) => sender.emit('sendChatMessage', { message: 'x'.repeat(501) }, cb))).toEqual({
+    expect(await ack(sender, (cb) => sender.emit('sendChatMessage', { message: 'x'.repeat(501) }, cb))).toEqual({
       ok: false,
       status: 400,
       error: 'The message is too long',
     });
-    expect(await ack<any>(sender, (cb) => sender.emit('sendChatMessage', { message: '   ' }, cb))).toMatchObject({ ok: false, status: 400 });
+    expect(await ack(sender, (cb) => sender.emit('sendChatMessage', { message: '   ' }, cb))).toMatchObject({ ok: false, status: 400 });
     guest.disconnect();
     sender.disconnect();
   });
 
   it('awards the free point once per 30 s; decreaseChatCount only reports the user', async () => {
     const s = await side.socket(member);
-    const before = await ack<any>(s, (cb) => s.emit('decreaseChatCount', cb));
+    const before = await ack(s, (cb) => s.emit('decreaseChatCount', cb));
     expect(before.ok).toBe(true);
-    const first = await ack<any>(s, (cb) => s.emit('increaseChatCount', cb));
-    expect(first).toMatchObject({ ok: true, data: { user: { chatCount: before.data.user.chatCount + 1 } } });
-    const again = await ack<any>(s, (cb) => s.emit('increaseChatCount', cb));
+    const first = await ack(s, (cb) => s.emit('increaseChatCount', cb));
+    expect(first).toMatchObject({ ok: true, data: { user: { chatCount: before.data!.user.chatCount + 1 } } });
+    const again = await ack(s, (cb) => s.emit('increaseChatCount', cb));
     expect(again).toMatchObject({ ok: false, status: 429 });
-    const after = await ack<any>(s, (cb) => s.emit('decreaseChatCount', cb));
-    expect(after.data.user.chatCount).toBe(before.data.user.chatCount + 1);
+    const after = await ack(s, (cb) => s.emit('decreaseChatCount', cb));
+    expect(after.data!.user.chatCount).toBe(before.data!.user.chatCount + 1);
     s.disconnect();
   });
 
@@ -118,9 +125,9 @@ describe('Socket.IO live events', () => {
     const c = side.client();
     await c.request('POST', '/api/register-user', { email: 'leaver@bye.io', password: 'pass1' });
     const s = await side.socket(c);
-    expect((await ack<any>(s, (cb) => s.emit('decreaseChatCount', cb))).ok).toBe(true);
+    expect((await ack(s, (cb) => s.emit('decreaseChatCount', cb))).ok).toBe(true);
     expect((await c.request('POST', '/api/logout')).status).toBe(204);
-    expect(await ack<any>(s, (cb) => s.emit('sendChatMessage', { message: 'still here?' }, cb))).toMatchObject({ ok: false, status: 401 });
+    expect(await ack(s, (cb) => s.emit('sendChatMessage', { message: 'still here?' }, cb))).toMatchObject({ ok: false, status: 401 });
     s.disconnect();
   });
 });

@@ -20,6 +20,8 @@ export const ADMIN = { email: 'admin@example.com', password: 'admin-pass-123' };
 export interface Client {
   cookies: Map<string, string>;
   cookieHeader(): string;
+  // Parsed JSON of whichever route was called; the tests assert its shape.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   request(method: string, path: string, body?: unknown): Promise<{ status: number; body: any; text: string; headers: Headers }>;
 }
 
@@ -86,7 +88,7 @@ export async function startReadSide(): Promise<ReadSide> {
           cookies.set(pair.slice(0, eq), pair.slice(eq + 1));
         }
         const text = await res.text();
-        let parsed: unknown = null;
+        let parsed: unknown;
         try {
           parsed = text ? JSON.parse(text) : null;
         } catch {

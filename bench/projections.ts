@@ -1,0 +1,132 @@
+/**
+ * Projection throughput: events/s through the real projections into the memory adapter and
+ * into Redis (snapshot read + one checkpointed Lua script per batch), against a raw Redis
+ * pipeline of exactly the same writes (no snapshot, no script, no checkpoint) as the ceiling.
+ *
+ *   node --import tsx bench/projections.ts
+ *
+ * Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379), under a fresh key prefix removed
+ * afterwards. Events come from the deterministic generator (register, free points, purchase,
+ * claim, card, chat, and admin actions).
+ */
+import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { Redis, type ChainableCommander } from 'ioredis';
+import { canConnect, testRedisUrl } from '../events/src/testing/services';
+import { projectInto } from '../projector/src/projections/apply';
+import type { PositionedEvent } from '../projector/src/projections/batch';
+import { positioned } from '../projector/src/projections/recorded-events';
+import { createMemoryReadModels } from '../projector/src/read-models/memory';
+import { createRedisReadModels } from '../projector/src/read-models/redis';
+import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
+import { CHAT_HISTORY_LIMIT, type ReadModelWrite } from '../projector/src/read-models/types';
+import { generateEvents } from '../projector/src/testing/generate-events';
+
+export const COMMAND = 'node --import tsx bench/projections.ts';
+const USERS = 20_000;
+const BATCH = 500;
+
+interface Row {
+  target: string;
+  events: number;
+  seconds: number;
+}
+
+/** The same writes as plain commands, pipelined: what Redis can take without our guarantees. */
+function pipelineWrites(pipe: ChainableCommander, p: string, writes: ReadModelWrite[]): void {
+  for (const w of writes) {
+    switch (w.op) {
+      case 'main':
+        pipe.set(`${p}main`, JSON.stringify(w.main));
+        break;
+      case 'user':
+        pipe.hset(`${p}rows`, w.row.key, JSON.stringify(w.row));
+        pipe.hset(`${p}uid`, w.row.userId, w.row.key);
+        break;
+      case 'zadd':
+        pipe.zadd(`${p}z:${w.set}`, w.score, w.member);
+        break;
+      case 'zrem':
+        pipe.zrem(`${p}z:${w.set}`, w.member);
+        break;
+      case 'country':
+        pipe.zincrby(`${p}countries`, -w.delta, w.country);
+        break;
+      case 'chatPush':
+        pipe.rpush(`${p}chat`, JSON.stringify(w.message));
+        pipe.ltrim(`${p}chat`, -CHAT_HISTORY_LIMIT, -1);
+        break;
+      case 'chatClear':
+        pipe.del(`${p}chat`);
+        break;
+      case 'posts':
+        pipe.set(`${p}posts`, JSON.stringify(w.posts));
+        break;
+    }
+  }
+}
+
+const chunks = (events: PositionedEvent[]) => {
+  const out: PositionedEvent[][] = [];
+  for (let i = 0; i < events.length; i += BATCH) out.push(events.slice(i, i + BATCH));
+  return out;
+};
+
+export async function run(): Promise<{ title: string; markdown: string }> {
+  const events = positioned([...generateEvents({ users: USERS, seed: 42 })]);
+  const batches = chunks(events);
+  const rows: Row[] = [];
+  const notes: string[] = [];
+
+  const memory = await createMemoryReadModels().active();
+  const recorded: ReadModelWrite[][] = [];
+  let t = performance.now();
+  for (const b of batches) recorded.push((await projectInto(memory, b)).batch?.writes ?? []);
+  rows.push({ target: 'memory adapter (projections + apply)', events: events.length, seconds: (performance.now() - t) / 1000 });
+
+  const u = new URL(testRedisUrl());
+  if (await canConnect(u.hostname || '127.0.0.1', Number(u.port || 6379))) {
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+    const root = `bench:rm:${randomUUID()}`;
+    const rawRoot = `bench:raw:${randomUUID()}`;
+    try {
+      const ks = await createRedisReadModels({ redis, root }).active();
+      t = performance.now();
+      for (const b of batches) await projectInto(ks, b);
+      rows.push({ target: 'Redis adapter (snapshot + projections + Lua with checkpoint)', events: events.length, seconds: (performance.now() - t) / 1000 });
+
+      t = performance.now();
+      const p = `${rawRoot}:ks0:`;
+      for (const writes of recorded) {
+        const pipe = redis.pipeline();
+        pipelineWrites(pipe, p, writes);
+        await pipe.exec();
+      }
+      rows.push({ target: 'raw Redis pipeline of the same writes (no guarantees)', events: events.length, seconds: (performance.now() - t) / 1000 });
+      const writes = recorded.reduce((n, w) => n + w.length, 0);
+      notes.push(`${writes.toLocaleString('en-US')} writes for ${events.length.toLocaleString('en-US')} events (${(writes / events.length).toFixed(1)} per event), ${batches.length} batches of ${BATCH}.`);
+    } finally {
+      await deleteKeysUnder(redis, root);
+      await deleteKeysUnder(redis, rawRoot);
+      redis.disconnect();
+    }
+  } else {
+    notes.push(`SKIPPED: Redis (cannot reach ${u.hostname}:${u.port || 6379})`);
+  }
+
+  const lines = [
+    `Command: \`${COMMAND}\`. ${USERS.toLocaleString('en-US')} generated users, ${events.length.toLocaleString('en-US')} events, batches of ${BATCH}.`,
+    '',
+    '| target | events | seconds | events/s |',
+    '|---|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.target} | ${r.events.toLocaleString('en-US')} | ${r.seconds.toFixed(2)} | ${Math.round(r.events / r.seconds).toLocaleString('en-US')} |`),
+    '',
+    ...notes,
+  ];
+  return { title: 'Projections', markdown: lines.join('\n') };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { title, markdown } = await run();
+  process.stdout.write(`## ${title}\n\n${markdown}\n`);
+}

@@ -1,0 +1,120 @@
+/**
+ * Read latency with 1,000,000 members: ranking pages, search and the country top 5, through the
+ * same Keyspace calls query-api makes, on Redis. The read model is seeded from generated events
+ * through the real projections (register, purchase, claim, card for every member), so the keys
+ * are exactly what production writes.
+ *
+ *   node --import tsx bench/queries.ts            (BENCH_MEMBERS=200000 for a quicker run)
+ *
+ * Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379), under a fresh key prefix removed
+ * afterwards. Latencies are sequential single requests (no concurrency), p50/p99/max.
+ */
+import { randomUUID } from 'node:crypto';
+import { pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import type { DomainEvent } from '../events/src/index';
+import { canConnect, testRedisUrl } from '../events/src/testing/services';
+import { projectInto } from '../projector/src/projections/apply';
+import type { PositionedEvent } from '../projector/src/projections/batch';
+import { at } from '../projector/src/projections/recorded-events';
+import type { Keyspace } from '../projector/src/read-models/port';
+import { createRedisReadModels } from '../projector/src/read-models/redis';
+import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
+import { parseQuery } from '../projector/src/read-models/search';
+import { generateEvents } from '../projector/src/testing/generate-events';
+
+export const COMMAND = 'node --import tsx bench/queries.ts';
+const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1_000_000);
+const SEED_BATCH = 5_000;
+const SAMPLES = 1_000;
+const PAGE_SIZE = 50;
+const TARGETS = { ranking: 5, search: 20, top5: 2 };
+
+async function seed(ks: Keyspace): Promise<{ events: number; seconds: number }> {
+  const started = performance.now();
+  let batch: PositionedEvent[] = [];
+  let n = 0;
+  for (const event of generateEvents({ users: MEMBERS, seed: 1, allMembers: true, activity: 0 }) as Iterable<DomainEvent>) {
+    batch.push({ position: at(++n), event });
+    if (batch.length === SEED_BATCH) {
+      await projectInto(ks, batch);
+      batch = [];
+    }
+  }
+  if (batch.length) await projectInto(ks, batch);
+  return { events: n, seconds: (performance.now() - started) / 1000 };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function measure(fn: (i: number) => Promise<unknown>): Promise<{ p50: number; p99: number; max: number }> {
+  for (let i = 0; i < 50; i++) await fn(i); // warm-up
+  const times: number[] = [];
+  for (let i = 0; i < SAMPLES; i++) {
+    const t = performance.now();
+    await fn(i);
+    times.push(performance.now() - t);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p99: percentile(times, 99), max: times[times.length - 1]! };
+}
+
+export async function run(): Promise<{ title: string; markdown: string }> {
+  const u = new URL(testRedisUrl());
+  if (!(await canConnect(u.hostname || '127.0.0.1', Number(u.port || 6379)))) {
+    return { title: 'Queries (1,000,000 members)', markdown: `SKIPPED: Redis (cannot reach ${u.hostname}:${u.port || 6379})` };
+  }
+  const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+  const root = `bench:rmq:${randomUUID()}`;
+  try {
+    const ks = await createRedisReadModels({ redis, root }).active();
+    const seeded = await seed(ks);
+    const main = await ks.main();
+    const pages = Math.ceil(main.members / PAGE_SIZE);
+    // Deterministic spread of pages and terms.
+    const pick = (i: number, n: number) => (i * 7919) % n;
+    const names = ['ana', 'bob', 'chen', 'fatima', 'jose', 'yuki', 'garcia', 'nguyen', 'khan', 'rossi'];
+    const countries = ['peru', 'japan', 'kenya', 'canada', 'india'];
+    const ranking = (q: string | undefined, page: number) =>
+      ks.users({ membersOnly: true, sets: parseQuery(q, false).sets, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE });
+
+    const rows: Array<[string, Awaited<ReturnType<typeof measure>>, number]> = [];
+    rows.push(['ranking, page 1', await measure(() => ranking(undefined, 1)), TARGETS.ranking]);
+    rows.push(['ranking, any page (1…' + pages.toLocaleString('en-US') + ')', await measure((i) => ranking(undefined, 1 + pick(i, pages))), TARGETS.ranking]);
+    rows.push(['search one name word, first pages', await measure((i) => ranking(names[i % names.length], 1 + (i % 5))), TARGETS.search]);
+    rows.push(['search a country, any of the first 100 pages', await measure((i) => ranking(countries[i % countries.length], 1 + pick(i, 100))), TARGETS.search]);
+    rows.push(['search a dd/mm/yyyy date', await measure((i) => ranking(`${String(1 + (i % 28)).padStart(2, '0')}/0${1 + (i % 9)}/2026`, 1)), TARGETS.search]);
+    rows.push([
+      'search name + country (intersection)',
+      await measure((i) => ranking(`${names[i % names.length]} ${countries[i % countries.length]}`, 1)),
+      TARGETS.search,
+    ]);
+    rows.push([
+      'registry search by e-mail',
+      await measure((i) => ks.users({ membersOnly: false, sets: parseQuery(`member${pick(i, MEMBERS)}@example.com`, true).sets, offset: 0, limit: PAGE_SIZE })),
+      TARGETS.search,
+    ]);
+    rows.push(['country top 5', await measure(() => ks.countries(5)), TARGETS.top5]);
+
+    const memory = (await redis.info('memory')).match(/used_memory_human:(\S+)/)?.[1] ?? '?';
+    const ms = (x: number) => x.toFixed(2);
+    const lines = [
+      `Command: \`${COMMAND}\`. ${main.members.toLocaleString('en-US')} members seeded through the projections from ${seeded.events.toLocaleString('en-US')} events in ${seeded.seconds.toFixed(1)} s (${Math.round(seeded.events / seeded.seconds).toLocaleString('en-US')} events/s, batches of ${SEED_BATCH.toLocaleString('en-US')}); Redis used_memory ${memory} (whole server) after seeding. ${SAMPLES.toLocaleString('en-US')} sequential requests per row, page size ${PAGE_SIZE}, through the Keyspace calls query-api makes (HTTP and JSON not included).`,
+      '',
+      '| query | p50 ms | p99 ms | max ms | target p99 | |',
+      '|---|---:|---:|---:|---:|---|',
+      ...rows.map(([name, r, target]) => `| ${name} | ${ms(r.p50)} | ${ms(r.p99)} | ${ms(r.max)} | < ${target} ms | ${r.p99 < target ? 'ok' : 'MISSED'} |`),
+    ];
+    return { title: `Queries (${main.members.toLocaleString('en-US')} members)`, markdown: lines.join('\n') };
+  } finally {
+    await deleteKeysUnder(redis, root);
+    redis.disconnect();
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { title, markdown } = await run();
+  process.stdout.write(`## ${title}\n\n${markdown}\n`);
+}
