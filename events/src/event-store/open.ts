@@ -16,13 +16,6 @@ export interface OpenEventStoreOptions {
   logger?: EventStoreLogger;
 }
 
-interface EsdbModule {
-  openEsdbEventStore(options: { connectionString: string; logger?: EventStoreLogger }): Promise<EventStore>;
-}
-
-// Loaded only when asked for, so the embedded and PostgreSQL stores never load the gRPC client.
-const ESDB_MODULE = './esdb';
-
 export async function openEventStore(url: string, options: OpenEventStoreOptions = {}): Promise<EventStore> {
   const logger = options.logger;
   if (url.startsWith('pglite:')) {
@@ -53,7 +46,8 @@ export async function openEventStore(url: string, options: OpenEventStoreOptions
     });
   }
   if (/^(esdb|kurrentdb)(\+discover)?:\/\//.test(url)) {
-    const { openEsdbEventStore } = (await import(/* @vite-ignore */ ESDB_MODULE)) as EsdbModule;
+    // Loaded only when asked for, so the embedded and PostgreSQL stores never load the gRPC client.
+    const { openEsdbEventStore } = await import('./esdb');
     return openEsdbEventStore({ connectionString: url, ...(logger ? { logger } : {}) });
   }
   throw new Error(`Unknown event store URL "${url.replace(/\/\/[^@/]*@/, '//***@')}": expected pglite:<dir>, pglite:memory, postgres://…, esdb://… or kurrentdb://…`);

@@ -41,19 +41,24 @@ function isRunning(pid: number): boolean {
  */
 function lockDataDir(dataDir: string): () => void {
   const file = join(dataDir, 'event-store.lock');
-  for (let attempt = 0; ; attempt++) {
+  const take = () => {
     try {
       writeFileSync(file, String(process.pid), { flag: 'wx' });
-      return () => rmSync(file, { force: true });
+      return true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST' || attempt > 0) throw error;
-      const owner = Number(readFileSync(file, 'utf8').trim());
-      if (Number.isInteger(owner) && owner > 0 && isRunning(owner)) {
-        throw new Error(`${dataDir} is already open in process ${owner}${owner === process.pid ? ' (this one)' : ''}; if no such process uses it, delete ${file}`);
-      }
-      rmSync(file, { force: true });
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
     }
+  };
+  if (!take()) {
+    const owner = Number(readFileSync(file, 'utf8').trim());
+    if (Number.isInteger(owner) && owner > 0 && isRunning(owner)) {
+      throw new Error(`${dataDir} is already open in process ${owner}${owner === process.pid ? ' (this one)' : ''}; if no such process uses it, delete ${file}`);
+    }
+    rmSync(file, { force: true });
+    if (!take()) throw new Error(`${dataDir} was locked by another process while opening it`);
   }
+  return () => rmSync(file, { force: true });
 }
 
 export async function openPgliteEventStore(options: PgliteEventStoreOptions = {}): Promise<SqlEventStore> {
