@@ -2,6 +2,7 @@ import { LIMITS } from '@pass/events/constants';
 import { formatSeconds } from '../lib/format';
 import { AdBanner } from './AdBanner';
 import { CloseIcon } from './Icons';
+import { useDialog } from '../lib/hooks';
 
 export interface AdsPopupProps {
   seconds: number;
@@ -11,8 +12,9 @@ export interface AdsPopupProps {
 
 /** Full-screen appeal with three 300×250 banners; the X appears once they loaded (spec §2). */
 export function AdsPopup({ seconds, canClose, onClose }: AdsPopupProps) {
+  const ref = useDialog<HTMLDivElement>(canClose ? onClose : undefined);
   return (
-    <div className="ads-popup" role="dialog" aria-modal="true" aria-labelledby="ads-popup-title">
+    <div ref={ref} tabIndex={-1} className="ads-popup" role="dialog" aria-modal="true" aria-labelledby="ads-popup-title">
       <div className="ads-popup-inner">
         <header>
           <h2 id="ads-popup-title">Ads keep this project alive</h2>

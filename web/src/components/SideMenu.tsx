@@ -1,4 +1,5 @@
 import { NavLinks, type NavLinksProps } from './NavBar';
+import { useEffect } from 'react';
 import { CloseIcon } from './Icons';
 
 export interface SideMenuProps extends Omit<NavLinksProps, 'onNavigate'> {
@@ -8,6 +9,12 @@ export interface SideMenuProps extends Omit<NavLinksProps, 'onNavigate'> {
 
 /** Opens with the menu button; closes with its X and on every link click (spec §2). */
 export function SideMenu({ open, onClose, ...links }: SideMenuProps) {
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open, onClose]);
   return (
     <>
       {open && <div className="backdrop" onClick={onClose} aria-hidden="true" />}

@@ -1,7 +1,9 @@
+import { useTitle } from '../../lib/hooks';
 import { PRODUCT_NAME, SPECIAL_USER_PASSES } from '@pass/events/constants';
 import { DONATION_URL, SOCIAL_LINKS } from '../../app/links';
 
 export default function AboutPage() {
+  useTitle(`About · ${PRODUCT_NAME}`);
   return (
     <section className="panel about" aria-labelledby="about-title">
       <h1 id="about-title">About {PRODUCT_NAME}</h1>

@@ -1,3 +1,5 @@
+import { PRODUCT_NAME } from '@pass/events/constants';
+import { useTitle } from '../../lib/hooks';
 import { Navigate, useLocation } from 'react-router-dom';
 import type { RankingEntry } from '@pass/events/api';
 import { useAppSelector } from '../../app/hooks';
@@ -6,6 +8,7 @@ import { Certificate } from '../../components/Certificate';
 
 /** Any member's certificate, for the admin; the member comes in navigation state. */
 export default function AdminCertificatePage() {
+  useTitle(`Certificado · ${PRODUCT_NAME}`);
   const { state } = useLocation();
   const authorized = useAppSelector(selectAdminAuthorized);
   const selected = (state as { selectedUser?: RankingEntry } | null)?.selectedUser;

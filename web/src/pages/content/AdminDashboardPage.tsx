@@ -1,3 +1,5 @@
+import { PRODUCT_NAME } from '@pass/events/constants';
+import { useTitle } from '../../lib/hooks';
 import { useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
@@ -66,6 +68,7 @@ function AdViewsEditor() {
 
 /** The admin dashboard (Spanish UI, spec §2). */
 export default function AdminDashboardPage() {
+  useTitle(`Panel de administración · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const authorized = useAppSelector(selectAdminAuthorized);

@@ -1,3 +1,5 @@
+import { PRODUCT_NAME } from '@pass/events/constants';
+import { useTitle } from '../../lib/hooks';
 import { Navigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -10,6 +12,7 @@ import { adminActions } from '../../features/admin/slice';
 
 /** /content/admin: the dashboard when authorized, else the login (Spanish UI). */
 export default function AdminLoginPage() {
+  useTitle(`Administración · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
   const authorized = useAppSelector(selectAdminAuthorized);
   const { error, pending } = useAppSelector((s) => s.admin);

@@ -1,3 +1,5 @@
+import { PRODUCT_NAME } from '@pass/events/constants';
+import { useTitle } from '../../lib/hooks';
 import { useMemo } from 'react';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
@@ -21,6 +23,7 @@ function isPostFormState(value: unknown): value is PostFormState {
 
 /** Reachable only from the post form, which passes its data in navigation state (spec §2). */
 export default function AmountPage() {
+  useTitle(`How many passes? · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
   const { state } = useLocation();
   const bounds = useAppSelector(selectAmountBounds);

@@ -1,9 +1,12 @@
+import { PRODUCT_NAME } from '@pass/events/constants';
+import { useTitle } from '../../lib/hooks';
 import { Navigate } from 'react-router-dom';
 import { useAppSelector } from '../../app/hooks';
 import { selectUser } from '../../app/selectors';
 import { Certificate } from '../../components/Certificate';
 
 export default function CertificatePage() {
+  useTitle(`Certificate · ${PRODUCT_NAME}`);
   const user = useAppSelector(selectUser);
   const storedId = useAppSelector((s) => s.user.storedId);
   if (!user.email && !storedId) return <Navigate to="/content/join" replace />;

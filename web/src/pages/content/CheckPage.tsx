@@ -1,3 +1,5 @@
+import { PRODUCT_NAME } from '@pass/events/constants';
+import { useTitle } from '../../lib/hooks';
 import { useEffect } from 'react';
 import { POINTS_PER_PASS, TIMERS } from '@pass/events/constants';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -7,6 +9,7 @@ import { pageEntered, pageLeft } from '../../features/ui/pageActions';
 
 /** Free points: the countdown runs in the check saga while this page is open. */
 export default function CheckPage() {
+  useTitle(`Free Points · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
   const seconds = useAppSelector((s) => s.checkseconds.seconds);
   const points = useAppSelector((s) => s.user.user.chatCount);

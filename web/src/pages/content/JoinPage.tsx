@@ -1,3 +1,4 @@
+import { useTitle } from '../../lib/hooks';
 import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
@@ -10,6 +11,7 @@ import { Field } from '../../components/Field';
 import { userActions } from '../../features/user/slice';
 
 export default function JoinPage() {
+  useTitle(`Join · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
   const registered = useAppSelector(selectIsRegistered);
   const { registerError, pending } = useAppSelector((s) => s.user);

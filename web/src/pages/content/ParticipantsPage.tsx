@@ -1,3 +1,5 @@
+import { PRODUCT_NAME } from '@pass/events/constants';
+import { useTitle } from '../../lib/hooks';
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
@@ -9,6 +11,7 @@ import { userActions } from '../../features/user/slice';
 
 /** The registry (spec §2 /content/participants, also /content/registered). */
 export default function ParticipantsPage() {
+  useTitle(`Participants · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
   const user = useAppSelector(selectUser);
   const registered = useAppSelector(selectIsRegistered);

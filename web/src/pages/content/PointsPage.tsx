@@ -1,16 +1,18 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
-import { PURCHASE_OPTIONS, type PurchaseOption } from '@pass/events/constants';
+import { PRODUCT_NAME, PURCHASE_OPTIONS, type PurchaseOption } from '@pass/events/constants';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectHasUserOrStored } from '../../app/selectors';
 import { CloseIcon } from '../../components/Icons';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
+import { useDialog, useTitle } from '../../lib/hooks';
 import { formatNumber } from '../../lib/format';
 import { testPurchaseRequested } from '../../features/passes/purchaseSlice';
 
 function Checkout({ option, onClose, onTestPay }: { option: PurchaseOption; onClose: () => void; onTestPay: () => void }) {
+  const ref = useDialog<HTMLDivElement>(onClose);
   return (
-    <div className="checkout" role="dialog" aria-modal="true" aria-labelledby="checkout-title">
+    <div ref={ref} tabIndex={-1} className="checkout" role="dialog" aria-modal="true" aria-labelledby="checkout-title">
       <div className="checkout-inner">
         <header>
           <h2 id="checkout-title">${formatNumber(option.amountUsd)} — {formatNumber(option.points)} points</h2>
@@ -33,6 +35,7 @@ export default function PointsPage() {
   const dispatch = useAppDispatch();
   const allowed = useAppSelector(selectHasUserOrStored);
   const [selected, setSelected] = useState<PurchaseOption | null>(null);
+  useTitle(`Buy Points · ${PRODUCT_NAME}`);
   // Set while a captured purchase is being registered (spec §4 payment).
   const isLoading = useAppSelector((s) => s.loading.isLoading);
 

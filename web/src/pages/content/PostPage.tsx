@@ -1,3 +1,4 @@
+import { useTitle } from '../../lib/hooks';
 import { useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
@@ -10,6 +11,7 @@ import { postFormResolver, type PostFormState, type PostFormValues } from '../..
 import { pageEntered, pageLeft } from '../../features/ui/pageActions';
 
 export default function PostPage() {
+  useTitle(`Get my pass · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
   const user = useAppSelector(selectUser);

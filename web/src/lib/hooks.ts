@@ -1,0 +1,35 @@
+import { useEffect, useRef } from 'react';
+
+/**
+ * Modal behaviour for a dialog: focus moves into it when it opens and back when it closes,
+ * and Escape calls `onEscape` (when given).
+ */
+export function useDialog<T extends HTMLElement>(onEscape?: () => void) {
+  const ref = useRef<T>(null);
+  const escape = useRef(onEscape);
+  escape.current = onEscape;
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    ref.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && escape.current) escape.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      previous?.focus?.();
+    };
+  }, []);
+  return ref;
+}
+
+/** Sets the document title while a page is shown. */
+export function useTitle(title: string) {
+  useEffect(() => {
+    const previous = document.title;
+    document.title = title;
+    return () => {
+      document.title = previous;
+    };
+  }, [title]);
+}
