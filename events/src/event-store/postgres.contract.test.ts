@@ -80,6 +80,39 @@ describe.skipIf(!reachable)('PostgreSQL event store: global order under concurre
     }
   });
 
+  it('live delivery to another process survives a dropped LISTEN connection', async () => {
+    const harness = await freshSchema();
+    const writer = await harness.open();
+    // A long fallback poll: only a notification can deliver within the test's time.
+    const reader = await openPostgresEventStore({ connectionString: url, schema: harness.schema, poolSize: 2, pollIntervalMs: 60_000 });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const listenerPids = async () =>
+      (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [`event-store-listen:${harness.schema}`])).rows.map((r) => r.pid);
+    try {
+      const s = `relisten-${randomUUID()}`;
+      const sub = record(reader, await reader.headPosition(), (id) => id === s);
+      await eventually(() => expect(sub.caughtUp).toBe(1));
+      const [before] = await listenerPids();
+      expect(before).toBeDefined();
+      await admin.query('SELECT pg_terminate_backend($1)', [before]);
+      await eventually(async () => {
+        const now = await listenerPids();
+        expect(now).toHaveLength(1);
+        expect(now[0]).not.toBe(before);
+      });
+      const e = newEvent('AfterReconnect');
+      await writer.append(s, [e]);
+      await eventually(() => expect(sub.events.map((x) => x.id)).toEqual([e.id]), 2_000);
+      await sub.subscription.stop();
+    } finally {
+      await admin.end();
+      await reader.close();
+      await writer.close();
+      await harness.dispose();
+    }
+  });
+
   it('an unreachable server surfaces as EventStoreUnavailableError', async () => {
     await expect(openPostgresEventStore({ connectionString: 'postgres://postgres@127.0.0.1:1/test', connectTimeoutMs: 1_000 })).rejects.toBeInstanceOf(
       EventStoreUnavailableError,

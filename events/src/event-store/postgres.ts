@@ -37,6 +37,8 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     connectionString: options.connectionString,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: connectTimeoutMs,
+    // Named, so an operator can tell the store's connections apart in pg_stat_activity.
+    application_name: `event-store:${schema}`,
   });
   // An idle connection dropped by the server must not crash the process; the next query reconnects.
   pool.on('error', (error) => logger?.warn({ err: error }, 'postgres event store: idle connection lost'));
@@ -79,7 +81,11 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
   // A dedicated connection for LISTEN; if it drops, subscriptions keep polling while it reconnects.
   const listen = async () => {
     if (closed) return;
-    const client = new pg.Client({ connectionString: options.connectionString, connectionTimeoutMillis: connectTimeoutMs });
+    const client = new pg.Client({
+      connectionString: options.connectionString,
+      connectionTimeoutMillis: connectTimeoutMs,
+      application_name: `event-store-listen:${schema}`,
+    });
     const lost = (error?: unknown) => {
       if (listener !== client) return;
       listener = undefined;
