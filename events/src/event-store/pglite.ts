@@ -7,7 +7,11 @@
  * acknowledged append is in the operating system's page cache and survives the process being
  * killed (`kill -9`, crash, OOM). PGlite runs `fsync = off` and its NODEFS has no fsync, so an
  * operating-system crash or power cut can lose the last appends; use PostgreSQL where that
- * matters. We never pass `relaxedDurability` (it only delays syncing for browser filesystems).
+ * matters. `relaxedDurability` is left off; it only decides whether a query waits for the
+ * filesystem's `syncToFs`, which NodeFS does not need (a no-op: its writes are already direct).
+ *
+ * Concurrent one-event appends are sent as one group (one call, one commit): PGlite runs one
+ * query at a time, so this is where concurrent writers gain throughput.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
