@@ -181,6 +181,22 @@ describe('command handler', () => {
     expect(sent.state.points).toBe(99);
   });
 
+  it('decides commands queued on one stream one after another, appending the accepted ones together', async () => {
+    const userId = await member(10);
+    const send = () =>
+      handler.handle(userDecider, streams.user(userId), { type: 'SendChatMessage', data: { userId, messageId: randomUUID(), message: 'x' }, now: clock() }, ctx());
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, send));
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(10);
+    expect(outcomes.filter((o) => o.status === 'rejected').every((o) => isDomainError(o.reason, 'insufficient_points'))).toBe(true);
+    const recorded = await store.readStream(streams.user(userId));
+    expect(recorded.filter((e) => e.type === 'ChatMessageSent')).toHaveLength(10);
+    // Each accepted command answers the state and revision right after its own event.
+    const points = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.state.points] : [])).sort((a, b) => a - b);
+    expect(points).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    const revisions = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.revision] : [])).sort((a, b) => a - b);
+    expect(revisions).toEqual(recorded.filter((e) => e.type === 'ChatMessageSent').map((e) => e.revision));
+  });
+
   it('stamps every event with the metadata of DESIGN §3', async () => {
     const userId = await member(10);
     const [recorded] = await store.readStream(streams.user(userId));
