@@ -305,9 +305,10 @@ export function describeEventStoreContract(name: string, makeHarness: () => Prom
       let calls = 0;
       const subscription = store.subscribeToAll({
         after: before,
-        onEvents: (batch) => {
+        onEvents: async (batch) => {
           if (!batch.some((e) => e.streamId === s)) return;
           calls++;
+          await sleep(1);
           throw new Error('projection failed');
         },
         onError: (error) => errors.push(error),
