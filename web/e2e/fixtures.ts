@@ -112,6 +112,9 @@ export async function mockApi(p: Page, options: MockOptions = {}): Promise<void>
       return json(route, page(ranking.filter((r) => `${r.fullname} ${r.country}`.toLowerCase().includes(q))));
     }
     if (path === '/api/registry') return json(route, page(registry));
+    if (path === '/api/admin/posts') {
+      return json(route, page(ranking.map((r, i) => ({ ...r, email: `member${i}@example.com`, points: 20 + i }))));
+    }
     if (path === '/api/chat-messages') return json(route, chat);
     if (path === '/api/global-post') return json(route, globalPost);
     if (path === '/api/me' || path.startsWith('/api/verify-access/')) {

@@ -1,5 +1,6 @@
 import type {
   AdminLoginRequest,
+  AdminPostEntry,
   AdminView,
   ApiError,
   BuyPointsRequest,
@@ -12,6 +13,7 @@ import type {
   GlobalPostView,
   MainDataView,
   Page,
+  PointHistoryEntry,
   RankingEntry,
   RegisterSpecialUserResponse,
   RegisterUserRequest,
@@ -92,6 +94,10 @@ export const api = {
   adminLogin: (body: AdminLoginRequest) => request<AdminView>('POST', '/api/admin-login', body),
   adminLogout: () => request<void>('POST', '/api/admin-logout'),
   verifyAdmin: (adminId: string) => request<AdminView>('POST', `/api/verify-admin-access/${encodeURIComponent(adminId)}`),
+  adminPosts: (q: string, pageSize = 50) =>
+    request<Page<AdminPostEntry>>('GET', `/api/admin/posts?${qs({ page: 1, pageSize, q })}`),
+  memberHistory: (userId: string) =>
+    request<PointHistoryEntry[]>('GET', `/api/admin/members/${encodeURIComponent(userId)}/history`),
   deleteMemberPost: (userId: string) => request<void>('DELETE', `/api/member-post/${encodeURIComponent(userId)}`),
   deleteChatMessages: () => request<void>('DELETE', '/api/delete-chat-messages'),
   editMainData: (body: EditMainDataRequest) => request<unknown>('PUT', '/api/main-data', body),

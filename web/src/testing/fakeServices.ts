@@ -88,6 +88,8 @@ export function fakeApi(): { [K in keyof Api]: ReturnType<typeof vi.fn> } & Api 
     adminLogin: vi.fn(async () => ({ id: 'a1', email: 'admin@example.com', authorized: true })),
     adminLogout: vi.fn(async () => undefined),
     verifyAdmin: vi.fn(async () => ({ id: 'a1', email: 'admin@example.com', authorized: true })),
+    adminPosts: vi.fn(async () => ({ total: 0, page: 1, pageSize: 50, items: [] })),
+    memberHistory: vi.fn(async () => []),
     deleteMemberPost: vi.fn(async () => undefined),
     deleteChatMessages: vi.fn(async () => undefined),
     editMainData: vi.fn(async () => ({})),

@@ -44,8 +44,28 @@ describe('admin', () => {
     expect(app.api.deleteChatMessages).toHaveBeenCalled();
     expect(app.api.editMainData).toHaveBeenCalledWith({ available: 10, cpm: 1, donations: 2, startDate: '01/01/2026' });
     expect(app.api.resetAdsViews).toHaveBeenCalledWith(0);
-    expect(app.api.ranking).toHaveBeenCalled();
+    expect(app.api.adminPosts).toHaveBeenCalled();
     expect(app.toasts.filter((t) => t.kind === 'success')).toHaveLength(4);
+  });
+
+  it('post search is debounced; history opens and closes', async () => {
+    const app = startApp({ adminId: 'a1' }, (h) =>
+      h.api.memberHistory.mockResolvedValue([
+        { revision: 0, at: '2026-01-01T00:00:00Z', type: 'UserRegistered', description: 'Registered', pointsDelta: 10, passesDelta: 0, points: 10, passes: 0, actor: 'user:u7', correlationId: 'c' },
+      ]),
+    );
+    app.store.dispatch(adminActions.postsRequested('a'));
+    app.store.dispatch(adminActions.postsRequested('ann'));
+    await vi.advanceTimersByTimeAsync(250);
+    expect(app.api.adminPosts).toHaveBeenCalledTimes(1);
+    expect(app.api.adminPosts).toHaveBeenCalledWith('ann');
+    app.store.dispatch(adminActions.historyRequested('u7'));
+    expect(app.state().admin.history.loading).toBe(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().admin.history).toMatchObject({ userId: 'u7', loading: false });
+    expect(app.state().admin.history.entries).toHaveLength(1);
+    app.store.dispatch(adminActions.historyClosed());
+    expect(app.state().admin.history.userId).toBe('');
   });
 
   it('logout clears the stored flag and returns to the login', async () => {

@@ -1,11 +1,12 @@
 import type { SagaIterator } from 'redux-saga';
-import { call, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
-import type { AdminView } from '@pass/events/api';
+import { call, delay, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
+import type { AdminPostEntry, AdminView, Page, PointHistoryEntry } from '@pass/events/api';
+import type { PayloadAction } from '@reduxjs/toolkit';
 import { errorText } from '../../api/http';
 import { STORAGE_KEYS, type Services } from '../../app/services';
 import type { RootState } from '../../app/store';
 import { updateMainDataActions } from '../site/updateMainDataSlice';
-import { usersActions } from '../site/usersSlice';
+import { SEARCH_DEBOUNCE_MS } from '../site/sagas';
 import { adminActions } from './slice';
 
 export const ADMIN_TEXTS = {
@@ -56,14 +57,37 @@ function* adminCall(s: Services, run: () => Promise<unknown>, done: string): Sag
   }
 }
 
+function* searchPosts(s: Services, action: PayloadAction<string>): SagaIterator {
+  yield delay(SEARCH_DEBOUNCE_MS);
+  try {
+    const page: Page<AdminPostEntry> = yield call(s.api.adminPosts, action.payload);
+    yield put(adminActions.postsReceived(page));
+  } catch (error) {
+    s.logError('Fetching the posts failed', error);
+  }
+}
+
+function* loadHistory(s: Services, action: PayloadAction<string>): SagaIterator {
+  try {
+    const entries: PointHistoryEntry[] = yield call(s.api.memberHistory, action.payload);
+    yield put(adminActions.historyReceived(entries));
+  } catch (error) {
+    s.logError('Fetching the history failed', error);
+    s.toast.error(`${ADMIN_TEXTS.failed}: ${errorText(error)}`);
+    yield put(adminActions.historyClosed());
+  }
+}
+
 export function* adminSaga(s: Services): SagaIterator {
+  yield takeLatest(adminActions.postsRequested.type, searchPosts, s);
+  yield takeLatest(adminActions.historyRequested.type, loadHistory, s);
   yield takeLatest(adminActions.loginRequested.type, login, s);
   yield takeEvery(adminActions.logoutRequested.type, logout, s);
   yield takeEvery(adminActions.deletePostRequested.type, function* (action: ReturnType<typeof adminActions.deletePostRequested>) {
     const ok: boolean = yield call(adminCall, s, () => s.api.deleteMemberPost(action.payload), ADMIN_TEXTS.postDeleted);
     if (!ok) return;
-    const query: string = yield select((st: RootState) => st.users.ranking.query);
-    yield put(usersActions.rankingRequested(query));
+    const query: string = yield select((st: RootState) => st.admin.posts.query);
+    yield put(adminActions.postsRequested(query));
     yield put(updateMainDataActions.updateMainDataSet(true));
   });
   yield takeEvery(adminActions.deleteChatRequested.type, function* () {

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { AdminLoginRequest, AdminView, EditMainDataRequest } from '@pass/events/api';
+import type { AdminLoginRequest, AdminPostEntry, AdminView, EditMainDataRequest, Page, PointHistoryEntry } from '@pass/events/api';
 
 export interface AdminState {
   id: string;
@@ -9,9 +9,22 @@ export interface AdminState {
   storedId: string;
   error: string;
   pending: boolean;
+  /** The dashboard's post search (GET /api/admin/posts). */
+  posts: { items: AdminPostEntry[]; total: number; query: string; loaded: boolean };
+  /** The point history of one member, opened from a post. */
+  history: { userId: string; entries: PointHistoryEntry[]; loading: boolean };
 }
 
-const initialState: AdminState = { id: '', email: '', authorized: false, storedId: '', error: '', pending: false };
+const initialState: AdminState = {
+  id: '',
+  email: '',
+  authorized: false,
+  storedId: '',
+  error: '',
+  pending: false,
+  posts: { items: [], total: 0, query: '', loaded: false },
+  history: { userId: '', entries: [], loading: false },
+};
 
 const adminSlice = createSlice({
   name: 'admin',
@@ -40,6 +53,24 @@ const adminSlice = createSlice({
       state.error = action.payload;
     },
     logoutRequested() {},
+    postsRequested(state, action: PayloadAction<string>) {
+      state.posts.query = action.payload;
+    },
+    postsReceived(state, action: PayloadAction<Page<AdminPostEntry>>) {
+      state.posts.items = action.payload.items;
+      state.posts.total = action.payload.total;
+      state.posts.loaded = true;
+    },
+    historyRequested(state, action: PayloadAction<string>) {
+      state.history = { userId: action.payload, entries: [], loading: true };
+    },
+    historyReceived(state, action: PayloadAction<PointHistoryEntry[]>) {
+      state.history.entries = action.payload;
+      state.history.loading = false;
+    },
+    historyClosed(state) {
+      state.history = initialState.history;
+    },
     deletePostRequested(_state, _action: PayloadAction<string>) {},
     deleteChatRequested() {},
     editMainDataRequested(_state, _action: PayloadAction<EditMainDataRequest>) {},

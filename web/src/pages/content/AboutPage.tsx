@@ -1,6 +1,6 @@
-import { useTitle } from '../../lib/hooks';
 import { PRODUCT_NAME, SPECIAL_USER_PASSES } from '@pass/events/constants';
 import { DONATION_URL, SOCIAL_LINKS } from '../../app/links';
+import { useTitle } from '../../lib/hooks';
 
 export default function AboutPage() {
   useTitle(`About · ${PRODUCT_NAME}`);

@@ -1,10 +1,10 @@
-import { PRODUCT_NAME } from '@pass/events/constants';
-import { useTitle } from '../../lib/hooks';
 import { Navigate, useLocation } from 'react-router-dom';
+import { PRODUCT_NAME } from '@pass/events/constants';
 import type { RankingEntry } from '@pass/events/api';
 import { useAppSelector } from '../../app/hooks';
 import { selectAdminAuthorized } from '../../app/selectors';
 import { Certificate } from '../../components/Certificate';
+import { useTitle } from '../../lib/hooks';
 
 /** Any member's certificate, for the admin; the member comes in navigation state. */
 export default function AdminCertificatePage() {

@@ -1,6 +1,5 @@
-import { PRODUCT_NAME } from '@pass/events/constants';
-import { useTitle } from '../../lib/hooks';
 import { useEffect } from 'react';
+import { PRODUCT_NAME } from '@pass/events/constants';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -8,9 +7,10 @@ import { adViewsSchema, mainDataSchema, type MainDataForm } from '@pass/events/r
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectAdminAuthorized, selectMainData } from '../../app/selectors';
 import { Field } from '../../components/Field';
-import { formatNumber } from '../../lib/format';
+import { formatDate, formatNumber } from '../../lib/format';
 import { adminActions } from '../../features/admin/slice';
-import { usersActions } from '../../features/site/usersSlice';
+import { CloseIcon } from '../../components/Icons';
+import { useDialog, useTitle } from '../../lib/hooks';
 
 function MainDataEditor() {
   const dispatch = useAppDispatch();
@@ -66,6 +66,59 @@ function AdViewsEditor() {
   );
 }
 
+function HistoryPanel() {
+  const dispatch = useAppDispatch();
+  const { userId, entries, loading } = useAppSelector((s) => s.admin.history);
+  const close = () => dispatch(adminActions.historyClosed());
+  const ref = useDialog<HTMLDivElement>(close);
+  if (!userId) return null;
+  return (
+    <div ref={ref} tabIndex={-1} className="checkout" role="dialog" aria-modal="true" aria-labelledby="history-title">
+      <div className="checkout-inner wide">
+        <header>
+          <h2 id="history-title">Historial de puntos</h2>
+          <button type="button" className="icon-button" aria-label="Cerrar historial" onClick={close}>
+            <CloseIcon />
+          </button>
+        </header>
+        <p>
+          <a className="button" href={`/api/admin/members/${encodeURIComponent(userId)}/history?format=csv`} download>
+            Descargar CSV
+          </a>
+        </p>
+        {loading ? (
+          <p className="muted">Cargando…</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="registry">
+              <thead>
+                <tr>
+                  <th scope="col">Fecha</th>
+                  <th scope="col">Evento</th>
+                  <th scope="col">Puntos</th>
+                  <th scope="col">Saldo</th>
+                  <th scope="col">Pases</th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((e) => (
+                  <tr key={e.revision}>
+                    <td>{formatDate(e.at)}</td>
+                    <td>{e.description}</td>
+                    <td>{e.pointsDelta > 0 ? `+${formatNumber(e.pointsDelta)}` : formatNumber(e.pointsDelta)}</td>
+                    <td>{formatNumber(e.points)}</td>
+                    <td>{formatNumber(e.passes)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
 /** The admin dashboard (Spanish UI, spec §2). */
 export default function AdminDashboardPage() {
   useTitle(`Panel de administración · ${PRODUCT_NAME}`);
@@ -73,10 +126,11 @@ export default function AdminDashboardPage() {
   const navigate = useNavigate();
   const authorized = useAppSelector(selectAdminAuthorized);
   const email = useAppSelector((s) => s.admin.email);
-  const ranking = useAppSelector((s) => s.users.ranking);
+  const posts = useAppSelector((s) => s.admin.posts);
 
   useEffect(() => {
-    if (authorized) dispatch(usersActions.rankingRequested(ranking.query));
+    if (authorized) dispatch(adminActions.postsRequested(posts.query));
+    // Load when the dashboard opens; typing re-queries through the saga.
   }, [dispatch, authorized]);
 
   if (!authorized) return <Navigate to="/content/admin" replace />;
@@ -99,27 +153,34 @@ export default function AdminDashboardPage() {
           </button>
         </div>
       </div>
-      <h2>Publicaciones</h2>
-      <input type="search" className="search" placeholder="Buscar publicaciones por nombre o país" aria-label="Buscar publicaciones"
-        value={ranking.query} onChange={(e) => dispatch(usersActions.rankingRequested(e.target.value))} />
-      {ranking.items.length === 0 ? (
+      <h2>Publicaciones <span className="pill">{formatNumber(posts.total)}</span></h2>
+      <input type="search" className="search" placeholder="Buscar por nombre, país o email" aria-label="Buscar publicaciones"
+        value={posts.query} onChange={(e) => dispatch(adminActions.postsRequested(e.target.value))} />
+      {posts.loaded && posts.items.length === 0 ? (
         <p className="muted">No hay publicaciones.</p>
       ) : (
         <ul className="admin-posts">
-          {ranking.items.map((p) => (
+          {posts.items.map((p) => (
             <li key={p.userId} className="card">
               {p.imageUrl && <img src={p.imageUrl} alt={p.fullname} width={48} height={48} />}
               <div>
-                <strong>{p.fullname}</strong> <span className="muted">{p.country} · {formatNumber(p.passes)} pases</span>
-                <p>{p.message}</p>
+                <strong>{p.fullname || p.email}</strong>{' '}
+                <span className="muted">
+                  {p.country} · {p.email} · {formatNumber(p.passes)} pases · {formatNumber(p.points)} puntos
+                </span>
+                {p.message && <p>{p.message}</p>}
               </div>
               <div className="row-actions">
-                <button type="button" className="button"
+                <button type="button" className="button" aria-label={`Certificado de ${p.fullname || p.email}`}
                   onClick={() => navigate('/content/admin-certificate', { state: { selectedUser: p } })}>
                   Certificado
                 </button>
-                <button type="button" className="button danger"
-                  onClick={() => window.confirm(`¿Eliminar la publicación de ${p.fullname}?`) && dispatch(adminActions.deletePostRequested(p.userId))}>
+                <button type="button" className="button" aria-label={`Historial de ${p.fullname || p.email}`}
+                  onClick={() => dispatch(adminActions.historyRequested(p.userId))}>
+                  Historial
+                </button>
+                <button type="button" className="button danger" aria-label={`Eliminar la publicación de ${p.fullname || p.email}`}
+                  onClick={() => window.confirm(`¿Eliminar la publicación de ${p.fullname || p.email}?`) && dispatch(adminActions.deletePostRequested(p.userId))}>
                   Eliminar
                 </button>
               </div>
@@ -127,6 +188,7 @@ export default function AdminDashboardPage() {
           ))}
         </ul>
       )}
+      <HistoryPanel />
     </section>
   );
 }

@@ -1,6 +1,5 @@
-import { PRODUCT_NAME } from '@pass/events/constants';
-import { useTitle } from '../../lib/hooks';
 import { Navigate } from 'react-router-dom';
+import { PRODUCT_NAME } from '@pass/events/constants';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { adminLoginSchema } from '@pass/events/rules';
@@ -9,6 +8,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectAdminAuthorized } from '../../app/selectors';
 import { Field } from '../../components/Field';
 import { adminActions } from '../../features/admin/slice';
+import { useTitle } from '../../lib/hooks';
 
 /** /content/admin: the dashboard when authorized, else the login (Spanish UI). */
 export default function AdminLoginPage() {

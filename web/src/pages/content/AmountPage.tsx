@@ -1,17 +1,16 @@
-import { PRODUCT_NAME } from '@pass/events/constants';
-import { useTitle } from '../../lib/hooks';
 import { useMemo } from 'react';
+import { POINTS_PER_PASS, PRODUCT_NAME } from '@pass/events/constants';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { amountFormSchema } from '@pass/events/rules';
-import { POINTS_PER_PASS } from '@pass/events/constants';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectAmountBounds } from '../../app/selectors';
 import { Field } from '../../components/Field';
 import { formatNumber } from '../../lib/format';
 import type { PostFormState } from '../../features/passes/postForm';
 import { userActions } from '../../features/user/slice';
+import { useTitle } from '../../lib/hooks';
 
 interface AmountForm {
   passes: number;

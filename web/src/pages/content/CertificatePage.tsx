@@ -1,9 +1,9 @@
-import { PRODUCT_NAME } from '@pass/events/constants';
-import { useTitle } from '../../lib/hooks';
 import { Navigate } from 'react-router-dom';
+import { PRODUCT_NAME } from '@pass/events/constants';
 import { useAppSelector } from '../../app/hooks';
 import { selectUser } from '../../app/selectors';
 import { Certificate } from '../../components/Certificate';
+import { useTitle } from '../../lib/hooks';
 
 export default function CertificatePage() {
   useTitle(`Certificate · ${PRODUCT_NAME}`);

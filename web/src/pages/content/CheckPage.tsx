@@ -1,11 +1,10 @@
-import { PRODUCT_NAME } from '@pass/events/constants';
-import { useTitle } from '../../lib/hooks';
 import { useEffect } from 'react';
-import { POINTS_PER_PASS, TIMERS } from '@pass/events/constants';
+import { POINTS_PER_PASS, PRODUCT_NAME, TIMERS } from '@pass/events/constants';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { AdBanner } from '../../components/AdBanner';
 import { formatNumber, formatSeconds } from '../../lib/format';
 import { pageEntered, pageLeft } from '../../features/ui/pageActions';
+import { useTitle } from '../../lib/hooks';
 
 /** Free points: the countdown runs in the check saga while this page is open. */
 export default function CheckPage() {

@@ -1,4 +1,3 @@
-import { useTitle } from '../../lib/hooks';
 import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
@@ -9,6 +8,7 @@ import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectIsRegistered } from '../../app/selectors';
 import { Field } from '../../components/Field';
 import { userActions } from '../../features/user/slice';
+import { useTitle } from '../../lib/hooks';
 
 export default function JoinPage() {
   useTitle(`Join · ${PRODUCT_NAME}`);

@@ -1,6 +1,5 @@
-import { PRODUCT_NAME } from '@pass/events/constants';
-import { useTitle } from '../../lib/hooks';
 import { useEffect } from 'react';
+import { PRODUCT_NAME } from '@pass/events/constants';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectAvailableText, selectIsMember, selectIsRegistered, selectTakenText, selectUser } from '../../app/selectors';
@@ -8,6 +7,7 @@ import { DownloadIcon, StarIcon } from '../../components/Icons';
 import { formatDate, formatNumber } from '../../lib/format';
 import { usersActions } from '../../features/site/usersSlice';
 import { userActions } from '../../features/user/slice';
+import { useTitle } from '../../lib/hooks';
 
 /** The registry (spec §2 /content/participants, also /content/registered). */
 export default function ParticipantsPage() {

@@ -1,4 +1,3 @@
-import { useTitle } from '../../lib/hooks';
 import { useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
@@ -9,6 +8,7 @@ import { Field } from '../../components/Field';
 import { COUNTRIES } from '../../features/passes/countries';
 import { postFormResolver, type PostFormState, type PostFormValues } from '../../features/passes/postForm';
 import { pageEntered, pageLeft } from '../../features/ui/pageActions';
+import { useTitle } from '../../lib/hooks';
 
 export default function PostPage() {
   useTitle(`Get my pass · ${PRODUCT_NAME}`);
