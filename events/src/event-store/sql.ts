@@ -1,6 +1,6 @@
 /**
- * The SQL event store shared by the PGlite and PostgreSQL adapters: one schema, one append
- * function, one set of queries. Each adapter supplies a `SqlClient` (how to run a query) and,
+ * The SQL event store shared by the PGlite and PostgreSQL adapters: one schema, the same
+ * append functions, one set of queries. Each adapter supplies a `SqlClient` (how to run a query) and,
  * for PostgreSQL, cross-process wake-ups (LISTEN/NOTIFY).
  *
  * Global order: every row stores the id of the transaction that wrote it (`transaction_id`,
