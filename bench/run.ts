@@ -14,7 +14,10 @@ interface BenchModule {
   run(): Promise<{ title: string; markdown: string }>;
 }
 
-const modules: { name: string; load: () => Promise<BenchModule> }[] = [{ name: 'event-store', load: () => import('./event-store') }];
+const modules: { name: string; load: () => Promise<BenchModule> }[] = [
+  { name: 'event-store', load: () => import('./event-store') },
+  { name: 'commands', load: () => import('./commands') },
+];
 
 const only = process.argv.slice(2);
 const unknown = only.filter((name) => !modules.some((m) => m.name === name));
