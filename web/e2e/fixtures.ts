@@ -112,6 +112,9 @@ export async function mockApi(p: Page, options: MockOptions = {}): Promise<void>
       return json(route, page(ranking.filter((r) => `${r.fullname} ${r.country}`.toLowerCase().includes(q))));
     }
     if (path === '/api/registry') return json(route, page(registry));
+    if (path === '/api/admin/projections') {
+      return json(route, { position: '1520', headPosition: '1520', lagEvents: 0, lagSeconds: 0, lastError: null, rebuild: { state: 'idle', processed: 0, total: 0, startedAt: null } });
+    }
     if (path === '/api/admin/posts') {
       return json(route, page(ranking.map((r, i) => ({ ...r, email: `member${i}@example.com`, points: 20 + i }))));
     }

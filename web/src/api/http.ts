@@ -14,6 +14,7 @@ import type {
   MainDataView,
   Page,
   PointHistoryEntry,
+  ProjectionStatus,
   RankingEntry,
   RegisterSpecialUserResponse,
   RegisterUserRequest,
@@ -98,6 +99,8 @@ export const api = {
     request<Page<AdminPostEntry>>('GET', `/api/admin/posts?${qs({ page: 1, pageSize, q })}`),
   memberHistory: (userId: string) =>
     request<PointHistoryEntry[]>('GET', `/api/admin/members/${encodeURIComponent(userId)}/history`),
+  projections: () => request<ProjectionStatus>('GET', '/api/admin/projections'),
+  rebuildProjections: () => request<ProjectionStatus['rebuild']>('POST', '/api/admin/projections/rebuild'),
   deleteMemberPost: (userId: string) => request<void>('DELETE', `/api/member-post/${encodeURIComponent(userId)}`),
   deleteChatMessages: () => request<void>('DELETE', '/api/delete-chat-messages'),
   editMainData: (body: EditMainDataRequest) => request<unknown>('PUT', '/api/main-data', body),

@@ -68,6 +68,23 @@ describe('admin', () => {
     expect(app.state().admin.history.userId).toBe('');
   });
 
+  it('projection status is polled while a rebuild runs', async () => {
+    const app = startApp({ adminId: 'a1' });
+    const status = (state: 'idle' | 'running') => ({
+      position: '5', headPosition: '10', lagEvents: 5, lagSeconds: 1, lastError: null,
+      rebuild: { state, processed: 5, total: 10, startedAt: null },
+    });
+    app.api.projections.mockResolvedValueOnce(status('running')).mockResolvedValueOnce(status('idle'));
+    app.store.dispatch(adminActions.rebuildRequested());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.api.rebuildProjections).toHaveBeenCalled();
+    expect(app.state().admin.projections?.rebuild.state).toBe('running');
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(app.state().admin.projections?.rebuild.state).toBe('idle');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(app.api.projections).toHaveBeenCalledTimes(2);
+  });
+
   it('logout clears the stored flag and returns to the login', async () => {
     const app = startApp({ adminId: 'a1' });
     await vi.advanceTimersByTimeAsync(0);

@@ -1,6 +1,6 @@
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
-import type { AdminPostEntry, AdminView, Page, PointHistoryEntry } from '@pass/events/api';
+import type { AdminPostEntry, AdminView, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/api';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { errorText } from '../../api/http';
 import { STORAGE_KEYS, type Services } from '../../app/services';
@@ -16,6 +16,7 @@ export const ADMIN_TEXTS = {
   mainDataSaved: 'Datos principales actualizados',
   viewsSaved: 'Vistas de anuncios actualizadas',
   failed: 'No se pudo completar la acción',
+  rebuildStarted: 'Reconstrucción iniciada',
 } as const;
 
 function* login(s: Services, action: ReturnType<typeof adminActions.loginRequested>): SagaIterator {
@@ -78,7 +79,28 @@ function* loadHistory(s: Services, action: PayloadAction<string>): SagaIterator 
   }
 }
 
+/** While a rebuild runs, the status is polled so the admin sees its progress. */
+export const PROJECTIONS_POLL_MS = 2_000;
+
+function* loadProjections(s: Services): SagaIterator {
+  try {
+    const status: ProjectionStatus = yield call(s.api.projections);
+    yield put(adminActions.projectionsReceived(status));
+    if (status.rebuild.state === 'running' || status.rebuild.state === 'switching') {
+      yield delay(PROJECTIONS_POLL_MS);
+      yield put(adminActions.projectionsRequested());
+    }
+  } catch (error) {
+    s.logError('Fetching the projections failed', error);
+  }
+}
+
 export function* adminSaga(s: Services): SagaIterator {
+  yield takeLatest(adminActions.projectionsRequested.type, loadProjections, s);
+  yield takeEvery(adminActions.rebuildRequested.type, function* () {
+    const ok: boolean = yield call(adminCall, s, () => s.api.rebuildProjections(), ADMIN_TEXTS.rebuildStarted);
+    if (ok) yield put(adminActions.projectionsRequested());
+  });
   yield takeLatest(adminActions.postsRequested.type, searchPosts, s);
   yield takeLatest(adminActions.historyRequested.type, loadHistory, s);
   yield takeLatest(adminActions.loginRequested.type, login, s);

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { AdminLoginRequest, AdminPostEntry, AdminView, EditMainDataRequest, Page, PointHistoryEntry } from '@pass/events/api';
+import type { AdminLoginRequest, AdminPostEntry, AdminView, EditMainDataRequest, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/api';
 
 export interface AdminState {
   id: string;
@@ -13,6 +13,8 @@ export interface AdminState {
   posts: { items: AdminPostEntry[]; total: number; query: string; loaded: boolean };
   /** The point history of one member, opened from a post. */
   history: { userId: string; entries: PointHistoryEntry[]; loading: boolean };
+  /** Read-model health for ops (GET /api/admin/projections). */
+  projections: ProjectionStatus | null;
 }
 
 const initialState: AdminState = {
@@ -24,6 +26,7 @@ const initialState: AdminState = {
   pending: false,
   posts: { items: [], total: 0, query: '', loaded: false },
   history: { userId: '', entries: [], loading: false },
+  projections: null,
 };
 
 const adminSlice = createSlice({
@@ -68,6 +71,11 @@ const adminSlice = createSlice({
       state.history.entries = action.payload;
       state.history.loading = false;
     },
+    projectionsRequested() {},
+    projectionsReceived(state, action: PayloadAction<ProjectionStatus>) {
+      state.projections = action.payload;
+    },
+    rebuildRequested() {},
     historyClosed(state) {
       state.history = initialState.history;
     },

@@ -66,6 +66,48 @@ function AdViewsEditor() {
   );
 }
 
+function ProjectionsCard() {
+  const dispatch = useAppDispatch();
+  const status = useAppSelector((s) => s.admin.projections);
+  useEffect(() => {
+    dispatch(adminActions.projectionsRequested());
+  }, [dispatch]);
+  const rebuilding = status?.rebuild.state === 'running' || status?.rebuild.state === 'switching';
+  return (
+    <div className="card">
+      <h2>Proyecciones</h2>
+      {status ? (
+        <dl className="facts">
+          <dt>Posición</dt>
+          <dd>{status.position} / {status.headPosition}</dd>
+          <dt>Retraso</dt>
+          <dd>{formatNumber(status.lagEvents)} eventos · {formatNumber(status.lagSeconds)} s</dd>
+          <dt>Reconstrucción</dt>
+          <dd>
+            {status.rebuild.state}
+            {rebuilding && ` (${formatNumber(status.rebuild.processed)} / ${formatNumber(status.rebuild.total)})`}
+          </dd>
+          {status.lastError && (
+            <>
+              <dt>Último error</dt>
+              <dd className="error">{status.lastError}</dd>
+            </>
+          )}
+        </dl>
+      ) : (
+        <p className="muted">Sin datos.</p>
+      )}
+      <div className="row-actions">
+        <button type="button" className="button" onClick={() => dispatch(adminActions.projectionsRequested())}>Actualizar</button>
+        <button type="button" className="button danger" disabled={rebuilding}
+          onClick={() => window.confirm('¿Reconstruir las proyecciones desde el inicio?') && dispatch(adminActions.rebuildRequested())}>
+          Reconstruir
+        </button>
+      </div>
+    </div>
+  );
+}
+
 function HistoryPanel() {
   const dispatch = useAppDispatch();
   const { userId, entries, loading } = useAppSelector((s) => s.admin.history);
@@ -152,6 +194,7 @@ export default function AdminDashboardPage() {
             Eliminar mensajes del chat
           </button>
         </div>
+        <ProjectionsCard />
       </div>
       <h2>Publicaciones <span className="pill">{formatNumber(posts.total)}</span></h2>
       <input type="search" className="search" placeholder="Buscar por nombre, país o email" aria-label="Buscar publicaciones"
