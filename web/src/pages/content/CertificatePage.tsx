@@ -11,6 +11,8 @@ export default function CertificatePage() {
   const storedId = useAppSelector((s) => s.user.storedId);
   if (!user.email && !storedId) return <Navigate to="/content/join" replace />;
   if (user.email && user.passes <= 0 && storedId) return <Navigate to="/content/post" replace />;
+  // The stored user is still being fetched.
+  if (!user.email) return <p className="muted" role="status">Loading your certificate…</p>;
   return (
     <section className="certificate-page">
       <Certificate fullname={user.fullname} createdAt={user.createdAt} passes={user.passes} />
