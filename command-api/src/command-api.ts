@@ -86,11 +86,8 @@ async function sessionSecretFor(config: CommandApiConfig): Promise<string> {
   return secret;
 }
 
-async function openSessionStore(config: CommandApiConfig): Promise<SessionStore> {
-  if (config.redisUrl) {
-    const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
-    return new RedisSessionStore(redis, `${config.redisPrefix ?? 'pass:'}sessions:`, true);
-  }
+async function openSessionStore(config: CommandApiConfig, redis: Redis | undefined): Promise<SessionStore> {
+  if (redis) return new RedisSessionStore(redis, `${config.redisPrefix ?? 'pass:'}sessions:`);
   if (config.dataDir) return FileSessionStore.open(join(config.dataDir, 'sessions.jsonl'));
   return new MemorySessionStore();
 }
@@ -106,7 +103,9 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   await mkdir(config.uploadsDir, { recursive: true });
 
   const handler = new CommandHandler({ eventStore, logger });
-  const sessionStore = await openSessionStore(config);
+  // One connection for sessions and login counters; BullMQ opens its own (it needs blocking commands).
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  const sessionStore = await openSessionStore(config, redis);
   const sessions = new Sessions({ store: sessionStore, secret: await sessionSecretFor(config), cookieSecure: config.cookieSecure, clock });
   const images =
     deps.jobs ??
@@ -115,7 +114,9 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   const services: CommandServices = {
     handler,
     sessions,
-    throttle: new LoginThrottle(config.loginLimits ?? DEFAULT_LOGIN_LIMITS),
+    throttle: redis
+      ? LoginThrottle.onRedis(redis, `${config.redisPrefix ?? 'pass:'}login:`, config.loginLimits ?? DEFAULT_LOGIN_LIMITS)
+      : LoginThrottle.inMemory(config.loginLimits ?? DEFAULT_LOGIN_LIMITS),
     payments,
     images,
     uploadsDir: config.uploadsDir,
@@ -153,6 +154,7 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
         await reconciler.stop();
         await images.close();
         await sessionStore.close();
+        await redis?.quit();
       })()),
   };
 }

@@ -12,16 +12,16 @@ export function adminRoutes(s: CommandServices): Router {
 
   router.post('/api/admin-login', async (req, res) => {
     const { email, password } = adminLoginSchema.parse(req.body ?? {});
-    const wait = s.throttle.attempt(`admin:${email}`, req.ip ?? 'unknown');
+    const wait = await s.throttle.attempt(`admin:${email}`, req.ip ?? 'unknown');
     if (wait > 0) throw new HttpError(429, tooManyAdminAttemptsMessage(wait), undefined, { 'Retry-After': String(wait) });
     let view;
     try {
       view = await checkAdminCredentials(s.handler, email, password);
     } catch (error) {
-      if (isDomainError(error, 'unauthorized')) s.throttle.failed(`admin:${email}`);
+      if (isDomainError(error, 'unauthorized')) await s.throttle.failed(`admin:${email}`);
       throw error;
     }
-    s.throttle.succeeded(`admin:${email}`);
+    await s.throttle.succeeded(`admin:${email}`);
     const { cookieValue } = await s.sessions.issue('admin', view.id);
     s.sessions.setCookie(res, 'admin', cookieValue);
     res.json(view);

@@ -1,26 +1,36 @@
+import type { Redis } from 'ioredis';
+
 /**
- * Fixed-window counters for login attempts, per e-mail and per client address. In memory: in
- * distributed mode each process limits on its own, which still bounds guessing to
- * (processes × limit) per window.
+ * Fixed-window counters for login attempts, per e-mail and per client address. The memory
+ * adapter serves one process (standalone); the Redis one shares the counts between every
+ * command-api process (distributed), so adding processes does not multiply the allowance.
  */
 export interface RateLimit {
   max: number;
   windowMs: number;
 }
 
-export class RateLimiter {
+export interface RateLimiter {
+  /** Seconds until `key` may try again, or 0 when it may try now. Does not count. */
+  retryAfterSeconds(key: string): Promise<number>;
+  hit(key: string): Promise<void>;
+  reset(key: string): Promise<void>;
+}
+
+export class MemoryRateLimiter implements RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();
 
   constructor(private readonly limit: RateLimit) {}
 
-  /** Seconds until `key` may try again, or 0 when it may try now. Does not count. */
-  retryAfterSeconds(key: string, now = Date.now()): number {
+  async retryAfterSeconds(key: string): Promise<number> {
+    const now = Date.now();
     const w = this.windows.get(key);
     if (!w || w.resetAt <= now || w.count < this.limit.max) return 0;
     return Math.max(1, Math.ceil((w.resetAt - now) / 1000));
   }
 
-  hit(key: string, now = Date.now()): void {
+  async hit(key: string): Promise<void> {
+    const now = Date.now();
     const w = this.windows.get(key);
     if (!w || w.resetAt <= now) {
       this.windows.set(key, { count: 1, resetAt: now + this.limit.windowMs });
@@ -30,7 +40,7 @@ export class RateLimiter {
     }
   }
 
-  reset(key: string): void {
+  async reset(key: string): Promise<void> {
     this.windows.delete(key);
   }
 
@@ -38,6 +48,29 @@ export class RateLimiter {
   private sweep(now: number): void {
     if (this.windows.size < 10_000) return;
     for (const [key, w] of this.windows) if (w.resetAt <= now) this.windows.delete(key);
+  }
+}
+
+export class RedisRateLimiter implements RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly limit: RateLimit,
+  ) {}
+
+  async retryAfterSeconds(key: string): Promise<number> {
+    const [count, ttl] = await Promise.all([this.redis.get(this.prefix + key), this.redis.pttl(this.prefix + key)]);
+    if (!count || Number(count) < this.limit.max || ttl <= 0) return 0;
+    return Math.max(1, Math.ceil(ttl / 1000));
+  }
+
+  async hit(key: string): Promise<void> {
+    // The window starts with the first attempt: the expiry is set only when the key is new.
+    await this.redis.multi().incr(this.prefix + key).pexpire(this.prefix + key, this.limit.windowMs, 'NX').exec();
+  }
+
+  async reset(key: string): Promise<void> {
+    await this.redis.del(this.prefix + key);
   }
 }
 
@@ -65,28 +98,34 @@ export function tooManyAdminAttemptsMessage(seconds: number): string {
 }
 
 export class LoginThrottle {
-  private readonly emails: RateLimiter;
-  private readonly ips: RateLimiter;
+  constructor(
+    private readonly emails: RateLimiter,
+    private readonly ips: RateLimiter,
+  ) {}
 
-  constructor(limits: LoginLimits = DEFAULT_LOGIN_LIMITS) {
-    this.emails = new RateLimiter(limits.perEmail);
-    this.ips = new RateLimiter(limits.perIp);
+  static inMemory(limits: LoginLimits = DEFAULT_LOGIN_LIMITS): LoginThrottle {
+    return new LoginThrottle(new MemoryRateLimiter(limits.perEmail), new MemoryRateLimiter(limits.perIp));
+  }
+
+  static onRedis(redis: Redis, prefix: string, limits: LoginLimits = DEFAULT_LOGIN_LIMITS): LoginThrottle {
+    return new LoginThrottle(new RedisRateLimiter(redis, `${prefix}email:`, limits.perEmail), new RedisRateLimiter(redis, `${prefix}ip:`, limits.perIp));
   }
 
   /** Counts an attempt from `ip` for `email`; returns the wait in seconds when refused. */
-  attempt(email: string, ip: string): number {
+  async attempt(email: string, ip: string): Promise<number> {
     const key = email.trim().toLowerCase();
-    const wait = Math.max(this.emails.retryAfterSeconds(key), this.ips.retryAfterSeconds(ip));
+    const [byEmail, byIp] = await Promise.all([this.emails.retryAfterSeconds(key), this.ips.retryAfterSeconds(ip)]);
+    const wait = Math.max(byEmail, byIp);
     if (wait > 0) return wait;
-    this.ips.hit(ip);
+    await this.ips.hit(ip);
     return 0;
   }
 
-  failed(email: string): void {
-    this.emails.hit(email.trim().toLowerCase());
+  failed(email: string): Promise<void> {
+    return this.emails.hit(email.trim().toLowerCase());
   }
 
-  succeeded(email: string): void {
-    this.emails.reset(email.trim().toLowerCase());
+  succeeded(email: string): Promise<void> {
+    return this.emails.reset(email.trim().toLowerCase());
   }
 }

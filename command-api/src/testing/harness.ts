@@ -35,11 +35,12 @@ export const ADMIN = { email: 'admin@example.com', password: 'admin-pass-123' };
 /** The command API over real HTTP on a free port, with an in-memory PGlite store. */
 export async function startHarness(options: { config?: Partial<CommandApiConfig>; clock?: Clock; store?: EventStore } = {}): Promise<Harness> {
   const store = options.store ?? (await openPgliteEventStore());
-  const uploadsDir = await mkdtemp(join(tmpdir(), 'pass-uploads-'));
+  const ownUploads = !options.config?.uploadsDir;
+  const uploadsDir = options.config?.uploadsDir ?? (await mkdtemp(join(tmpdir(), 'pass-uploads-')));
   const api = await createCommandApi({
     eventStore: store,
     logger: pino({ level: 'silent' }),
-    config: { uploadsDir, cookieSecure: false, admin: ADMIN, sessionSecret: 'x'.repeat(40), ...options.config },
+    config: { cookieSecure: false, admin: ADMIN, sessionSecret: 'x'.repeat(40), ...options.config, uploadsDir },
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const app = express();
@@ -89,7 +90,7 @@ export async function startHarness(options: { config?: Partial<CommandApiConfig>
       await new Promise<void>((done) => server.close(() => done()));
       await api.close();
       if (!options.store) await store.close();
-      await rm(uploadsDir, { recursive: true, force: true });
+      if (ownUploads) await rm(uploadsDir, { recursive: true, force: true });
     },
   };
 }

@@ -23,16 +23,16 @@ export function userRoutes(s: CommandServices): Router {
   router.post('/api/register-user', async (req, res) => {
     const form = joinFormSchema.parse(req.body ?? {});
     const ip = req.ip ?? 'unknown';
-    const wait = s.throttle.attempt(form.email, ip);
+    const wait = await s.throttle.attempt(form.email, ip);
     if (wait > 0) throw new HttpError(429, tooManyAttemptsMessage(wait), undefined, { 'Retry-After': String(wait) });
     let joined;
     try {
       joined = await join(s, form, commandContext(req, null, s.clock));
     } catch (error) {
-      if (isDomainError(error, 'unauthorized')) s.throttle.failed(form.email);
+      if (isDomainError(error, 'unauthorized')) await s.throttle.failed(form.email);
       throw error;
     }
-    s.throttle.succeeded(form.email);
+    await s.throttle.succeeded(form.email);
     const { cookieValue } = await s.sessions.issue('user', joined.user.userId);
     s.sessions.setCookie(res, 'user', cookieValue);
     const body: RegisterUserResponse = { ...toUserView(joined.user), registered: joined.registered };
