@@ -1,6 +1,7 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { RootLayout } from '../layout/RootLayout';
 import { HomePage } from '../pages/HomePage';
+import { LoadingOverlay } from '../components/LoadingOverlay';
 
 /** Everything under /content loads on demand, so `/` ships only what it shows. */
 const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> => ({
@@ -12,6 +13,8 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     Component: RootLayout,
+    // Shown while a lazy route of the first URL loads.
+    HydrateFallback: LoadingOverlay,
     children: [
       { index: true, Component: HomePage },
       {
