@@ -65,6 +65,7 @@ describe('query-api REST reads over HTTP', () => {
     expect(byDate.body.total).toBe(3);
     const byEmail = await c.request('GET', `/api/ranking?q=${encodeURIComponent('bob@mail.org')}`);
     expect(byEmail.body.total).toBe(0); // the public ranking never matches e-mails
+    expect((await c.request('GET', '/api/ranking?q=%21%21%21')).body).toEqual({ total: 0, page: 1, pageSize: 50, items: [] });
   });
 
   it('answers 400 { error } for bad paging or search input', async () => {

@@ -42,7 +42,9 @@ describe.skipIf(!reachable)('the same events projected into memory and into Redi
       { membersOnly: false, sets: [], offset: 1400, limit: 200 },
       { membersOnly: true, sets: ['ix:peru' as const], offset: 5, limit: 20 },
       { membersOnly: true, sets: ['ix:ana' as const, 'ix:peru' as const], offset: 0, limit: 50 },
-      { membersOnly: false, sets: ['ixe:member42@example.com' as const], offset: 0, limit: 50 },
+      { membersOnly: false, sets: [], email: 'member42@example.com', offset: 0, limit: 50 },
+      { membersOnly: true, sets: [], email: 'member43@example.com', offset: 0, limit: 50 },
+      { membersOnly: false, sets: [], email: 'nobody@example.com', offset: 0, limit: 50 },
     ]) {
       expect(await inRedis.users(query), JSON.stringify(query)).toEqual(await memory.users(query));
     }

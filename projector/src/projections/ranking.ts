@@ -1,4 +1,4 @@
-import { rowIndexSets } from '../read-models/search';
+import { emailToken, rowIndexSets } from '../read-models/search';
 import type { ReadModelWrite, SortedSetName, UserRow } from '../read-models/types';
 
 /** Score in every user sorted set: members (passes > 0) first, most passes first. */
@@ -9,7 +9,7 @@ export function userScore(row: UserRow): number {
 export const isMember = (row: UserRow | undefined): boolean => (row?.passes ?? 0) > 0;
 
 /**
- * Ranking, registry order and search index of one user, as the difference between their row
+ * Ranking, registry order, search index and e-mail lookup of one user, as the difference between their row
  * before and after a batch: re-scores the user in `users` and in each index set they stay in,
  * adds the new sets, removes the ones they left. Returns the change in the member count too.
  */
@@ -26,5 +26,7 @@ export function rankingWrites(before: UserRow | undefined, after: UserRow): { wr
   for (const set of oldSets) {
     if (!newSets.has(set)) writes.push({ op: 'zrem', set: set as SortedSetName, member: after.key });
   }
+  // E-mails never change after registration (UserRegistered is the only event that sets one).
+  if (!before && after.email) writes.push({ op: 'email', email: emailToken(after.email), member: after.key });
   return { writes, membersDelta: Number(isMember(after)) - Number(isMember(before)) };
 }

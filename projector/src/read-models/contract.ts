@@ -157,6 +157,30 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       expect(await ks.users({ membersOnly: false, sets: ['ix:nobody', 'ix:ana'], offset: 0, limit: 10 })).toEqual({ total: 0, rows: [] });
     });
 
+    it('finds one user by whole e-mail, in the registry or (if a member) the ranking', async () => {
+      const ks = await store.active();
+      await ks.apply({
+        expectedCheckpoint: null,
+        checkpoint: '1/1',
+        writes: [
+          ...putUser(row(1, { passes: 3 })),
+          ...putUser(row(2)),
+          { op: 'email', email: 'user1@example.com', member: rankKey(1) },
+          { op: 'email', email: 'user2@example.com', member: rankKey(2) },
+        ],
+      });
+      const find = (email: string, membersOnly: boolean, offset = 0) => ks.users({ membersOnly, sets: [], email, offset, limit: 10 });
+      expect(await find('user2@example.com', false)).toEqual({ total: 1, rows: [{ rank: 2, row: row(2) }] });
+      expect(await find('user2@example.com', true)).toEqual({ total: 0, rows: [] });
+      expect(await find('user1@example.com', true)).toEqual({ total: 1, rows: [{ rank: 1, row: row(1, { passes: 3 }) }] });
+      expect(await find('user1@example.com', true, 1)).toEqual({ total: 1, rows: [] });
+      expect(await find('nobody@example.com', false)).toEqual({ total: 0, rows: [] });
+      expect((await ks.dump()).emails).toEqual([
+        ['user1@example.com', rankKey(1)],
+        ['user2@example.com', rankKey(2)],
+      ]);
+    });
+
     it('counts countries, top by count then name, and forgets a country at zero', async () => {
       const ks = await store.active();
       const c = (country: string, delta: number): ReadModelWrite => ({ op: 'country', country, delta });

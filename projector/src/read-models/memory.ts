@@ -25,6 +25,7 @@ class MemoryKeyspace implements Keyspace {
   private rows = new Map<string, UserRow>();
   private keyOf = new Map<string, string>();
   private sets = new Map<string, SortedList>();
+  private emails = new Map<string, string>();
   private countryCounts = new Map<string, number>();
   private chatLog: ChatMessageView[] = [];
   private postList: GlobalPostView[] = [];
@@ -67,6 +68,9 @@ class MemoryKeyspace implements Keyspace {
         set.add(w.member, w.score);
         return;
       }
+      case 'email':
+        this.emails.set(w.email, w.member);
+        return;
       case 'zrem': {
         const set = this.sets.get(w.set);
         if (set?.remove(w.member) && set.size === 0) this.sets.delete(w.set);
@@ -104,6 +108,14 @@ class MemoryKeyspace implements Keyspace {
   async users(query: UserPageQuery): Promise<UserPage> {
     const all = this.sets.get('users');
     if (!all) return { total: 0, rows: [] };
+    if (query.email !== undefined) {
+      const key = this.emails.get(query.email);
+      const score = key === undefined ? undefined : all.score(key);
+      if (key === undefined || score === undefined || (query.membersOnly && score >= 0) || query.offset > 0) {
+        return { total: key !== undefined && score !== undefined && !(query.membersOnly && score >= 0) ? 1 : 0, rows: [] };
+      }
+      return { total: 1, rows: [{ rank: all.rank(key)! + 1, row: { ...this.rows.get(key)! } }] };
+    }
     const names = query.sets.length === 0 ? ['users'] : query.sets;
     const lists = names.map((n) => this.sets.get(n));
     if (lists.some((l) => !l)) return { total: 0, rows: [] };
@@ -155,6 +167,7 @@ class MemoryKeyspace implements Keyspace {
       main: { ...this.mainRecord },
       rows: [...this.rows.values()].sort((a, b) => (a.key < b.key ? -1 : 1)),
       sets,
+      emails: [...this.emails].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
       countries: [...this.countryCounts].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
       chat: [...this.chatLog],
       posts: [...this.postList],

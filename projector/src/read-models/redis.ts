@@ -22,7 +22,8 @@ import {
  *   main              string  JSON MainRecord
  *   rows              hash    rank key → JSON UserRow
  *   uid               hash    userId → rank key
- *   z:users, z:ix:*, z:ixe:*   sorted sets (see SortedSetName)
+ *   z:users, z:ix:*   sorted sets (see SortedSetName)
+ *   emails            hash    lower-cased e-mail → rank key
  *   countries         zset    country, score = -members (so ties sort alphabetically)
  *   chat              list    JSON ChatMessageView, newest last, capped
  *   posts             string  JSON GlobalPostView[], newest first
@@ -39,7 +40,7 @@ const APPLY_SCRIPT = `
 local cur = redis.call('GET', KEYS[1])
 if cur == false then cur = '' end
 if cur ~= ARGV[1] then return 0 end
-local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2 }
+local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3 }
 local n = #ARGV
 local i = 4
 while i <= n do
@@ -56,6 +57,8 @@ while i <= n do
     redis.call('HSET', p .. 'uid', ARGV[i + 2], ARGV[i + 1])
   elseif op == 'Z' then
     redis.call('ZADD', p .. 'z:' .. ARGV[i + 1], ARGV[i + 2], ARGV[i + 3])
+  elseif op == 'E' then
+    redis.call('HSET', p .. 'emails', ARGV[i + 1], ARGV[i + 2])
   elseif op == 'R' then
     redis.call('ZREM', p .. 'z:' .. ARGV[i + 1], ARGV[i + 2])
   elseif op == 'C' then
@@ -78,6 +81,30 @@ return 1
 `;
 const APPLY_SHA = createHash('sha1').update(APPLY_SCRIPT).digest('hex');
 
+/**
+ * A page of the intersection of several index sets, scored like `users` (weights 1,0,…). The
+ * intersection costs about the size of the smallest set, so it is kept for INTERSECTION_TTL_MS
+ * and reused by the next pages and by other visitors searching the same words: multi-word
+ * results can lag writes by that long. KEYS: cache key, then the sets. ARGV: ttl ms,
+ * members-only flag, first rank, last rank.
+ */
+const INTERSECT_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  local args = { KEYS[1], #KEYS - 1 }
+  for i = 2, #KEYS do args[#args + 1] = KEYS[i] end
+  args[#args + 1] = 'WEIGHTS'
+  args[#args + 1] = 1
+  for i = 3, #KEYS do args[#args + 1] = 0 end
+  redis.call('ZINTERSTORE', unpack(args))
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+local total
+if ARGV[2] == '1' then total = redis.call('ZCOUNT', KEYS[1], '-inf', '(0') else total = redis.call('ZCARD', KEYS[1]) end
+return { total, redis.call('ZRANGE', KEYS[1], ARGV[3], ARGV[4], 'WITHSCORES') }
+`;
+const INTERSECT_SHA = createHash('sha1').update(INTERSECT_SCRIPT).digest('hex');
+export const INTERSECTION_TTL_MS = 10_000;
+
 /** Encodes writes as the script's flat argument list. */
 export function encodeWrites(writes: ReadModelWrite[]): string[] {
   const args: string[] = [];
@@ -94,6 +121,9 @@ export function encodeWrites(writes: ReadModelWrite[]): string[] {
         break;
       case 'zrem':
         args.push('R', w.set, w.member);
+        break;
+      case 'email':
+        args.push('E', w.email, w.member);
         break;
       case 'country':
         args.push('C', String(-w.delta), w.country);
@@ -169,16 +199,18 @@ class RedisKeyspace implements Keyspace {
     };
   }
 
-  async apply(batch: WriteBatch): Promise<'applied' | 'stale'> {
-    const args = [`${this.p}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, this.p, ...encodeWrites(batch.writes)];
-    let result: unknown;
+  private async script(script: string, sha: string, numKeys: number, args: Array<string | number>): Promise<unknown> {
     try {
-      result = await this.redis.evalsha(APPLY_SHA, 1, ...args);
+      return await this.redis.evalsha(sha, numKeys, ...args);
     } catch (error) {
       if (!isNoScript(error)) throw error;
-      result = await this.redis.eval(APPLY_SCRIPT, 1, ...args);
+      return await this.redis.eval(script, numKeys, ...args);
     }
-    return result === 1 ? 'applied' : 'stale';
+  }
+
+  async apply(batch: WriteBatch): Promise<'applied' | 'stale'> {
+    const args = [`${this.p}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, this.p, ...encodeWrites(batch.writes)];
+    return (await this.script(APPLY_SCRIPT, APPLY_SHA, 1, args)) === 1 ? 'applied' : 'stale';
   }
 
   async main(): Promise<MainRecord> {
@@ -197,26 +229,32 @@ class RedisKeyspace implements Keyspace {
   }
 
   async users(query: UserPageQuery): Promise<UserPage> {
-    let setKey: string;
-    const pipe = this.redis.multi();
+    if (query.email !== undefined) return this.userByEmail(query);
+    const stop = query.offset + query.limit - 1;
+    let total: number;
+    let flat: string[];
     if (query.sets.length <= 1) {
-      setKey = `${this.p}z:${query.sets[0] ?? 'users'}`;
+      const setKey = `${this.p}z:${query.sets[0] ?? 'users'}`;
+      const pipe = this.redis.multi();
+      if (query.membersOnly) pipe.zcount(setKey, '-inf', '(0');
+      else pipe.zcard(setKey);
+      pipe.zrange(setKey, query.offset, String(stop), 'WITHSCORES');
+      const res = (await pipe.exec()) ?? [];
+      for (const [err] of res) if (err) throw err;
+      total = res[0]![1] as number;
+      flat = res[1]![1] as string[];
     } else {
-      // Intersection, scored like `users` (weights 1,0,…), computed per request and expired soon:
-      // its cost is bounded by the smallest set, and it never serves stale rows for long.
       const sorted = [...query.sets].sort();
-      setKey = `${this.p}tmp:${createHash('sha1').update(sorted.join('\n')).digest('hex')}`;
-      const sources = sorted.map((s) => `${this.p}z:${s}`);
-      pipe.zinterstore(setKey, sources.length, ...sources, 'WEIGHTS', 1, ...sources.slice(1).map(() => 0));
-      pipe.pexpire(setKey, 5_000);
+      const cacheKey = `${this.p}tmp:${createHash('sha1').update(sorted.join('\n')).digest('hex')}`;
+      const keys = [cacheKey, ...sorted.map((s) => `${this.p}z:${s}`)];
+      [total, flat] = (await this.script(INTERSECT_SCRIPT, INTERSECT_SHA, keys.length, [
+        ...keys,
+        INTERSECTION_TTL_MS,
+        query.membersOnly ? '1' : '0',
+        query.offset,
+        stop,
+      ])) as [number, string[]];
     }
-    if (query.membersOnly) pipe.zcount(setKey, '-inf', '(0');
-    else pipe.zcard(setKey);
-    pipe.zrange(setKey, query.offset, String(query.offset + query.limit - 1), 'WITHSCORES');
-    const res = (await pipe.exec()) ?? [];
-    for (const [err] of res) if (err) throw err;
-    const total = res[res.length - 2]![1] as number;
-    const flat = res[res.length - 1]![1] as string[];
     const keys: string[] = [];
     for (let i = 0; i < flat.length; i += 2) {
       if (query.membersOnly && Number(flat[i + 1]) >= 0) break;
@@ -235,6 +273,17 @@ class RedisKeyspace implements Keyspace {
         return json ? [{ rank: (res2[i + 1]![1] as number) + 1, row: JSON.parse(json) as UserRow }] : [];
       }),
     };
+  }
+
+  /** The registry's e-mail search: one hash lookup, then the row if it is in scope. */
+  private async userByEmail(query: UserPageQuery): Promise<UserPage> {
+    const key = await this.redis.hget(`${this.p}emails`, query.email!);
+    if (!key) return { total: 0, rows: [] };
+    const res = (await this.redis.multi().zscore(`${this.p}z:users`, key).zrank(`${this.p}z:users`, key).hget(`${this.p}rows`, key).exec()) ?? [];
+    for (const [err] of res) if (err) throw err;
+    const [score, rank, json] = [res[0]![1] as string | null, res[1]![1] as number | null, res[2]![1] as string | null];
+    if (score === null || rank === null || !json || (query.membersOnly && Number(score) >= 0)) return { total: 0, rows: [] };
+    return { total: 1, rows: query.offset > 0 ? [] : [{ rank: rank + 1, row: JSON.parse(json) as UserRow }] };
   }
 
   async userById(userId: string): Promise<UserRow | null> {
@@ -271,11 +320,13 @@ class RedisKeyspace implements Keyspace {
     const countries: Array<[string, number]> = [];
     for (let i = 0; i < flatCountries.length; i += 2) countries.push([flatCountries[i]!, -Number(flatCountries[i + 1])]);
     countries.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const emails = Object.entries(await this.redis.hgetall(`${this.p}emails`)).sort((a, b) => (a[0] < b[0] ? -1 : 1));
     return {
       checkpoint: await this.checkpoint(),
       main: await this.main(),
       rows,
       sets,
+      emails,
       countries,
       chat: (await this.chat(CHAT_HISTORY_LIMIT)).messages,
       posts: await this.posts(),

@@ -2,7 +2,7 @@
  * Search tokens shared by the projections (which index rows) and the queries (which look them
  * up), so both normalise text the same way. Matching is by whole token, case- and
  * accent-insensitive: "maria" finds "María López"; "united states" needs both words. E-mails are
- * one token each, kept in their own index (`ixe:`) so the public ranking never matches on them.
+ * looked up whole, and only by the registry, so the public ranking never matches on them.
  */
 
 const MAX_QUERY_TOKENS = 4;
@@ -32,7 +32,9 @@ export function emailToken(email: string): string {
 
 export interface ParsedQuery {
   /** Sorted-set names of the index, all of which must match. */
-  sets: Array<`ix:${string}` | `ixe:${string}`>;
+  sets: Array<`ix:${string}`>;
+  /** A whole e-mail to look up instead. */
+  email?: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface ParsedQuery {
 export function parseQuery(q: string | undefined, allowEmail: boolean): ParsedQuery {
   const text = (q ?? '').trim();
   if (text === '') return { sets: [] };
-  if (allowEmail && text.includes('@')) return { sets: [`ixe:${emailToken(text)}`] };
+  if (allowEmail && text.includes('@')) return { sets: [], email: emailToken(text) };
   const sets = new Set<`ix:${string}`>();
   for (const part of text.split(/\s+/)) {
     if (/^\d{2}\/\d{2}\/\d{4}$/.test(part)) sets.add(`ix:${part}`);
@@ -52,13 +54,12 @@ export function parseQuery(q: string | undefined, allowEmail: boolean): ParsedQu
 }
 
 /** The index sets one user belongs to. */
-export function rowIndexSets(row: { fullname: string; country: string; email: string; createdAt: string }): Set<string> {
+export function rowIndexSets(row: { fullname: string; country: string; createdAt: string }): Set<string> {
   const sets = new Set<string>();
   for (const w of wordTokens(row.fullname)) sets.add(`ix:${w}`);
   for (const w of wordTokens(row.country)) sets.add(`ix:${w}`);
   const date = displayDate(row.createdAt);
   if (date) sets.add(`ix:${date}`);
-  if (row.email) sets.add(`ixe:${emailToken(row.email)}`);
   return sets;
 }
 

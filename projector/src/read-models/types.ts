@@ -58,11 +58,11 @@ export interface UserRow {
 
 /**
  * Sorted sets. `users` holds every registered user, scored `-passes` so members (passes > 0)
- * come first and equal scores fall back to the key, i.e. registration order. `ix:<token>` and
- * `ixe:<email>` are the search index: the same members and scores, restricted to one token, so
- * a filtered page is a range read, never a scan.
+ * come first and equal scores fall back to the key, i.e. registration order. `ix:<token>` is the
+ * search index: the same members and scores, restricted to one token, so a filtered page is a
+ * range read, never a scan. E-mails (one user each) are a plain lookup, not a set per address.
  */
-export type SortedSetName = 'users' | `ix:${string}` | `ixe:${string}`;
+export type SortedSetName = 'users' | `ix:${string}`;
 
 /** The low-level writes a projection produces; adapters apply them verbatim. */
 export type ReadModelWrite =
@@ -70,6 +70,8 @@ export type ReadModelWrite =
   | { op: 'user'; row: UserRow }
   | { op: 'zadd'; set: SortedSetName; member: string; score: number }
   | { op: 'zrem'; set: SortedSetName; member: string }
+  /** Exact e-mail lookup for the registry search: lower-cased e-mail → rank key. */
+  | { op: 'email'; email: string; member: string }
   | { op: 'country'; country: string; delta: number }
   | { op: 'chatPush'; message: ChatMessageView }
   | { op: 'chatClear' }
@@ -100,7 +102,9 @@ export interface UserPageQuery {
   /** Members only (ranking) or every registered user (registry). */
   membersOnly: boolean;
   /** Index sets from `parseQuery` (search.ts); all must match. Empty: no filter. */
-  sets: Array<`ix:${string}` | `ixe:${string}`>;
+  sets: Array<`ix:${string}`>;
+  /** Exact, lower-cased e-mail (registry search); with it, `sets` is ignored. */
+  email?: string;
   offset: number;
   limit: number;
 }
@@ -122,6 +126,7 @@ export interface ReadModelDump {
   main: MainRecord;
   rows: UserRow[];
   sets: Record<string, Array<[member: string, score: number]>>;
+  emails: Array<[email: string, member: string]>;
   countries: Array<[country: string, users: number]>;
   chat: ChatMessageView[];
   posts: GlobalPostView[];

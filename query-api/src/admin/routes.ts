@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import type { Page, AdminPostEntry, ProjectionStatus } from '@pass/events';
-import { lagOf, parseQuery } from '@pass/projector';
+import { lagOf } from '@pass/projector';
 import type { QueryApiDeps } from '../deps';
 import { requireAdmin } from '../http/auth';
 import { reader } from '../http/handler';
 import { pageQuery, parseOr400 } from '../http/validate';
+import { searchUsers } from '../reads/search';
 import { toAdminPost } from '../reads/views';
 import { memberHistory, timelineCsv } from './history';
 
@@ -39,8 +40,7 @@ export function adminRoutes(deps: QueryApiDeps): Router {
     if (!(await requireAdmin(req, res, deps.sessions))) return;
     const query = parseOr400(pageQuery, req.query, res);
     if (!query) return;
-    const { sets } = parseQuery(query.q, true);
-    const found = await (await deps.readModels.active()).users({ membersOnly: false, sets, offset: (query.page - 1) * query.pageSize, limit: query.pageSize });
+    const found = await searchUsers(await deps.readModels.active(), { ...query, allowEmail: true, membersOnly: false });
     const body: Page<AdminPostEntry> = {
       total: found.total,
       page: query.page,

@@ -61,19 +61,23 @@ export function createOpsRouter(deps: OpsDeps): Router {
   return router;
 }
 
+type ProjectorLike = { status(): Promise<{ caughtUp: boolean; lastError: string | null }> };
+
 /** Readiness checks for the read side. */
 export function readSideChecks(deps: {
   readModels: { activeId(): Promise<string> };
   eventStore?: { headPosition(): Promise<unknown> };
-  projector?: { status(): Promise<{ caughtUp: boolean; lastError: string | null }> };
+  /** The live projector, or a ProjectionRuntime (its current live projector is checked). */
+  projector?: ProjectorLike | { live(): ProjectorLike };
 }): ReadinessCheck[] {
   const checks: ReadinessCheck[] = [{ name: 'read-models', check: () => deps.readModels.activeId() }];
   if (deps.eventStore) checks.push({ name: 'event-store', check: () => deps.eventStore!.headPosition() });
   if (deps.projector) {
-    const projector = deps.projector;
+    const given = deps.projector;
     checks.push({
       name: 'projector',
       check: async () => {
+        const projector = 'live' in given ? given.live() : given;
         // Serving half-built read models at start would show wrong figures; wait for catch-up.
         const s = await projector.status();
         if (!s.caughtUp) throw new Error(s.lastError ?? 'still catching up');

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
 import { LIMITS, type ChatHistory, type CountriesView, type GlobalPostView, type MainDataView, type Page, type RankingEntry, type RegistryRow } from '@pass/events';
-import { CHAT_HISTORY_LIMIT, parseQuery, toCountriesView, toMainDataView } from '@pass/projector';
+import { CHAT_HISTORY_LIMIT, toCountriesView, toMainDataView } from '@pass/projector';
 import type { QueryApiDeps } from '../deps';
 import { authOf } from '../http/auth';
 import { reader } from '../http/handler';
 import { pageQuery, parseOr400 } from '../http/validate';
+import { searchUsers } from './search';
 import { toRankingEntry, toRegistryRow } from './views';
 
 const chatQuery = z.object({ limit: z.coerce.number().int().min(1).max(CHAT_HISTORY_LIMIT).default(50) });
@@ -30,8 +31,7 @@ export function readRoutes(deps: QueryApiDeps): Router {
   router.get('/api/ranking', reader(log, async (req, res) => {
     const query = parseOr400(pageQuery, req.query, res);
     if (!query) return;
-    const { sets } = parseQuery(query.q, false);
-    const found = await (await ks()).users({ membersOnly: true, sets, offset: (query.page - 1) * query.pageSize, limit: query.pageSize });
+    const found = await searchUsers(await ks(), { ...query, allowEmail: false, membersOnly: true });
     const body: Page<RankingEntry> = {
       total: found.total,
       page: query.page,
@@ -46,8 +46,7 @@ export function readRoutes(deps: QueryApiDeps): Router {
     if (!query) return;
     const auth = await authOf(req, deps.sessions);
     const viewer = { userId: auth.user?.id ?? null, admin: auth.admin !== null };
-    const { sets } = parseQuery(query.q, true);
-    const found = await (await ks()).users({ membersOnly: false, sets, offset: (query.page - 1) * query.pageSize, limit: query.pageSize });
+    const found = await searchUsers(await ks(), { ...query, allowEmail: true, membersOnly: false });
     const body: Page<RegistryRow> = {
       total: found.total,
       page: query.page,

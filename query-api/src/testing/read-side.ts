@@ -58,8 +58,7 @@ export async function startReadSide(): Promise<ReadSide> {
   const server: Server = createServer(app);
   const sockets = attachSocketServer(server, { readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, logger, metrics: registry, connectedUsersRefreshMs: 60_000 });
   const runtime = createProjectionRuntime({ eventStore: store, readModels, publisher: broadcastPublisher(sockets.io), logger, metrics: registry, dropDelayMs: 100 });
-  const liveProjector = { status: () => runtime.live().status() };
-  app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store, projector: liveProjector }) }));
+  app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store, projector: runtime }) }));
   app.use(
     createQueryApi({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore: store, logger, metrics: registry, projections: runtime }),
   );
