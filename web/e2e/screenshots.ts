@@ -76,10 +76,15 @@ async function shoot(browser: Browser, baseUrl: string, useFixtures: boolean, vi
 }
 
 /** Takes every screenshot against `baseUrl`; `useFixtures` answers the API from fixtures. */
-export async function takeScreenshots(baseUrl: string, useFixtures: boolean, only?: string[]): Promise<string[]> {
+export async function takeScreenshots(
+  baseUrl: string,
+  useFixtures: boolean,
+  only?: string[],
+): Promise<{ files: string[]; pageErrors: number }> {
   mkdirSync(OUT, { recursive: true });
   const browser = await launchBrowser();
   const files: string[] = [];
+  let pageErrors = 0;
   try {
     const screens = only?.length ? SCREENS.filter((s) => only.includes(s.name)) : SCREENS;
     // Screens run in parallel per viewport: the ads popup waits ~16 s.
@@ -87,13 +92,14 @@ export async function takeScreenshots(baseUrl: string, useFixtures: boolean, onl
       const results = await Promise.all(screens.map((s) => shoot(browser, baseUrl, useFixtures, viewport, s)));
       for (const r of results) {
         files.push(r.file);
+        pageErrors += r.errors.length;
         if (r.errors.length) process.stderr.write(`page errors in ${r.file}: ${r.errors.join(' | ')}\n`);
       }
     }
   } finally {
     await browser.close();
   }
-  return files;
+  return { files, pageErrors };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -102,8 +108,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const only = args.filter((a) => !a.startsWith('http'));
   const preview = external ? null : await startPreview();
   try {
-    const files = await takeScreenshots(external ?? preview!.baseUrl, !external, only);
-    process.stdout.write(`${files.length} screenshots in ${OUT}\n`);
+    const { files, pageErrors } = await takeScreenshots(external ?? preview!.baseUrl, !external, only);
+    process.stdout.write(`${files.length} screenshots in ${OUT}; ${pageErrors} page errors\n`);
+    if (pageErrors > 0) process.exitCode = 1;
   } finally {
     await preview?.stop();
   }
