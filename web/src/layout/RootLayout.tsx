@@ -14,14 +14,10 @@ import {
 import { NavBar } from '../components/NavBar';
 import { SideMenu } from '../components/SideMenu';
 import { FloatingBar } from '../components/FloatingBar';
-import { NewMemberPopup } from '../components/NewMemberPopup';
-import { CookieNotice } from '../components/CookieNotice';
-import { AdBlockNotice, AdsPopup } from '../components/AdsPopup';
 import { AdBanner } from '../components/AdBanner';
 import { sidebarActions } from '../features/ui/sidebarSlice';
 import { chatActions } from '../features/chat/slice';
-import { popupActions } from '../features/ads/popupSlice';
-import { globalPostActions } from '../features/globalPost/slice';
+import { AdBlockNoticeContainer, AdsPopupContainer, CookieNoticeContainer, NewMemberPopupContainer } from './Overlays';
 
 // The chat needs the form rules (zod); it loads when first opened.
 const ChatPanel = lazy(() => import('../features/chat/ChatPanel'));
@@ -58,8 +54,6 @@ export function RootLayout() {
   const messagesBadge = useAppSelector(selectGlobalMessagesBadge);
   const viewersText = useAppSelector(selectConnectedUsersText);
   const chatOpen = useAppSelector((s) => s.chat.isOpened);
-  const popup = useAppSelector((s) => s.popup);
-  const globalPost = useAppSelector((s) => s.globalPost);
   const links = { membersText, getPassHref, certificateHref };
 
   return (
@@ -67,7 +61,7 @@ export function RootLayout() {
       <a href="#main" className="skip-link">Skip to content</a>
       <NavBar {...links} menuOpen={sidebarOpen} onMenu={() => dispatch(sidebarActions.sidebarToggled())} />
       <SideMenu {...links} open={sidebarOpen} onClose={() => dispatch(sidebarActions.sidebarClosed())} />
-      {popup.blockMessage && <AdBlockNotice />}
+      <AdBlockNoticeContainer />
       <main id="main">
         <Outlet />
       </main>
@@ -82,14 +76,9 @@ export function RootLayout() {
           <ChatPanel />
         </Suspense>
       )}
-      {globalPost.visible && globalPost.newGlobalMember && (
-        <NewMemberPopup post={globalPost.newGlobalMember} onClose={() => dispatch(globalPostActions.globalPostHidden())} />
-      )}
-      {!popup.acceptedCookie && <CookieNotice onAccept={() => dispatch(popupActions.cookieAccepted())} />}
-      {popup.showPopup && (
-        <AdsPopup seconds={popup.seconds} canClose={popup.bannerTwoLoaded}
-          onClose={() => dispatch(popupActions.adsCloseRequested())} />
-      )}
+      <NewMemberPopupContainer />
+      <CookieNoticeContainer />
+      <AdsPopupContainer />
       <Toaster
         position="top-center"
         toastOptions={{
