@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CommandGateway, EventStore, SessionVerifier } from '@pass/events';
+import type { CommandContext, CommandGateway, EventStore, SessionVerifier, UserView } from '@pass/events';
 import express, { Router } from 'express';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
@@ -15,6 +15,7 @@ import { systemClock, type Clock } from './kernel/clock';
 import { CommandHandler } from './kernel/command-handler';
 import type { CommandServices } from './kernel/services';
 import { PassReservationReconciler } from './passes/reconciler';
+import { creditCapturedOrder, reverseCapturedPurchase } from './payments/buy-points';
 import type { PaymentVerifier } from './payments/port';
 import { SimulatedPaymentProvider } from './payments/simulated-provider';
 import { FileSessionStore } from './sessions/file-session-store';
@@ -26,6 +27,7 @@ import { siteRoutes } from './site/routes';
 import { createImageJobs, type ImageJobs } from './uploads/image-jobs';
 import { certificateRoutes } from './users/certificate-routes';
 import { userRoutes } from './users/routes';
+import { toUserView } from './users/view';
 
 export interface CommandApiConfig {
   /** Where processed images are written; served at /uploads. */
@@ -66,6 +68,11 @@ export interface CommandApi {
   reconciler: PassReservationReconciler;
   payments: PaymentVerifier;
   uploads: { path: '/uploads'; dir: string };
+  /** For the Payments routes and webhooks: the same crediting rules as POST /api/buy-points. */
+  purchases: {
+    creditCapturedOrder(userId: string, orderId: string, ctx: CommandContext): Promise<{ user: UserView; points: number }>;
+    reverse(userId: string, captureId: string, reason: 'refunded' | 'reversed', ctx: CommandContext): Promise<UserView>;
+  };
   close(): Promise<void>;
 }
 
@@ -149,6 +156,13 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
     reconciler,
     payments,
     uploads: { path: '/uploads', dir: config.uploadsDir },
+    purchases: {
+      creditCapturedOrder: async (userId, orderId, ctx) => {
+        const { user, points } = await creditCapturedOrder(services, userId, orderId, ctx);
+        return { user: toUserView(user), points };
+      },
+      reverse: async (userId, captureId, reason, ctx) => toUserView(await reverseCapturedPurchase(services, userId, captureId, reason, ctx)),
+    },
     close: () =>
       (closing ??= (async () => {
         await reconciler.stop();

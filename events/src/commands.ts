@@ -27,6 +27,12 @@ export const userCommandSchemas = {
     amountUsd: z.number().positive(),
     points: z.number().int().positive(),
   }),
+  /** Takes back the points of a refunded or reversed capture (payment provider webhook); once per capture id. */
+  ReversePurchase: command('ReversePurchase', {
+    userId: id,
+    captureId: id,
+    reason: z.enum(['refunded', 'reversed']),
+  }),
   /** Second step of a claim: the passes were reserved on the pool as `reservationId` at `reservedAt`. */
   RecordPassesClaim: command('RecordPassesClaim', {
     userId: id,

@@ -41,3 +41,15 @@ export async function creditCapturedOrder(deps: BuyPointsDeps, userId: string, o
   );
   return { user: state, points };
 }
+
+/** Takes back a refunded or reversed capture (the provider's webhook, verified by the Payments routes). */
+export async function reverseCapturedPurchase(
+  deps: Pick<BuyPointsDeps, 'handler' | 'clock'>,
+  userId: string,
+  captureId: string,
+  reason: 'refunded' | 'reversed',
+  ctx: CommandContext,
+): Promise<UserState> {
+  const { state } = await deps.handler.handle(userDecider, streams.user(userId), { type: 'ReversePurchase', data: { userId, captureId, reason }, now: deps.clock() }, ctx);
+  return state;
+}

@@ -67,6 +67,24 @@ describe('user: buy points', () => {
   });
 });
 
+describe('user: purchase reversed (refund webhook)', () => {
+  const reverse = (captureId = 'cap-1') => ({ type: 'ReversePurchase', data: { userId, captureId, reason: 'refunded' }, now: t0 }) as const;
+  it('takes the points back, but never below zero', () => {
+    spec.given([registered, purchased(100)]).when(reverse()).then([
+      { type: 'PurchaseReversed', data: { userId, captureId: 'cap-1', reason: 'refunded', amountUsd: 1, points: 100, reversedAt: t0.toISOString() } },
+    ]);
+    spec.given([registered, purchased(100), claimed(5)]).when(reverse()).thenState((s) => {
+      expect(s.points).toBe(0);
+      expect(s.buyedUsd).toBe(0);
+    });
+  });
+  it('reverses a capture once, and only a credited one', () => {
+    const reversed = userDecider.decide(reverse(), [registered, purchased(100)].reduce(userDecider.evolve, userDecider.initialState()));
+    spec.given([registered, purchased(100), ...reversed]).when(reverse()).then([]);
+    spec.given([registered]).when(reverse('cap-x')).thenThrows('not_found');
+  });
+});
+
 describe('user: record a pass claim', () => {
   const record = (passes: number, reservationId = 'r1', now = at(1000)) =>
     ({ type: 'RecordPassesClaim', data: { userId, reservationId, passes, reservedAt: t0.toISOString() }, now }) as const;

@@ -58,7 +58,9 @@ export interface UserState {
   /** Total USD bought (the spec's `buyed`). */
   buyedUsd: number;
   lastFreePointAt: string | null;
-  creditedCaptures: ReadonlySet<string>;
+  /** Points credited per capture id (a reversal takes back at most these). */
+  creditedCaptures: ReadonlyMap<string, { points: number; amountUsd: number }>;
+  reversedCaptures: ReadonlySet<string>;
   claimedReservations: ReadonlySet<string>;
   certificate: Certificate | null;
   createdAt: string;
@@ -75,7 +77,8 @@ export const initialUserState = (): UserState => ({
   priority: '',
   buyedUsd: 0,
   lastFreePointAt: null,
-  creditedCaptures: new Set(),
+  creditedCaptures: new Map(),
+  reversedCaptures: new Set(),
   claimedReservations: new Set(),
   certificate: null,
   createdAt: '',
@@ -107,7 +110,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         ...state,
         points: state.points + event.data.points,
         buyedUsd: state.buyedUsd + event.data.amountUsd,
-        creditedCaptures: withAdded(state.creditedCaptures, event.data.captureId),
+        creditedCaptures: new Map(state.creditedCaptures).set(event.data.captureId, { points: event.data.points, amountUsd: event.data.amountUsd }),
         updatedAt: event.data.purchasedAt,
       };
     case 'PurchaseReversed':
@@ -115,6 +118,7 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         ...state,
         points: Math.max(0, state.points - event.data.points),
         buyedUsd: Math.max(0, state.buyedUsd - event.data.amountUsd),
+        reversedCaptures: withAdded(state.reversedCaptures, event.data.captureId),
         updatedAt: event.data.reversedAt,
       };
     case 'PassesClaimed':
@@ -204,6 +208,28 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
             amountUsd: d.amountUsd,
             points: d.points,
             purchasedAt: at,
+          },
+        },
+      ];
+    }
+    case 'ReversePurchase': {
+      requireUser(state);
+      const { captureId, reason } = command.data;
+      const credited = state.creditedCaptures.get(captureId);
+      if (!credited) throw new DomainError('not_found', 'No purchase with this capture was credited');
+      // Webhooks are delivered more than once; the second delivery changes nothing.
+      if (state.reversedCaptures.has(captureId)) return [];
+      return [
+        {
+          type: 'PurchaseReversed',
+          data: {
+            userId: state.userId,
+            captureId,
+            reason,
+            amountUsd: credited.amountUsd,
+            // Points already spent on passes or messages stay spent: the balance never goes below 0.
+            points: Math.min(credited.points, state.points),
+            reversedAt: at,
           },
         },
       ];
