@@ -7,6 +7,7 @@ import { z } from 'zod';
  */
 // 0 asks the OS for a free port (tests).
 const port = z.coerce.number({ error: 'expected a port number (0-65535)' }).int().min(0).max(65_535);
+const httpUrl = z.url({ protocol: /^https?$/, message: 'expected an http(s):// URL' }).transform((u) => u.replace(/\/+$/, ''));
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 export const settingsSchema = z
@@ -44,6 +45,25 @@ export const settingsSchema = z
     PAYPAL_WEBHOOK_ID: z.string().min(1).optional(),
     /** Key of the third-party ad network; without it the app shows its own house banners. */
     AD_NETWORK_KEY: z.string().min(1).optional(),
+    // ---- distributed mode (one process per service)
+    /** Prefix of every Redis key the processes share (sessions, jobs, read models, Socket.IO). */
+    REDIS_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, { message: 'expected letters, digits, _ . : - (up to 64)' }).default('pass:'),
+    /** Where query-api forwards socket commands and the proxy sends state changes. */
+    COMMAND_API_URL: httpUrl.optional(),
+    /** The query-api instances behind the proxy, comma-separated. */
+    QUERY_API_URLS: z
+      .string()
+      .transform((v) => v.split(',').map((u) => u.trim()).filter(Boolean))
+      .pipe(z.array(httpUrl).min(1, { message: 'expected at least one http(s) URL' }))
+      .optional(),
+    /**
+     * Which X-Forwarded-For hops to believe (Express "trust proxy"): `loopback` (default), a
+     * list of addresses/CIDRs, or a hop count. Behind the proxy of infra/deploy, set it to the
+     * proxy's network so login limits count per client, not per proxy.
+     */
+    TRUST_PROXY: z.string().min(1).default('loopback'),
+    /** The projector process's status and metrics port (/healthz, /readyz, /metrics, /status). */
+    PROJECTOR_PORT: port.default(3002),
   })
   .superRefine((s, ctx) => {
     if (s.NODE_ENV === 'production' && !s.SESSION_SECRET) {
@@ -93,6 +113,11 @@ export const settingsSchema = z
             : undefined,
       },
       adNetworkKey: s.AD_NETWORK_KEY,
+      redisPrefix: s.REDIS_PREFIX,
+      commandApiUrl: s.COMMAND_API_URL,
+      queryApiUrls: s.QUERY_API_URLS,
+      projectorPort: s.PROJECTOR_PORT,
+      trustProxy: s.TRUST_PROXY,
     };
   });
 
@@ -119,10 +144,34 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   throw new SettingsError(variable, `${issue.message}${shown}`);
 }
 
+/**
+ * A distributed service names what it cannot run without (e.g. REDIS_URL): the same one-line
+ * refusal as a bad value. The shared schema keeps these optional because standalone needs none.
+ */
+export function requireSettings(settings: Settings, service: string, required: RequiredSetting[]): void {
+  for (const r of required) {
+    const value = settings[r.key];
+    if (value === undefined) throw new SettingsError(r.variable, `is required by the ${service} service`);
+    if (r.check) {
+      const problem = r.check(value);
+      if (problem) throw new SettingsError(r.variable, `${problem} (the ${service} service)`);
+    }
+  }
+}
+
+export interface RequiredSetting {
+  variable: string;
+  key: keyof Settings;
+  /** Returns a problem, or undefined when the value is fine. */
+  check?: (value: NonNullable<Settings[keyof Settings]>) => string | undefined;
+}
+
 /** For entry points: parse or print one line and exit 1. */
-export function loadSettingsOrExit(env: Record<string, string | undefined> = process.env): Settings {
+export function loadSettingsOrExit(env: Record<string, string | undefined> = process.env, validate?: (settings: Settings) => void): Settings {
   try {
-    return parseSettings(env);
+    const settings = parseSettings(env);
+    validate?.(settings);
+    return settings;
   } catch (error) {
     if (error instanceof SettingsError) {
       process.stderr.write(`${error.message}\n`);

@@ -14,6 +14,10 @@ export interface AppShellOptions {
   /** Extra static mounts, e.g. `/uploads`. */
   staticMounts?: { path: string; dir: string }[];
   jsonLimit?: string;
+  /** Express `trust proxy` (which X-Forwarded-For hops to believe); default: loopback only. */
+  trustProxy?: string;
+  /** False for API-only services (command-api in distributed mode): no web app, not even the hint page. */
+  serveWebApp?: boolean;
 }
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
@@ -27,7 +31,7 @@ const REQUEST_ID = /^[\w.:-]{1,100}$/;
 export function createAppShell(options: AppShellOptions): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  app.set('trust proxy', options.trustProxy ?? 'loopback');
 
   app.use(
     pinoHttp({
@@ -62,7 +66,9 @@ export function createAppShell(options: AppShellOptions): Express {
 
   const dist = options.webDistDir;
   const indexHtml = dist ? resolve(dist, 'index.html') : undefined;
-  if (dist && indexHtml && existsSync(indexHtml)) {
+  if (options.serveWebApp === false) {
+    // API-only: unknown paths fall through to Express's 404.
+  } else if (dist && indexHtml && existsSync(indexHtml)) {
     app.use(express.static(dist, { index: false, maxAge: '1h' }));
     // Client-side routes: every other GET that accepts HTML gets the app.
     app.get(/^(?!\/(api|socket\.io|uploads)\/).*/, (req, res, next) => {

@@ -1,0 +1,67 @@
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { CommandGateway, EventStore, SessionVerifier } from '@pass/events';
+import { createProjectionRuntime, type LivePublisher, type ProjectionControl, type ProjectionRuntime, type ReadModelStore } from '@pass/projector';
+import { createQueryApi } from '@pass/query-api';
+import type { Router } from 'express';
+
+/** The live projector plus rebuilds, publishing each stored batch's live events. */
+export function composeProjection(deps: {
+  eventStore: EventStore;
+  readModels: ReadModelStore;
+  publisher: LivePublisher;
+  logger: Logger;
+  registry: Registry;
+  onRebuildState?: Parameters<typeof createProjectionRuntime>[0]['onRebuildState'];
+}): ProjectionRuntime {
+  return createProjectionRuntime({
+    eventStore: deps.eventStore,
+    readModels: deps.readModels,
+    publisher: deps.publisher,
+    logger: deps.logger,
+    metrics: deps.registry,
+    ...(deps.onRebuildState ? { onRebuildState: deps.onRebuildState } : {}),
+  });
+}
+
+/**
+ * Starts the projection and resolves once it has caught up with what the store held at start,
+ * so a process never reports ready on half-built read models. Progress is logged meanwhile.
+ */
+export async function catchUp(runtime: ProjectionRuntime, logger: Logger): Promise<void> {
+  const started = Date.now();
+  await runtime.start();
+  const progress = setInterval(() => {
+    runtime
+      .status()
+      .then((s) => logger.info({ position: s.position, head: s.headPosition, lagEvents: s.lagEvents }, 'projector catching up'))
+      .catch(() => undefined);
+  }, 5_000);
+  try {
+    await runtime.live().settled();
+  } finally {
+    clearInterval(progress);
+  }
+  logger.info({ ms: Date.now() - started }, 'read models caught up');
+}
+
+/** query-api's REST router from its ports. */
+export function composeQueryRouter(deps: {
+  readModels: ReadModelStore;
+  sessions: SessionVerifier;
+  gateway: CommandGateway;
+  eventStore: EventStore;
+  logger: Logger;
+  registry: Registry;
+  projections: ProjectionControl;
+}): Router {
+  return createQueryApi({
+    readModels: deps.readModels,
+    sessions: deps.sessions,
+    gateway: deps.gateway,
+    eventStore: deps.eventStore,
+    logger: deps.logger,
+    metrics: deps.registry,
+    projections: deps.projections,
+  });
+}
