@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startApp, sampleUser } from '../../testing/fakeServices';
-import { purchaseCaptured, testPurchaseRequested } from './purchaseSlice';
+import { purchaseCaptured, testPurchaseRequested } from './purchaseActions';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

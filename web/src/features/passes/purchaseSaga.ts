@@ -6,7 +6,7 @@ import type { RootState } from '../../app/store';
 import { loadingActions } from '../site/loadingSlice';
 import { updateMainDataActions } from '../site/updateMainDataSlice';
 import { userActions } from '../user/slice';
-import { purchaseCaptured, purchaseFailed, testPurchaseRequested } from './purchaseSlice';
+import { purchaseCaptured, purchaseFailed, testPurchaseRequested } from './purchaseActions';
 
 export const PURCHASE_SUCCESS = 'Points successfully acquired!';
 

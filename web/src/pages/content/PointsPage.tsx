@@ -7,7 +7,7 @@ import { CloseIcon } from '../../components/Icons';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { useDialog, useTitle } from '../../lib/hooks';
 import { formatNumber } from '../../lib/format';
-import { testPurchaseRequested } from '../../features/passes/purchaseSlice';
+import { testPurchaseRequested } from '../../features/passes/purchaseActions';
 
 function Checkout({ option, onClose, onTestPay }: { option: PurchaseOption; onClose: () => void; onTestPay: () => void }) {
   const ref = useDialog<HTMLDivElement>(onClose);
