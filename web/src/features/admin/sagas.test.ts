@@ -13,6 +13,7 @@ describe('admin', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(app.storage.get('adminId')).toBe('a1');
     expect(app.state().admin.authorized).toBe(true);
+    expect(app.state().popup.showAds).toBe(false);
     expect(app.navigate).toHaveBeenCalledWith('/content/admin/dashboard', { replace: true });
   });
 
@@ -92,6 +93,7 @@ describe('admin', () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(app.storage.has('adminId')).toBe(false);
     expect(app.state().admin.authorized).toBe(false);
+    expect(app.state().popup.showAds).toBe(true);
     expect(app.navigate).toHaveBeenCalledWith('/content/admin', { replace: true });
   });
 });

@@ -8,6 +8,7 @@ import type { RootState } from '../../app/store';
 import { updateMainDataActions } from '../site/updateMainDataSlice';
 import { SEARCH_DEBOUNCE_MS } from '../site/sagas';
 import { adminActions } from './slice';
+import { popupActions } from '../ads/popupSlice';
 
 export const ADMIN_TEXTS = {
   unauthorized: 'Credenciales inválidas',
@@ -28,6 +29,7 @@ function* login(s: Services, action: ReturnType<typeof adminActions.loginRequest
     }
     s.storage.set(STORAGE_KEYS.adminId, admin.id);
     yield put(adminActions.adminSet(admin));
+    yield put(popupActions.showAdsSet(false));
     s.navigate('/content/admin/dashboard', { replace: true });
   } catch (error) {
     yield put(adminActions.loginFailed(errorText(error) || ADMIN_TEXTS.unauthorized));
@@ -42,6 +44,7 @@ function* logout(s: Services): SagaIterator {
   }
   s.storage.remove(STORAGE_KEYS.adminId);
   yield put(adminActions.adminReset());
+  yield put(popupActions.showAdsSet(true));
   s.navigate('/content/admin', { replace: true });
 }
 

@@ -33,9 +33,6 @@ const adminSlice = createSlice({
   name: 'admin',
   initialState,
   reducers: {
-    storedAdminLoaded(state, action: PayloadAction<string>) {
-      state.storedId = action.payload;
-    },
     adminSet(state, action: PayloadAction<AdminView>) {
       state.id = action.payload.id;
       state.email = action.payload.email;

@@ -31,9 +31,6 @@ const popupSlice = createSlice({
   name: 'popup',
   initialState: initialPopupState,
   reducers: {
-    cookieLoaded(state, action: PayloadAction<boolean>) {
-      state.acceptedCookie = action.payload;
-    },
     cookieAccepted(state) {
       state.acceptedCookie = true;
     },

@@ -54,21 +54,17 @@ export function* showAdsOnce(s: Services): SagaIterator {
   yield put(popupActions.adsHidden());
 }
 
-const isCookieAccepted = (action: unknown) =>
-  popupActions.cookieAccepted.match(action as never) ||
-  (popupActions.cookieLoaded.match(action as never) && (action as ReturnType<typeof popupActions.cookieLoaded>).payload);
-
 /** First popup 6 s after the cookie is accepted, then every 300,000 ms (spec §4, §9). */
 export function* adsPopupSaga(s: Services): SagaIterator {
   const accepted: boolean = yield select((st: RootState) => st.popup.acceptedCookie);
-  // Accepted now, or earlier (read from local storage at start).
-  if (!accepted) yield take(isCookieAccepted);
+  // Accepted earlier is in the initial state (read from local storage by the store).
+  if (!accepted) yield take(popupActions.cookieAccepted.type);
   let wait: number = TIMERS.adsPopupFirstDelayMs;
   while (true) {
     yield delay(wait);
     wait = TIMERS.adsPopupIntervalMs;
     const state: RootState = yield select();
-    if (state.popup.blockMessage || selectAdminAuthorized(state) || state.popup.showPopup) continue;
+    if (!state.popup.showAds || state.popup.blockMessage || selectAdminAuthorized(state) || state.popup.showPopup) continue;
     yield fork(showAdsOnce, s);
   }
 }

@@ -7,6 +7,7 @@ import { HttpError } from '../../api/http';
 import { STORAGE_KEYS, type Services } from '../../app/services';
 import type { RootState } from '../../app/store';
 import { adminActions } from '../admin/slice';
+import { popupActions } from '../ads/popupSlice';
 import { chatActions } from '../chat/slice';
 import { liveMainDataRequested } from '../live/actions';
 import { isPageEntered } from '../ui/pageActions';
@@ -40,6 +41,8 @@ function* loadAdmin(s: Services, adminId: string): SagaIterator {
     const admin: AdminView = yield call(s.api.verifyAdmin, adminId);
     if (!admin.authorized) s.storage.remove(STORAGE_KEYS.adminId);
     yield put(adminActions.adminSet(admin));
+    // Admins never get the ads popup.
+    yield put(popupActions.showAdsSet(!admin.authorized));
   } catch (error) {
     s.logError('Verifying the admin failed', error);
   }

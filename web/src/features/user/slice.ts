@@ -52,9 +52,6 @@ const userSlice = createSlice({
   name: 'user',
   initialState,
   reducers: {
-    storedIdLoaded(state, action: PayloadAction<string>) {
-      state.storedId = action.payload;
-    },
     userSet(state, action: PayloadAction<UserView>) {
       state.user = action.payload;
     },
