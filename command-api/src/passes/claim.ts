@@ -57,7 +57,8 @@ export async function claimPasses(deps: ClaimDeps, userId: string, passes: numbe
   }
 
   try {
-    await handler.handle(poolDecider, streams.passesPool, { type: 'ConfirmPassReservation', data: { reservationId }, now: clock() }, ctx);
+    const confirmed = await handler.handle(poolDecider, streams.passesPool, { type: 'ConfirmPassReservation', data: { reservationId }, now: clock() }, ctx);
+    if (confirmed.events.length === 0) deps.logger.warn({ reservationId }, 'pass reservation was already settled when the claim confirmed it');
   } catch (error) {
     // The member has the passes; the reconciler confirms the reservation later.
     deps.logger.warn({ err: error, reservationId }, 'pass reservation left for the reconciler to confirm');

@@ -21,24 +21,23 @@ export interface Reservation {
  */
 export interface PoolState {
   available: number;
+  /**
+   * Reservations neither confirmed nor released. Settled ones are forgotten (the state stays as
+   * small as the claims in flight), so confirming or releasing one that is no longer pending is a
+   * no-op: it was settled already, by the request or by the reconciler.
+   */
   pending: ReadonlyMap<string, Reservation>;
-  /** Outcome of every settled reservation, so a repeated confirm/release is a no-op. */
-  settled: ReadonlyMap<string, 'confirmed' | 'released'>;
 }
 
-export const initialPoolState = (): PoolState => ({ available: 0, pending: new Map(), settled: new Map() });
+export const initialPoolState = (): PoolState => ({ available: 0, pending: new Map() });
 
 /** Passes a new claim can reserve now. */
 export const freePasses = (state: PoolState) => Math.max(0, state.available);
 
-function settle(state: PoolState, reservationId: string, outcome: 'confirmed' | 'released', returnedPasses: number): PoolState {
+function settle(state: PoolState, reservationId: string, returnedPasses: number): PoolState {
   const pending = new Map(state.pending);
   pending.delete(reservationId);
-  return {
-    available: state.available + returnedPasses,
-    pending,
-    settled: new Map(state.settled).set(reservationId, outcome),
-  };
+  return { available: state.available + returnedPasses, pending };
 }
 
 export function evolvePool(state: PoolState, event: PoolEvent): PoolState {
@@ -54,9 +53,9 @@ export function evolvePool(state: PoolState, event: PoolEvent): PoolState {
       };
     }
     case 'PassReservationConfirmed':
-      return settle(state, event.data.reservationId, 'confirmed', 0);
+      return settle(state, event.data.reservationId, 0);
     case 'PassReservationReleased':
-      return settle(state, event.data.reservationId, 'released', event.data.passes);
+      return settle(state, event.data.reservationId, event.data.passes);
     default:
       return assertNever(event);
   }
@@ -72,7 +71,7 @@ export function decidePool(command: PoolCommand, state: PoolState): PoolEvent[] 
     }
     case 'ReservePasses': {
       const { reservationId, userId, passes } = command.data;
-      if (state.pending.has(reservationId) || state.settled.has(reservationId)) return [];
+      if (state.pending.has(reservationId)) return [];
       const free = freePasses(state);
       if (passes > free) {
         throw new DomainError(
@@ -86,12 +85,7 @@ export function decidePool(command: PoolCommand, state: PoolState): PoolEvent[] 
     case 'ConfirmPassReservation': {
       const { reservationId } = command.data;
       const reservation = state.pending.get(reservationId);
-      if (!reservation) {
-        const outcome = state.settled.get(reservationId);
-        if (outcome === 'confirmed') return [];
-        if (outcome === 'released') throw new DomainError('conflict', 'This reservation was released');
-        throw new DomainError('not_found', 'No such reservation');
-      }
+      if (!reservation) return [];
       return [
         { type: 'PassReservationConfirmed', data: { reservationId, userId: reservation.userId, passes: reservation.passes, confirmedAt: at } },
       ];
@@ -99,12 +93,7 @@ export function decidePool(command: PoolCommand, state: PoolState): PoolEvent[] 
     case 'ReleasePassReservation': {
       const { reservationId, reason } = command.data;
       const reservation = state.pending.get(reservationId);
-      if (!reservation) {
-        const outcome = state.settled.get(reservationId);
-        if (outcome === 'released') return [];
-        if (outcome === 'confirmed') throw new DomainError('conflict', 'This reservation was confirmed');
-        throw new DomainError('not_found', 'No such reservation');
-      }
+      if (!reservation) return [];
       return [
         {
           type: 'PassReservationReleased',

@@ -3,7 +3,6 @@ import { streams, type CommandContext } from '@pass/events';
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
-import { isDomainError } from '../kernel/domain-error';
 import { CLAIM_RECORD_DEADLINE_MS, userDecider } from '../users/decider';
 import { poolDecider } from './pool-decider';
 
@@ -85,8 +84,8 @@ export class PassReservationReconciler {
           report.waiting++;
         }
       } catch (error) {
-        // Settled meanwhile by the request that made it: nothing left to do.
-        if (!isDomainError(error, 'conflict')) throw error;
+        // One reservation failing must not block the others; the next run retries it.
+        logger.error({ err: error, reservationId: reservation.reservationId }, 'could not reconcile a pass reservation');
       }
     }
     if (report.confirmed || report.released) logger.info({ ...report }, 'pass reservations reconciled');
