@@ -7,6 +7,8 @@ export interface ProjectorMetrics {
   errors: Counter<'keyspace'>;
   lagEvents: Gauge<'keyspace'>;
   lagSeconds: Gauge<'keyspace'>;
+  /** Running projectors whose lag is measured at each scrape. */
+  running: Set<{ status(): Promise<{ keyspace: string; lagEvents: number; lagSeconds: number }> }>;
 }
 
 const cache = new WeakMap<Registry, ProjectorMetrics>();
@@ -15,7 +17,17 @@ export function projectorMetrics(registry: Registry): ProjectorMetrics {
   let m = cache.get(registry);
   if (m) return m;
   const registers = [registry];
+  const running: ProjectorMetrics['running'] = new Set();
+  // Lag is measured when Prometheus scrapes, so it is current even if nobody opens the admin view.
+  let lagAtScrape: Promise<Array<{ keyspace: string; lagEvents: number; lagSeconds: number }>> | undefined;
+  const measureLag = () =>
+    (lagAtScrape ??= Promise.all([...running].map((p) => p.status().catch(() => null)))
+      .then((all) => all.filter((s) => s !== null))
+      .finally(() => {
+        lagAtScrape = undefined;
+      }));
   m = {
+    running,
     eventsProjected: new Counter({ name: 'pass_projector_events_total', help: 'Events applied to the read models', labelNames: ['keyspace'], registers }),
     batchSeconds: new Histogram({
       name: 'pass_projector_batch_seconds',
@@ -25,8 +37,26 @@ export function projectorMetrics(registry: Registry): ProjectorMetrics {
       registers,
     }),
     errors: new Counter({ name: 'pass_projector_errors_total', help: 'Failed batches (the subscription restarts from the checkpoint)', labelNames: ['keyspace'], registers }),
-    lagEvents: new Gauge({ name: 'pass_projector_lag_events', help: 'Events in the store not yet projected (capped)', labelNames: ['keyspace'], registers }),
-    lagSeconds: new Gauge({ name: 'pass_projector_lag_seconds', help: 'Age of the oldest event not yet projected', labelNames: ['keyspace'], registers }),
+    lagEvents: new Gauge({
+      name: 'pass_projector_lag_events',
+      help: 'Events in the store not yet projected (counted up to 10,000)',
+      labelNames: ['keyspace'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const s of await measureLag()) this.set({ keyspace: s.keyspace }, s.lagEvents);
+      },
+    }),
+    lagSeconds: new Gauge({
+      name: 'pass_projector_lag_seconds',
+      help: 'Age of the oldest event not yet projected',
+      labelNames: ['keyspace'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const s of await measureLag()) this.set({ keyspace: s.keyspace }, s.lagSeconds);
+      },
+    }),
   };
   cache.set(registry, m);
   return m;

@@ -157,7 +157,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
     retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
   };
 
-  return {
+  const self: Projector = {
     get keyspace() {
       return ks();
     },
@@ -165,10 +165,12 @@ export function createProjector(deps: ProjectorDeps): Projector {
       if (running) return;
       keyspace ??= deps.keyspaceId ? deps.readModels.keyspace(deps.keyspaceId) : await deps.readModels.active();
       running = true;
+      metrics?.running.add(self);
       await subscribe().catch(onSubscribeError);
     },
     async stop() {
       running = false;
+      metrics?.running.delete(self);
       clearTimeout(retryTimer);
       await subscription?.stop();
       subscription = undefined;
@@ -184,9 +186,8 @@ export function createProjector(deps: ProjectorDeps): Projector {
     async status() {
       const k = ks();
       const lag = await lagOf(k, deps.eventStore);
-      metrics?.lagEvents.set({ keyspace: k.id }, lag.lagEvents);
-      metrics?.lagSeconds.set({ keyspace: k.id }, lag.lagSeconds);
       return { keyspace: k.id, running, caughtUp, ...lag, lagEventsCapped: lag.lagEvents >= LAG_SCAN_LIMIT, eventsProjected, lastError };
     },
   };
+  return self;
 }

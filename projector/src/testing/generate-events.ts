@@ -6,9 +6,9 @@ import type { DomainEvent } from '@pass/events';
  * chat or deletes a post. Same seed, same events.
  */
 
-const FIRST = ['Ana', 'Bob', 'Chen', 'Dana', 'Eli', 'Fatima', 'Gus', 'Hana', 'Ivan', 'José', 'Kim', 'Lara', 'Mia', 'Noah', 'Omar', 'Pia', 'Raúl', 'Sara', 'Tom', 'Uma', 'Vera', 'Wen', 'Yuki', 'Zoe'];
-const LAST = ['Smith', 'García', 'Li', 'Okafor', 'Müller', 'Rossi', 'Silva', 'Kowalski', 'Nguyen', 'Khan', 'Haddad', 'Brown', 'Ivanova', 'Tanaka', 'Dubois', 'Jensen'];
-const COUNTRIES = ['United States', 'Mexico', 'Peru', 'Chile', 'Spain', 'India', 'Nigeria', 'Brazil', 'Germany', 'Japan', 'France', 'Canada', 'Argentina', 'Philippines', 'Egypt', 'Kenya', 'Poland', 'Vietnam', 'Italy', 'Colombia'];
+export const FIRST = ['Ana', 'Bob', 'Chen', 'Dana', 'Eli', 'Fatima', 'Gus', 'Hana', 'Ivan', 'José', 'Kim', 'Lara', 'Mia', 'Noah', 'Omar', 'Pia', 'Raúl', 'Sara', 'Tom', 'Uma', 'Vera', 'Wen', 'Yuki', 'Zoe'];
+export const LAST = ['Smith', 'García', 'Li', 'Okafor', 'Müller', 'Rossi', 'Silva', 'Kowalski', 'Nguyen', 'Khan', 'Haddad', 'Brown', 'Ivanova', 'Tanaka', 'Dubois', 'Jensen'];
+export const COUNTRIES = ['United States', 'Mexico', 'Peru', 'Chile', 'Spain', 'India', 'Nigeria', 'Brazil', 'Germany', 'Japan', 'France', 'Canada', 'Argentina', 'Philippines', 'Egypt', 'Kenya', 'Poland', 'Vietnam', 'Italy', 'Colombia'];
 
 /** Small fast PRNG (mulberry32), so runs are reproducible. */
 function rng(seed: number): () => number {
