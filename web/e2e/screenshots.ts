@@ -67,6 +67,8 @@ async function shoot(browser: Browser, baseUrl: string, useFixtures: boolean, vi
   page.on('pageerror', (e) => errors.push(e.message));
   if (useFixtures) await mockApi(page, screen.mock);
   await page.goto(baseUrl + screen.path, { waitUntil: 'networkidle' }).catch(() => page.goto(baseUrl + screen.path));
+  // The first URL's lazy route and main data: wait until the loading overlay is gone.
+  await page.locator('.loading-overlay').waitFor({ state: 'detached', timeout: 20_000 }).catch(() => undefined);
   await page.waitForTimeout(400);
   if (screen.act) await screen.act(page);
   const file = resolve(OUT, `${screen.name}-${viewport}.png`);
@@ -87,9 +89,12 @@ export async function takeScreenshots(
   let pageErrors = 0;
   try {
     const screens = only?.length ? SCREENS.filter((s) => only.includes(s.name)) : SCREENS;
-    // Screens run in parallel per viewport: the ads popup waits ~16 s.
     for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
-      const results = await Promise.all(screens.map((s) => shoot(browser, baseUrl, useFixtures, viewport, s)));
+      // A few at a time: the machine is shared, and slow starts make for blank shots.
+      const results = [];
+      for (let i = 0; i < screens.length; i += 5) {
+        results.push(...(await Promise.all(screens.slice(i, i + 5).map((s) => shoot(browser, baseUrl, useFixtures, viewport, s)))));
+      }
       for (const r of results) {
         files.push(r.file);
         pageErrors += r.errors.length;
