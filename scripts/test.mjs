@@ -76,7 +76,11 @@ let skipped = 0;
 if (existsSync(jsonFile)) {
   const report = JSON.parse(readFileSync(jsonFile, 'utf8'));
   passed = report.numPassedTests ?? 0;
-  failed = (report.numFailedTests ?? 0) + (report.numFailedTestSuites ?? 0);
+  // Failed tests, plus files that failed without a failed test (an import or hook error).
+  const brokenFiles = (report.testResults ?? []).filter(
+    (file) => file.status === 'failed' && !(file.assertionResults ?? []).some((t) => t.status === 'failed'),
+  ).length;
+  failed = (report.numFailedTests ?? 0) + brokenFiles;
   skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 } else {
   failed += 1;
@@ -95,5 +99,6 @@ if (existsSync(skippedFile)) {
   }
 }
 const stepFailures = steps.filter(([, ok]) => !ok).length;
-console.log(`${passed} passed, ${failed + (stepFailures && !failed ? stepFailures : 0)} failed, ${skipped} skipped`);
+// A failed step with no failed test (the type checker) still counts as one failure.
+console.log(`${passed} passed, ${failed + (failed === 0 ? stepFailures : 0)} failed, ${skipped} skipped`);
 process.exit(stepFailures > 0 || failed > 0 ? 1 : 0);
