@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, then every vitest project, then one summary. Suites whose server
+// `npm test`: typecheck, lint, then every vitest project, then one summary. Suites whose server
 // cannot be reached record themselves (events/src/testing/services.ts) and are listed as
 // SKIPPED here, loudly. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
@@ -65,6 +65,9 @@ if (existsSync(resolve(root, 'web/tsconfig.json'))) {
   const webTypes = run('npx', ['tsc', '-p', 'web/tsconfig.json', '--noEmit']);
   steps.push(['typecheck web', webTypes.status === 0]);
 }
+
+const lint = run('npx', ['eslint', '.']);
+steps.push(['lint', lint.status === 0]);
 
 const jsonFile = resolve(results, 'vitest.json');
 const vitest = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`]);
