@@ -17,6 +17,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import pg from 'pg';
 import { pino } from 'pino';
 import type { CommandContext, EventStore, Principal } from '../events/src/index';
@@ -31,6 +34,7 @@ import { poolDecider } from '../command-api/src/passes/pool-decider';
 import { hashPassword } from '../command-api/src/sessions/passwords';
 import { userDecider } from '../command-api/src/users/decider';
 import { join as joinForm } from '../command-api/src/users/join';
+import type { SimulatedPaymentProvider } from '../command-api/src/payments/simulated-provider';
 
 export const COMMAND = 'node --import tsx bench/commands.ts';
 const CLIENTS = 16;
@@ -137,6 +141,59 @@ async function measure(storeName: string, target: number, store: EventStore): Pr
       ),
     );
     rowsOut.push(await closedLoop('claim 1 pass (3 appends, hot pool stream)', CLIENTS, 1_500, (c) => claimPasses({ handler, logger, clock: steady }, member(c).id, 1, ctx())));
+
+    // The same commands through the Express routes (fetch client in this same process, keep-alive).
+    // Its own instance and clock: time moves 31 s before each free-point request (and only
+    // then), so the 30 s rule never refuses while the 24 h sessions stay valid (2,200 × 31 s < 24 h).
+    let httpNowMs = nowMs;
+    const httpApi = await createCommandApi({
+      eventStore: store,
+      logger,
+      clock: () => new Date(httpNowMs),
+      config: { uploadsDir, cookieSecure: false, sessionSecret: 'b'.repeat(40), loginLimits: { perEmail: { max: 5, windowMs: 60_000 }, perIp: { max: 10_000, windowMs: 60_000 } } },
+    });
+    const app = express();
+    app.use(httpApi.router);
+    const server = createServer(app);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const cookies: string[] = [];
+      for (let i = 0; i < CLIENTS; i++) {
+        const res = await fetch(`${base}/api/register-user`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: `http${i}-${randomUUID().slice(0, 6)}@bench.io`, password: 'bench1' }),
+        });
+        const cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
+        const { id } = (await res.json()) as { id: string };
+        const provider = httpApi.payments as SimulatedPaymentProvider;
+        const { orderId } = provider.createOrder(id, 100);
+        provider.captureOrder(orderId);
+        await fetch(`${base}/api/buy-points`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ orderId }) });
+        cookies.push(cookie);
+      }
+      const post = async (client: number, path: string, body?: unknown) => {
+        const res = await fetch(base + path, {
+          method: 'POST',
+          headers: { cookie: cookies[client]!, ...(body ? { 'content-type': 'application/json' } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        });
+        await res.arrayBuffer();
+        if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+      };
+      const freePoint = (c: number) => {
+        httpNowMs += 31_000;
+        return post(c, '/api/free-point');
+      };
+      await closedLoop('warm-up', CLIENTS, 200, freePoint);
+      rowsOut.push(await closedLoop('free point over HTTP (POST /api/free-point)', CLIENTS, 2_000, freePoint));
+      rowsOut.push(await closedLoop('chat message over HTTP (POST /api/chat-messages)', CLIENTS, 3_000, (c) => post(c, '/api/chat-messages', { message: 'over http' })));
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+      await httpApi.close();
+    }
 
     // A second of the steady rate first, unmeasured, so the timers and pools settle.
     await openLoop('warm-up', RATE_PER_SECOND, 1, (i) => api.gateway.awardFreePoint(member(i), { correlationId: randomUUID() }).then(expectOk));
