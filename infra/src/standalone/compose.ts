@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { EventStore } from '@pass/events';
 import { openEventStore } from '@pass/events/event-store/open';
@@ -9,6 +9,7 @@ import type { Settings } from '../config/settings';
 import { createAppShell } from '../http/app-shell';
 import { composeCommandApi } from '../wiring/command-side';
 import { listen, stopAccepting } from '../wiring/http';
+import { Resources } from '../wiring/lifecycle';
 import { createRegistry, opsRouter } from '../wiring/ops';
 import { catchUp, composeProjection, composeQueryRouter } from '../wiring/read-side';
 
@@ -29,15 +30,20 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
   mkdirSync(settings.dataDir, { recursive: true });
   const eventStore = await openEventStore(settings.eventStoreUrl, { logger });
   logger.info({ eventStore: eventStore.kind }, 'event store open');
-  const cleanup: Array<() => Promise<void>> = [() => eventStore.close()];
+  const resources = new Resources();
+  resources.add(() => eventStore.close());
   try {
     const commandApi = await composeCommandApi(settings, eventStore, logger);
-    cleanup.unshift(() => commandApi.close());
+    resources.add(() => commandApi.close());
 
     const registry = createRegistry('standalone');
     const readModels = createMemoryReadModels();
-    // The Socket.IO server exists before the projector so its first batch already reaches browsers.
-    const server = createServer();
+    // The Socket.IO server exists before the projector so its first batch already reaches
+    // browsers; the app (which needs the projector) comes after. Socket.IO must see the server's
+    // request listener when it attaches, so that it alone answers /socket.io/: the listener
+    // delegates to the app built below.
+    let app: RequestListener | undefined;
+    const server = createServer((req, res) => app!(req, res));
     const sockets = attachSocketServer(server, {
       readModels,
       sessions: commandApi.sessions,
@@ -47,7 +53,7 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
     });
     const projection = composeProjection({ eventStore, readModels, publisher: broadcastPublisher(sockets.io), logger, registry });
 
-    const app = createAppShell({
+    app = createAppShell({
       logger,
       trustProxy: settings.trustProxy,
       webDistDir: settings.webDistDir,
@@ -65,9 +71,8 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
         commandApi.router,
       ],
     });
-    server.on('request', app);
     const url = await listen(server, settings.host, settings.port);
-    cleanup.unshift(async () => {
+    resources.add(async () => {
       const drained = stopAccepting(server);
       await sockets.close();
       await drained;
@@ -76,28 +81,9 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
 
     await catchUp(projection, logger);
 
-    const close = once(() => runAll(cleanup));
-    return { url, server, eventStore, close };
+    return { url, server, eventStore, close: resources.close };
   } catch (error) {
-    await runAll(cleanup).catch((closeError: unknown) => logger.warn({ err: closeError }, 'cleanup after a failed start failed'));
+    await resources.close().catch((closeError: unknown) => logger.warn({ err: closeError }, 'cleanup after a failed start failed'));
     throw error;
   }
-}
-
-/** Runs each step in order; every step runs even if one fails, and the first failure is rethrown. */
-export async function runAll(steps: Array<() => Promise<void>>): Promise<void> {
-  let first: unknown;
-  for (const step of steps) {
-    try {
-      await step();
-    } catch (error) {
-      first ??= error;
-    }
-  }
-  if (first !== undefined) throw first;
-}
-
-export function once(fn: () => Promise<void>): () => Promise<void> {
-  let running: Promise<void> | undefined;
-  return () => (running ??= fn());
 }

@@ -36,7 +36,8 @@ describe('standalone over real HTTP and Socket.IO', () => {
 
     const member = new Browser(first.url);
     const watcher = new Browser(first.url);
-    const socket = await watcher.socket();
+    // Polling first, as browsers connect: only Socket.IO may answer /socket.io/ requests.
+    const socket = await watcher.socket(first.url, 'polling-first');
     try {
       const joined = await member.request('POST', '/api/register-user', { email: 'journey@example.com', password: 'pass1' });
       expect([200, 201]).toContain(joined.status);

@@ -43,11 +43,14 @@ export class Browser {
     return { status: res.status, body: parsed };
   }
 
-  /** A Socket.IO client with this browser's cookies in the handshake (websocket only: no stickiness needed). */
-  async socket(origin = this.origin): Promise<LiveClient> {
+  /**
+   * A Socket.IO client with this browser's cookies in the handshake. WebSocket only by default;
+   * `polling-first` does what browsers do (long-polling, then the upgrade).
+   */
+  async socket(origin = this.origin, transport: 'websocket' | 'polling-first' = 'websocket'): Promise<LiveClient> {
     const cookie = this.cookieHeader();
     const socket: LiveClient = connect(origin, {
-      transports: ['websocket'],
+      transports: transport === 'websocket' ? ['websocket'] : ['polling', 'websocket'],
       reconnection: false,
       ...(cookie ? { extraHeaders: { cookie } } : {}),
     });

@@ -1,0 +1,56 @@
+/**
+ * command-api as its own process (distributed mode): the /api routes that change state and
+ * GET /uploads/*, on a shared event store (PostgreSQL or EventStoreDB), with sessions, login
+ * limits and image jobs in Redis. Scale it out freely: commands on one stream are protected by
+ * the store's expected-revision check across instances.
+ */
+import { createServer } from 'node:http';
+import type { Logger } from 'pino';
+import { openEventStore } from '@pass/events/event-store/open';
+import { requireSettings, type Settings } from '../config/settings';
+import { createAppShell } from '../http/app-shell';
+import { composeCommandApi } from '../wiring/command-side';
+import { listen, stopAccepting } from '../wiring/http';
+import { isEntryPoint, Resources } from '../wiring/lifecycle';
+import { createRegistry, eventStoreCheck, opsRouter, redisCheck } from '../wiring/ops';
+import { runService } from '../wiring/process';
+import { closeRedis, openRedis } from '../wiring/redis';
+import { commandApiRequires } from './requirements';
+
+export async function startCommandApiService(settings: Settings, logger: Logger) {
+  const eventStore = await openEventStore(settings.eventStoreUrl, { logger });
+  const resources = new Resources();
+  resources.add(() => eventStore.close());
+  try {
+    const commandApi = await composeCommandApi(settings, eventStore, logger);
+    resources.add(() => commandApi.close());
+    // Its own connection, only for /readyz (command-api's connections are internal to it).
+    const probe = openRedis(settings.redisUrl!, 'command-api:probe', logger);
+    resources.add(() => closeRedis(probe));
+
+    const registry = createRegistry('command-api');
+    const app = createAppShell({
+      logger,
+      trustProxy: settings.trustProxy,
+      serveWebApp: false,
+      routers: [
+        opsRouter({ service: 'command-api', mode: 'distributed', eventStore, registry, logger, checks: [eventStoreCheck(eventStore), redisCheck('redis', probe)] }),
+        commandApi.router,
+      ],
+    });
+    const server = createServer(app);
+    const url = await listen(server, settings.host, settings.port);
+    resources.add(() => stopAccepting(server));
+    return { url, eventStore, close: resources.close };
+  } catch (error) {
+    await resources.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+if (isEntryPoint(import.meta.url)) {
+  await runService('command-api', startCommandApiService, {
+    validate: (s) => requireSettings(s, 'command-api', commandApiRequires),
+    extra: (running) => ({ eventStore: running.eventStore.kind }),
+  });
+}

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { io as connect } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/testing/services';
+import { Browser, nextEvent, type LiveClient } from '../testing/client';
+import { spawnService, type SpawnedService } from '../testing/spawn-service';
+
+const pgUp = await requireService('infra: distributed processes (PostgreSQL)', testPostgresUrl(), 5432);
+const redisUp = await requireService('infra: distributed processes (Redis)', testRedisUrl(), 6379);
+
+/** Polls until `read` returns something `accept` likes (the read side is eventually consistent). */
+async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (accept(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * The distributed layout as separate processes on loopback: command-api, projector and two
+ * query-api instances on one PostgreSQL schema and one Redis key prefix, behind the Node proxy.
+ */
+describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', () => {
+  const run = randomUUID().replaceAll('-', '').slice(0, 12);
+  const schema = `infra_${run}`;
+  const prefix = `test:infra:${run}:`;
+  const dir = mkdtempSync(join(tmpdir(), 'pass-distributed-'));
+  const storeUrl = new URL(testPostgresUrl());
+  storeUrl.searchParams.set('schema', schema);
+  const env = {
+    EVENT_STORE_URL: storeUrl.toString(),
+    REDIS_URL: testRedisUrl(),
+    REDIS_PREFIX: prefix,
+    SESSION_SECRET: `test-secret-${randomUUID()}`,
+    DATA_DIR: dir,
+    UPLOADS_DIR: join(dir, 'uploads'),
+    WEB_DIST_DIR: join(dir, 'no-web-build'),
+  };
+  const services: SpawnedService[] = [];
+  const browsers: Browser[] = [];
+  let commandApi: SpawnedService;
+  let queryA: SpawnedService;
+  let queryB: SpawnedService;
+  let proxy: SpawnedService;
+
+  beforeAll(async () => {
+    // command-api first: the query-api instances forward socket commands to its URL.
+    commandApi = await spawnService('command-api', env);
+    services.push(commandApi);
+    const started = await Promise.allSettled([
+      spawnService('projector', env),
+      spawnService('query-api', { ...env, COMMAND_API_URL: commandApi.url }),
+      spawnService('query-api', { ...env, COMMAND_API_URL: commandApi.url }),
+    ]);
+    for (const s of started) if (s.status === 'fulfilled') services.push(s.value);
+    const failed = started.find((s) => s.status === 'rejected');
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+    [, , queryA, queryB] = services as [SpawnedService, SpawnedService, SpawnedService, SpawnedService];
+    proxy = await spawnService('proxy', { COMMAND_API_URL: commandApi.url, QUERY_API_URLS: `${queryA.url},${queryB.url}` });
+    services.push(proxy);
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const b of browsers) b.close();
+    const codes = await Promise.all(services.map((s) => s.stop('SIGTERM')));
+    const redis = new Redis(testRedisUrl());
+    try {
+      for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 })) {
+        if ((keys as string[]).length > 0) await redis.unlink(...(keys as string[]));
+      }
+    } finally {
+      redis.disconnect();
+    }
+    const client = new pg.Client({ connectionString: testPostgresUrl() });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+    rmSync(dir, { recursive: true, force: true });
+    // Every process stopped gracefully on SIGTERM.
+    expect(codes, services.map((s) => `${s.name}: ${s.stderr.join('')}`).join('\n')).toEqual(services.map(() => 0));
+  }, 30_000);
+
+  const browser = (origin: string) => {
+    const b = new Browser(origin);
+    browsers.push(b);
+    return b;
+  };
+
+  it('every process reports ready, naming its dependencies', async () => {
+    for (const s of [commandApi, queryA, queryB, services[1]!]) {
+      const ready = await eventually(() => fetch(`${s.url}/readyz`).then((r) => r.status), (status) => status === 200);
+      expect(ready, s.name).toBe(200);
+    }
+    expect(await (await fetch(`${queryA.url}/healthz`)).json()).toMatchObject({ mode: 'distributed', service: 'query-api', eventStore: 'postgres' });
+    expect((await fetch(`${proxy.url}/metrics`)).status).toBe(404);
+  });
+
+  it('a chat message sent on instance A reaches a socket on instance B; connectedUsers counts both', async () => {
+    const member = browser(proxy.url);
+    const joined = await member.request('POST', '/api/register-user', { email: 'across@example.com', password: 'pass1' });
+    expect([200, 201]).toContain(joined.status);
+
+    const onA = await member.socket(queryA.url);
+    const bothOnA = nextEvent(onA, 'connectedUsers', (n) => n === 2);
+    const onB = await browser(queryB.url).socket();
+    const bothOnB = nextEvent(onB, 'connectedUsers', (n) => n === 2);
+    expect(await bothOnA).toBe(2);
+    expect(await bothOnB).toBe(2);
+
+    const arrived = nextEvent(onB, 'chatMessage', (m) => m.message === 'Across instances');
+    const ack = await onA.timeout(10_000).emitWithAck('sendChatMessage', { message: 'Across instances' });
+    expect(ack).toMatchObject({ ok: true });
+    expect(await arrived).toMatchObject({ userId: joined.body.id, message: 'Across instances' });
+    onA.disconnect();
+    onB.disconnect();
+  });
+
+  it('the core journey through the proxy: register, free point, chat, main data, live events over polling and WebSocket', async () => {
+    const member = browser(proxy.url);
+    const before = (await member.request('GET', '/api/main-data')).body;
+    const joined = await member.request('POST', '/api/register-user', { email: 'journey@example.com', password: 'pass1' });
+    expect([200, 201]).toContain(joined.status);
+    const point = await member.request('POST', '/api/free-point');
+    expect(point.status).toBe(200);
+    expect(point.body.user.chatCount).toBe(joined.body.chatCount + 1);
+    // verify-access is a command-api read; the session cookie set through the proxy works there.
+    expect((await member.request('GET', `/api/verify-access/${joined.body.id}`)).status).toBe(200);
+    // /api/me is a query-api read: the session issued by command-api is verified from Redis.
+    expect((await member.request('GET', '/api/me')).body).toMatchObject({ id: joined.body.id });
+
+    // Socket.IO through the proxy: a WebSocket upgrade, and long-polling kept on one instance by the sticky cookie.
+    const overWebSocket = await member.socket(proxy.url);
+    const overPolling: LiveClient = connect(proxy.url, { transports: ['polling'], reconnection: false, withCredentials: true });
+    await new Promise<void>((done, fail) => {
+      overPolling.once('connect', () => done());
+      overPolling.once('connect_error', fail);
+    });
+    try {
+      const wsGot = nextEvent(overWebSocket, 'chatMessage', (m) => m.message === 'Through the proxy');
+      const pollGot = nextEvent(overPolling, 'chatMessage', (m) => m.message === 'Through the proxy');
+      const sent = await member.request('POST', '/api/chat-messages', { message: 'Through the proxy' });
+      expect(sent.status).toBe(201);
+      await Promise.all([wsGot, pollGot]);
+    } finally {
+      overPolling.disconnect();
+      overWebSocket.disconnect();
+    }
+
+    const main = await eventually(
+      () => member.request('GET', '/api/main-data').then((r) => r.body),
+      (m) => m.globalMessages === before.globalMessages + 1,
+    );
+    expect(main.globalMessages).toBe(before.globalMessages + 1);
+    const chat = await member.request('GET', '/api/chat-messages?limit=50');
+    expect(chat.body.messages.map((m: { message: string }) => m.message)).toContain('Through the proxy');
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * The projector as its own process (distributed mode): one instance per deployment. It follows
+ * the shared event store into the Redis read models (each batch stored with its checkpoint in
+ * one atomic write), publishes live events to every query-api through the Socket.IO Redis
+ * emitter, and runs the rebuilds query-api queues. A small HTTP port (PROJECTOR_PORT) serves
+ * /healthz, /readyz (caught up, store and Redis answer), /metrics and /status.
+ */
+import { createServer } from 'node:http';
+import express from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { openEventStore } from '@pass/events/event-store/open';
+import { createRedisReadModels, rebuildStateWriter, redisEmitterPublisher, startRebuildWorker } from '@pass/projector';
+import { readSideChecks } from '@pass/query-api';
+import { requireSettings, type Settings } from '../config/settings';
+import { listen, stopAccepting } from '../wiring/http';
+import { isEntryPoint, Resources } from '../wiring/lifecycle';
+import { createRegistry, opsRouter, redisCheck } from '../wiring/ops';
+import { runService } from '../wiring/process';
+import { catchUp, composeProjection } from '../wiring/read-side';
+import { closeRedis, openRedis, redisKeys } from '../wiring/redis';
+import { projectorRequires } from './requirements';
+
+export async function startProjectorService(settings: Settings, logger: Logger) {
+  const keys = redisKeys(settings.redisPrefix);
+  const resources = new Resources();
+  try {
+    const eventStore = await openEventStore(settings.eventStoreUrl, { logger });
+    resources.add(() => eventStore.close());
+    const redis = openRedis(settings.redisUrl!, 'projector', logger);
+    resources.add(() => closeRedis(redis));
+
+    const registry = createRegistry('projector');
+    const readModels = createRedisReadModels({ redis, root: keys.readModels });
+    const projection = composeProjection({
+      eventStore,
+      readModels,
+      publisher: redisEmitterPublisher(redis, { key: keys.socketIo }),
+      logger,
+      registry,
+      onRebuildState: rebuildStateWriter(redis, keys.rebuildState, logger),
+    });
+    resources.add(() => projection.stop());
+    const worker = startRebuildWorker({ redisUrl: settings.redisUrl!, prefix: keys.bull, stateKey: keys.rebuildState, runtime: projection, logger });
+    resources.add(() => worker.close());
+
+    const app = express();
+    app.disable('x-powered-by');
+    app.use(pinoHttp({ logger, autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') } }));
+    app.use(
+      opsRouter({
+        service: 'projector',
+        mode: 'distributed',
+        eventStore,
+        registry,
+        logger,
+        checks: [...readSideChecks({ readModels, eventStore, projector: projection }), redisCheck('redis', redis)],
+      }),
+    );
+    app.get('/status', async (_req, res, next) => {
+      try {
+        res.json(await projection.status());
+      } catch (error) {
+        next(error);
+      }
+    });
+    const server = createServer(app);
+    // Listening before catch-up: the status port shows progress while the backlog is applied.
+    const url = await listen(server, settings.host, settings.projectorPort);
+    resources.add(() => stopAccepting(server));
+
+    await catchUp(projection, logger);
+    return { url, eventStore, close: resources.close };
+  } catch (error) {
+    await resources.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+if (isEntryPoint(import.meta.url)) {
+  await runService('projector', startProjectorService, {
+    validate: (s) => requireSettings(s, 'projector', projectorRequires),
+    extra: (running) => ({ eventStore: running.eventStore.kind }),
+  });
+}

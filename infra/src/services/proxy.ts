@@ -1,0 +1,201 @@
+/**
+ * The one public origin of the distributed mode, for running without Caddy/nginx (development
+ * and tests; infra/deploy/Caddyfile is the production equivalent): state changes to command-api,
+ * reads, pages and Socket.IO (including WebSocket upgrades) to the query-api instances.
+ * Socket.IO's long-polling needs every request of one session on the same instance, so
+ * /socket.io/ requests stick to an instance by cookie; everything else is round-robin, and an
+ * idempotent request whose instance refuses the connection is tried on the next one.
+ */
+import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
+import { requireSettings, type Settings } from '../config/settings';
+import { listen, stopAccepting } from '../wiring/http';
+import { isEntryPoint, Resources } from '../wiring/lifecycle';
+import { runService } from '../wiring/process';
+import { proxyRequires } from './requirements';
+import { INTERNAL_PATHS, upstreamFor } from './routes';
+
+export const STICKY_COOKIE = 'pass_sio';
+// Hop-by-hop headers are about one connection; they must not be forwarded (RFC 9110 §7.6.1).
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate'];
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface ProxyOptions {
+  commandApiUrl: string;
+  queryApiUrls: string[];
+  logger: Logger;
+  /** Per-request timeout towards a backend (not for WebSockets). */
+  timeoutMs?: number;
+}
+
+interface Target {
+  url: URL;
+  index: number;
+}
+
+function stickyIndex(cookieHeader: string | undefined, count: number): number | undefined {
+  const match = cookieHeader?.match(new RegExp(`(?:^|;\\s*)${STICKY_COOKIE}=(\\d+)`));
+  if (!match) return undefined;
+  const index = Number(match[1]);
+  return index < count ? index : undefined;
+}
+
+function forwardedHeaders(req: IncomingMessage, upgrade: boolean): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = { ...req.headers };
+  for (const h of HOP_BY_HOP) delete headers[h];
+  const client = req.socket.remoteAddress ?? '';
+  const prior = req.headers['x-forwarded-for'];
+  headers['x-forwarded-for'] = prior ? `${String(prior)}, ${client}` : client;
+  headers['x-forwarded-proto'] = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
+  if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
+  if (upgrade) {
+    headers.connection = 'Upgrade';
+    headers.upgrade = req.headers.upgrade ?? 'websocket';
+  }
+  return headers;
+}
+
+export function createProxy(options: ProxyOptions) {
+  const log = options.logger.child({ component: 'proxy' });
+  const command = new URL(options.commandApiUrl);
+  const queries = options.queryApiUrls.map((u) => new URL(u));
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  let next = 0;
+
+  const pick = (req: IncomingMessage, path: string): { target: Target; setSticky: boolean } => {
+    if (upstreamFor(req.method ?? 'GET', path) === 'command-api') return { target: { url: command, index: -1 }, setSticky: false };
+    const isSocketIo = path.startsWith('/socket.io/');
+    const sticky = isSocketIo ? stickyIndex(req.headers.cookie, queries.length) : undefined;
+    const index = sticky ?? next++ % queries.length;
+    return { target: { url: queries[index]!, index }, setSticky: isSocketIo && sticky === undefined };
+  };
+
+  const fail = (res: ServerResponse, path: string, status: number) => {
+    if (res.headersSent) return void res.destroy();
+    const isApi = path.startsWith('/api');
+    res.writeHead(status, { 'content-type': isApi ? 'application/json' : 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(isApi ? JSON.stringify({ error: 'The service is temporarily unavailable, please try again' }) : 'Service unavailable, please try again shortly\n');
+  };
+
+  const forward = (req: IncomingMessage, res: ServerResponse, path: string, target: Target, setSticky: boolean, attempt: number) => {
+    const upstream = httpRequest({
+      host: target.url.hostname,
+      port: target.url.port || 80,
+      method: req.method,
+      path: req.url,
+      headers: forwardedHeaders(req, false),
+      timeout: timeoutMs,
+    });
+    upstream.on('response', (answer) => {
+      const headers = { ...answer.headers };
+      for (const h of HOP_BY_HOP) delete headers[h];
+      if (setSticky) {
+        const cookie = `${STICKY_COOKIE}=${target.index}; Path=/socket.io/; HttpOnly; SameSite=Lax`;
+        const existing = headers['set-cookie'] ?? [];
+        headers['set-cookie'] = [...existing, cookie];
+      }
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+    });
+    upstream.on('timeout', () => upstream.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+    upstream.on('error', (error: NodeJS.ErrnoException) => {
+      // Nothing reached the backend: an idempotent request can go to the next query-api instance.
+      const retry = error.code === 'ECONNREFUSED' && target.index >= 0 && IDEMPOTENT.has(req.method ?? '') && attempt + 1 < queries.length;
+      log.warn({ err: error, target: target.url.origin, path, retry }, 'backend request failed');
+      if (retry) {
+        const index = (target.index + 1) % queries.length;
+        forward(req, res, path, { url: queries[index]!, index }, setSticky || path.startsWith('/socket.io/'), attempt + 1);
+        return;
+      }
+      fail(res, path, error.message.startsWith('no answer') ? 504 : 502);
+    });
+    // Keep the body flowing only once: a retried request has no body (idempotent methods).
+    if (attempt === 0) req.pipe(upstream);
+    else upstream.end();
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+  };
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'ok', service: 'proxy' }));
+      return;
+    }
+    if (INTERNAL_PATHS.has(path)) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'Not found' }));
+      return;
+    }
+    const { target, setSticky } = pick(req, path);
+    forward(req, res, path, target, setSticky, 0);
+  };
+
+  const onUpgrade = (req: IncomingMessage, client: Duplex, head: Buffer) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const { target } = pick(req, path);
+    client.on('error', () => client.destroy());
+    const upstream = httpRequest({
+      host: target.url.hostname,
+      port: target.url.port || 80,
+      method: req.method,
+      path: req.url,
+      headers: forwardedHeaders(req, true),
+    });
+    upstream.on('upgrade', (answer, socket, upstreamHead) => {
+      const lines = [`HTTP/1.1 ${answer.statusCode ?? 101} ${answer.statusMessage ?? 'Switching Protocols'}`];
+      for (let i = 0; i < answer.rawHeaders.length; i += 2) lines.push(`${answer.rawHeaders[i]}: ${answer.rawHeaders[i + 1]}`);
+      client.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (upstreamHead.length > 0) client.write(upstreamHead);
+      if (head.length > 0) socket.write(head);
+      socket.on('error', () => client.destroy());
+      client.on('close', () => socket.destroy());
+      socket.on('close', () => client.destroy());
+      socket.pipe(client).pipe(socket);
+    });
+    upstream.on('response', (answer) => {
+      // The backend refused the upgrade: pass its answer on and close.
+      client.end(`HTTP/1.1 ${answer.statusCode ?? 502} ${answer.statusMessage ?? ''}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      answer.resume();
+    });
+    upstream.on('error', (error) => {
+      log.warn({ err: error, target: target.url.origin, path }, 'backend upgrade failed');
+      client.end('HTTP/1.1 502 Bad Gateway\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    });
+    upstream.end();
+  };
+
+  const server = createServer(onRequest);
+  server.on('upgrade', onUpgrade);
+  // Open WebSockets are not tracked by the HTTP server: keep them to close on shutdown.
+  const tunnels = new Set<Duplex>();
+  server.on('upgrade', (_req: IncomingMessage, client: Duplex) => {
+    tunnels.add(client);
+    client.once('close', () => tunnels.delete(client));
+  });
+  return {
+    server,
+    async close() {
+      const drained = stopAccepting(server);
+      for (const t of tunnels) t.destroy();
+      await drained;
+    },
+  };
+}
+
+export async function startProxyService(settings: Settings, logger: Logger) {
+  const resources = new Resources();
+  const proxy = createProxy({ commandApiUrl: settings.commandApiUrl!, queryApiUrls: settings.queryApiUrls!, logger });
+  const url = await listen(proxy.server, settings.host, settings.port);
+  resources.add(() => proxy.close());
+  logger.info({ commandApi: settings.commandApiUrl, queryApis: settings.queryApiUrls }, 'routing');
+  return { url, close: resources.close };
+}
+
+if (isEntryPoint(import.meta.url)) {
+  await runService('proxy', startProxyService, { validate: (s) => requireSettings(s, 'proxy', proxyRequires) });
+}

@@ -1,0 +1,98 @@
+/**
+ * query-api as its own process (distributed mode), as many instances as needed behind the
+ * proxy: REST reads from the Redis read models, the Socket.IO server on the Redis adapter (so
+ * the projector's emitter and every instance's broadcasts reach all browsers, and
+ * connectedUsers counts every instance's sockets), session cookies verified against the
+ * sessions command-api keeps in Redis, socket commands forwarded to command-api over HTTP, and
+ * the built web app.
+ */
+import { createServer } from 'node:http';
+import type { Logger } from 'pino';
+import { openEventStore } from '@pass/events/event-store/open';
+import { createHttpCommandGateway } from '@pass/command-api';
+import { createRedisReadModels, createRemoteProjectionControl } from '@pass/projector';
+import { attachSocketServer, readSideChecks } from '@pass/query-api';
+import { requireSettings, type Settings } from '../config/settings';
+import { createAppShell } from '../http/app-shell';
+import { listen, stopAccepting } from '../wiring/http';
+import { isEntryPoint, Resources } from '../wiring/lifecycle';
+import { createRegistry, opsRouter, redisCheck } from '../wiring/ops';
+import { runService } from '../wiring/process';
+import { composeQueryRouter } from '../wiring/read-side';
+import { closeRedis, openRedis, redisKeys } from '../wiring/redis';
+import { redisSessionVerifier } from '../wiring/sessions';
+import { queryApiRequires } from './requirements';
+
+export async function startQueryApiService(settings: Settings, logger: Logger) {
+  const keys = redisKeys(settings.redisPrefix);
+  const resources = new Resources();
+  try {
+    // Admin audit reads a member's stream straight from the store; readiness reports its lag.
+    const eventStore = await openEventStore(settings.eventStoreUrl, { logger });
+    resources.add(() => eventStore.close());
+    const redis = openRedis(settings.redisUrl!, 'query-api', logger);
+    // The adapter's subscriber is in subscribe mode: it needs a connection of its own.
+    const pubClient = openRedis(settings.redisUrl!, 'query-api:socket.io-pub', logger);
+    const subClient = openRedis(settings.redisUrl!, 'query-api:socket.io-sub', logger);
+    resources.add(() => closeRedis(redis, pubClient, subClient));
+
+    const registry = createRegistry('query-api');
+    const readModels = createRedisReadModels({ redis, root: keys.readModels });
+    const sessions = redisSessionVerifier({ redis, keyPrefix: keys.sessions, secret: settings.sessionSecret!, cookieSecure: settings.cookieSecure });
+    const gateway = createHttpCommandGateway({ baseUrl: settings.commandApiUrl! });
+    const projections = createRemoteProjectionControl({
+      redisUrl: settings.redisUrl!,
+      prefix: keys.bull,
+      stateKey: keys.rebuildState,
+      redis,
+      readModels,
+      eventStore,
+    });
+    resources.add(() => projections.close());
+
+    const app = createAppShell({
+      logger,
+      trustProxy: settings.trustProxy,
+      webDistDir: settings.webDistDir,
+      routers: [
+        opsRouter({
+          service: 'query-api',
+          mode: 'distributed',
+          eventStore,
+          registry,
+          logger,
+          checks: [...readSideChecks({ readModels, eventStore }), redisCheck('redis', redis), redisCheck('redis-socket.io', pubClient)],
+        }),
+        composeQueryRouter({ readModels, sessions, gateway, eventStore, logger, registry, projections }),
+      ],
+    });
+    // Socket.IO takes over the server's request listener when it attaches, answering /socket.io/
+    // itself and passing everything else to the app.
+    const server = createServer(app);
+    const sockets = attachSocketServer(server, {
+      readModels,
+      sessions,
+      gateway,
+      logger,
+      metrics: registry,
+      redisAdapter: { pubClient, subClient, key: keys.socketIo },
+    });
+    const url = await listen(server, settings.host, settings.port);
+    resources.add(async () => {
+      const drained = stopAccepting(server);
+      await sockets.close();
+      await drained;
+    });
+    return { url, eventStore, close: resources.close };
+  } catch (error) {
+    await resources.close().catch(() => undefined);
+    throw error;
+  }
+}
+
+if (isEntryPoint(import.meta.url)) {
+  await runService('query-api', startQueryApiService, {
+    validate: (s) => requireSettings(s, 'query-api', queryApiRequires),
+    extra: (running) => ({ eventStore: running.eventStore.kind }),
+  });
+}

@@ -1,0 +1,23 @@
+/**
+ * Which service answers a request on the one public origin (distributed mode). The Node proxy
+ * uses this table; infra/deploy/Caddyfile encodes the same rules for real deployments.
+ */
+export type Upstream = 'command-api' | 'query-api';
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function upstreamFor(method: string, path: string): Upstream {
+  // Static uploads are written and served by command-api (its shared uploads folder).
+  if (path === '/uploads' || path.startsWith('/uploads/')) return 'command-api';
+  if (path === '/api' || path.startsWith('/api/')) {
+    // The two exceptions to "reads → query-api, writes → command-api":
+    if (path.startsWith('/api/verify-access/')) return 'command-api';
+    if (path === '/api/admin/projections/rebuild') return 'query-api';
+    return READ_METHODS.has(method.toUpperCase()) ? 'query-api' : 'command-api';
+  }
+  // Socket.IO, pages and the web app's static files.
+  return 'query-api';
+}
+
+/** Paths every backend serves for operators only; the public origin does not forward them. */
+export const INTERNAL_PATHS = new Set(['/readyz', '/metrics']);

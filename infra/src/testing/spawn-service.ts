@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const root = resolve(import.meta.dirname, '../../..');
+export const serviceEntry = (name: 'command-api' | 'projector' | 'query-api' | 'proxy') => resolve(root, `infra/src/services/${name}.ts`);
+
+export interface SpawnedService {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  logs: string[];
+  /** Anything written to stderr (crashes; logs go to stdout). */
+  stderr: string[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts one service entry point as its own process (what `npm run start:<service>` runs) and
+ * resolves with its URL when it logs "listening".
+ */
+export function spawnService(name: 'command-api' | 'projector' | 'query-api' | 'proxy', env: Record<string, string>, timeoutMs = 45_000): Promise<SpawnedService> {
+  const child = spawn(process.execPath, ['--import', 'tsx', serviceEntry(name)], {
+    cwd: root,
+    env: { ...process.env, PORT: '0', PROJECTOR_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  const stderr: string[] = [];
+  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  const tail = () => `${logs.slice(-30).join('\n')}\n${stderr.join('')}`;
+  return new Promise((ready, fail) => {
+    const timer = setTimeout(() => {
+      void stop('SIGKILL');
+      fail(new Error(`${name} did not start in ${timeoutMs} ms:\n${tail()}`));
+    }, timeoutMs);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`${name} exited with ${code}:\n${tail()}`));
+    });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      logs.push(line);
+      try {
+        const entry = JSON.parse(line) as { msg?: string; url?: string };
+        if (entry.msg === 'listening' && entry.url) {
+          clearTimeout(timer);
+          ready({ name, url: entry.url, child, logs, stderr, stop });
+        }
+      } catch {
+        // not JSON: kept for the error message
+      }
+    });
+  });
+}
