@@ -1,11 +1,15 @@
 /**
- * The payment provider as the command side needs it: "was this order really captured, for
- * how much, by whom?". Points are credited only from the answer of this port (DESIGN §3),
- * never from what the browser says. Adapters: the simulated provider (test/dev mode) and,
- * from the Payments work, PayPal (`@paypal/paypal-server-sdk`: get order, read its capture).
+ * The payment provider as the command side needs it: create an order for one of the nine
+ * purchase options, capture it after the buyer's approval, and read it back. Points are
+ * credited only from what this port reports (DESIGN §3), never from what the browser says.
+ * Adapters: `PayPalPaymentProvider` (`@paypal/paypal-server-sdk`) and
+ * `SimulatedPaymentProvider` (test mode: no money moves, refused in production).
  */
+export type ProviderName = 'paypal' | 'simulated';
+
+/** One capture of an order, as the provider reports it. */
 export interface VerifiedCapture {
-  provider: 'paypal' | 'simulated';
+  provider: ProviderName;
   orderId: string;
   captureId: string;
   /** Provider's capture status; only COMPLETED is credited (spec §5). */
@@ -17,20 +21,85 @@ export interface VerifiedCapture {
    * is credited only to that member.
    */
   userId: string;
+  /**
+   * The purchase option (its price in USD) the order was created for (PayPal: the purchase
+   * unit's `reference_id`), or null when the order does not name one. The capture must match it.
+   */
+  optionUsd: number | null;
 }
 
-export interface PaymentVerifier {
-  readonly provider: 'paypal' | 'simulated';
+/** An order as the provider knows it, before or after capture. */
+export interface ProviderOrder {
+  provider: ProviderName;
+  orderId: string;
+  /** CREATED, APPROVED, COMPLETED, VOIDED, … (PayPal's order statuses). */
+  status: string;
+  /** The member the order was created for; null when the order was not made by this server. */
+  userId: string | null;
+  optionUsd: number | null;
+  /** The order's capture once captured, else null. */
+  capture: VerifiedCapture | null;
+}
+
+/** A capture looked up by its id (refund and reversal webhooks name only the capture). */
+export interface CaptureRecord {
+  captureId: string;
+  status: string;
+  userId: string | null;
+}
+
+/** The headers PayPal signs a webhook delivery with, and the delivered event. */
+export interface WebhookDelivery {
+  headers: Record<string, string | undefined>;
+  event: unknown;
+}
+
+export interface PaymentProvider {
+  readonly provider: ProviderName;
   /** True for providers that move no real money; the web app labels the checkout "test mode". */
   readonly testMode: boolean;
-  /** The capture of `orderId`, or null when the provider knows no such captured order. */
-  findCapturedOrder(orderId: string): Promise<VerifiedCapture | null>;
+  /** The public client id the browser's checkout buttons need (PayPal), else null. */
+  readonly clientId: string | null;
+  /** Creates an order for one purchase option; the amount and description come from the option table. */
+  createOrder(userId: string, amountUsd: number): Promise<{ orderId: string }>;
+  /**
+   * Captures an approved order. Capturing an order that is already captured answers its
+   * existing capture (retries and duplicate calls see the same result).
+   */
+  captureOrder(orderId: string): Promise<VerifiedCapture>;
+  /** The order, or null when the provider knows no such order. */
+  getOrder(orderId: string): Promise<ProviderOrder | null>;
+  /** The capture by id, or null when unknown. */
+  getCapture(captureId: string): Promise<CaptureRecord | null>;
+  /** True when the provider confirms it signed this webhook delivery (providers without webhooks: false). */
+  verifyWebhook(delivery: WebhookDelivery): Promise<boolean>;
 }
 
-/** The provider could not be asked (network, outage); nothing is credited. */
+/**
+ * The name the rest of command-api (and infra) used before the PayPal work; the same port.
+ * @deprecated use PaymentProvider
+ */
+export type PaymentVerifier = PaymentProvider;
+
+/** The provider could not be asked (network, outage, timeout); nothing is credited. */
 export class PaymentProviderError extends Error {
-  constructor(cause: unknown) {
-    super('The payment could not be verified, please try again', { cause });
+  constructor(
+    cause: unknown,
+    /** 502: the provider failed or could not be reached; 504: it did not answer in time. */
+    readonly status: 502 | 504 = 502,
+    message = status === 504
+      ? 'The payment provider did not answer in time, please try again'
+      : 'The payment could not be verified, please try again',
+  ) {
+    super(message, { cause });
     this.name = 'PaymentProviderError';
+  }
+}
+
+/** The provider refused the request for a reason the buyer can act on (not approved, declined). */
+export class PaymentRefusedError extends Error {
+  constructor(message: string, readonly issue: string) {
+    super(message);
+    this.name = 'PaymentRefusedError';
   }
 }

@@ -120,6 +120,30 @@ describe('POST /api/register-special-user', () => {
     expect(res.body.fields.image).toBe(message);
   });
 
+  it('refuses an empty image file', async () => {
+    const { b, email } = await member(1);
+    const form = postForm(email, {}, null);
+    form.set('image', new Blob([], { type: 'image/png' }), 'empty.png');
+    const res = await b.form('/api/register-special-user', form);
+    expect(res.status).toBe(400);
+    expect(res.body.fields.image).toBe(IMAGE_MESSAGES.required);
+  });
+
+  it('caps the passes at what is available (spec: the smaller of available and points/20)', async () => {
+    const { b, email } = await member(5); // 510 points: 25 passes' worth
+    expect((await admin.request('PUT', '/api/main-data', { available: 3, cpm: 1, donations: 0, startDate: '1/5/2026' })).status).toBe(200);
+    try {
+      const res = await b.form('/api/register-special-user', postForm(email, { passes: '4' }, { bytes: await smallPng(), name: 'a.png', type: 'image/png' }));
+      expect(res.status).toBe(400);
+      expect(res.body.fields.passes).toBe('You can get at most 3 passes');
+      const ok = await b.form('/api/register-special-user', postForm(email, { passes: '3' }, { bytes: await smallPng(), name: 'a.png', type: 'image/png' }));
+      expect(ok.status).toBe(200);
+      expect(ok.body.user).toMatchObject({ passes: 3, chatCount: 510 - 60 });
+    } finally {
+      await admin.request('PUT', '/api/main-data', { available: 100, cpm: 1, donations: 0, startDate: '1/5/2026' });
+    }
+  });
+
   it('refuses an image over 2 MB', async () => {
     const { b, email } = await member(1);
     const big = Buffer.concat([await smallPng(), Buffer.alloc(2 * 1024 * 1024)]);

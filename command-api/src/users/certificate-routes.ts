@@ -72,7 +72,9 @@ export function certificateRoutes(s: CommandServices): Router {
     }
 
     const file = req.file;
-    if (file) {
+    if (file && file.size === 0) {
+      fields.image = IMAGE_MESSAGES.required;
+    } else if (file) {
       try {
         checkImageUpload(file);
       } catch (error) {
