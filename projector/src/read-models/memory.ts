@@ -1,6 +1,9 @@
 import type { ChatHistory, ChatMessageView, GlobalPostView } from '@pass/events';
 import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
 import { SortedList } from './sorted-list';
+
+/** Multi-word search results are kept this long, as in the Redis adapter. */
+const INTERSECTION_TTL_MS = 10_000;
 import {
   CHAT_HISTORY_LIMIT,
   emptyMain,
@@ -29,6 +32,7 @@ class MemoryKeyspace implements Keyspace {
   private countryCounts = new Map<string, number>();
   private chatLog: ChatMessageView[] = [];
   private postList: GlobalPostView[] = [];
+  private intersections = new Map<string, { at: number; entries: Array<{ member: string; score: number }> }>();
 
   constructor(readonly id: string) {}
 
@@ -127,20 +131,33 @@ class MemoryKeyspace implements Keyspace {
       total = query.membersOnly ? list.countBelow(0) : list.size;
       entries = list.range(query.offset, Math.min(stop, total));
     } else {
-      const sorted = (lists as SortedList[]).sort((a, b) => a.size - b.size);
-      const [smallest, ...rest] = sorted;
-      const matches: Array<{ member: string; score: number }> = [];
-      for (const e of smallest!) {
-        if (query.membersOnly && e.score >= 0) break;
-        if (rest.every((l) => l.score(e.member) !== undefined)) matches.push(e);
-      }
-      total = matches.length;
-      entries = matches.slice(query.offset, stop);
+      const matches = this.intersection(names, lists as SortedList[]);
+      // Members (negative scores) come first, so the members-only count is a prefix.
+      total = query.membersOnly ? matches.findIndex((e) => e.score >= 0) : matches.length;
+      if (total < 0) total = matches.length;
+      entries = matches.slice(query.offset, Math.min(stop, total));
     }
     return {
       total,
       rows: entries.map((e) => ({ rank: all.rank(e.member)! + 1, row: { ...this.rows.get(e.member)! } })),
     };
+  }
+
+  /** Entries in every list, in order; computed by walking the smallest list, then kept a while. */
+  private intersection(names: string[], lists: SortedList[]): Array<{ member: string; score: number }> {
+    const cacheKey = [...names].sort().join('\n');
+    const now = Date.now();
+    const cached = this.intersections.get(cacheKey);
+    if (cached && now - cached.at < INTERSECTION_TTL_MS) return cached.entries;
+    const [smallest, ...rest] = [...lists].sort((a, b) => a.size - b.size);
+    const entries: Array<{ member: string; score: number }> = [];
+    smallest!.scan((e) => {
+      for (const l of rest) if (l.score(e.member) === undefined) return;
+      entries.push(e);
+    });
+    for (const [k, v] of this.intersections) if (now - v.at >= INTERSECTION_TTL_MS) this.intersections.delete(k);
+    this.intersections.set(cacheKey, { at: now, entries });
+    return entries;
   }
 
   async userById(userId: string): Promise<UserRow | null> {

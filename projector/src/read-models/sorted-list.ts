@@ -93,6 +93,11 @@ export class SortedList {
     return out;
   }
 
+  /** Calls `fn` on every entry in order (faster than the iterator on hot paths). */
+  scan(fn: (entry: Entry) => void): void {
+    for (const chunk of this.chunks) for (let i = 0; i < chunk.length; i++) fn(chunk[i]!);
+  }
+
   *[Symbol.iterator](): IterableIterator<Entry> {
     for (const chunk of this.chunks) yield* chunk;
   }
