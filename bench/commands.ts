@@ -168,8 +168,8 @@ async function measure(storeName: string, target: number, store: EventStore): Pr
         const cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
         const { id } = (await res.json()) as { id: string };
         const provider = httpApi.payments as SimulatedPaymentProvider;
-        const { orderId } = provider.createOrder(id, 100);
-        provider.captureOrder(orderId);
+        const { orderId } = await provider.createOrder(id, 100);
+        await provider.captureOrder(orderId);
         await fetch(`${base}/api/buy-points`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ orderId }) });
         cookies.push(cookie);
       }

@@ -64,8 +64,8 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: two command-api instances'
     const m = b.browser();
     const { body: user } = await m.request('POST', '/api/register-user', { email: 'dist-post@example.com', password: 'pass1' });
     const provider = b.api.payments as SimulatedPaymentProvider;
-    const { orderId } = provider.createOrder(user.id, 1);
-    provider.captureOrder(orderId);
+    const { orderId } = await provider.createOrder(user.id, 1);
+    await provider.captureOrder(orderId);
     expect((await m.request('POST', '/api/buy-points', { orderId })).status).toBe(200);
     const admin = a.browser();
     await admin.request('POST', '/api/admin-login', { email: 'admin@example.com', password: 'admin-pass-123' });

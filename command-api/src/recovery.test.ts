@@ -76,8 +76,8 @@ describe('purchases facade for the Payments routes', () => {
       const b = h.browser();
       const { body: user } = await b.request('POST', '/api/register-user', { email: 'refund@example.com', password: 'pass1' });
       const provider = h.api.payments as SimulatedPaymentProvider;
-      const { orderId } = provider.createOrder(user.id, 10);
-      const capture = provider.captureOrder(orderId);
+      const { orderId } = await provider.createOrder(user.id, 10);
+      const capture = await provider.captureOrder(orderId);
       const credited = await h.api.purchases.creditCapturedOrder(user.id, orderId, ctx());
       expect(credited).toMatchObject({ points: 1000, user: { chatCount: 1010, buyed: 10 } });
       const reversed = await h.api.purchases.reverse(user.id, capture.captureId, 'refunded', ctx());

@@ -24,8 +24,8 @@ async function postCertificate(b: Browser, email: string) {
   // A first post claims at least one pass: buy the points for it.
   const id = (await h.api.sessions.verify(`pass_session=${b.cookies.get('pass_session')}`)).user!.id;
   const provider = h.api.payments as SimulatedPaymentProvider;
-  const { orderId } = provider.createOrder(id, 1);
-  provider.captureOrder(orderId);
+  const { orderId } = await provider.createOrder(id, 1);
+  await provider.captureOrder(orderId);
   await b.request('POST', '/api/buy-points', { orderId });
   for (const [k, v] of Object.entries({ fullname: 'Poster', country: 'Chile', email, link: 'https://poster.example.com', message: 'Greetings', passes: '1' })) form.set(k, v);
   form.set('image', new Blob([new Uint8Array(await smallPng())], { type: 'image/png' }), 'p.png');

@@ -6,12 +6,14 @@ type Line = { op: 'create'; record: SessionRecord } | { op: 'revoke'; id: string
 
 /**
  * Standalone sessions: an append-only JSON-lines log next to the embedded event store, loaded
- * into memory at start and compacted (expired and revoked sessions dropped) on every open.
- * One process owns the file; distributed mode uses the Redis adapter instead.
+ * into memory at start and compacted (expired and revoked sessions dropped) on every open and
+ * whenever dead lines outnumber live sessions. One process owns the file; distributed mode uses
+ * the Redis adapter instead.
  */
 export class FileSessionStore extends MemorySessionStore {
   override readonly kind = 'file';
   private writes: Promise<void> = Promise.resolve();
+  private linesInFile = 0;
 
   private constructor(private readonly file: string) {
     super();
@@ -37,12 +39,18 @@ export class FileSessionStore extends MemorySessionStore {
       if (line.op === 'create') store.sessions.set(line.record.id, line.record);
       else store.sessions.delete(line.id);
     }
-    const now = Date.now();
-    for (const [id, record] of store.sessions) if (!isLive(record, now)) store.sessions.delete(id);
-    const compacted = [...store.sessions.values()].map((record) => JSON.stringify({ op: 'create', record } satisfies Line) + '\n').join('');
-    await writeFile(`${file}.tmp`, compacted, { mode: 0o600 });
-    await rename(`${file}.tmp`, file);
+    await store.compact();
     return store;
+  }
+
+  /** Rewrites the file with the live sessions only (atomically: temp file, then rename). */
+  private async compact(): Promise<void> {
+    const now = Date.now();
+    for (const [id, record] of this.sessions) if (!isLive(record, now)) this.sessions.delete(id);
+    const lines = [...this.sessions.values()].map((record) => JSON.stringify({ op: 'create', record } satisfies Line) + '\n');
+    await writeFile(`${this.file}.tmp`, lines.join(''), { mode: 0o600 });
+    await rename(`${this.file}.tmp`, this.file);
+    this.linesInFile = lines.length;
   }
 
   override async create(record: SessionRecord): Promise<void> {
@@ -61,7 +69,11 @@ export class FileSessionStore extends MemorySessionStore {
 
   private write(line: Line): Promise<void> {
     // Appends are chained so lines never interleave; the caller waits for its own line.
-    const next = this.writes.then(() => appendFile(this.file, JSON.stringify(line) + '\n', { mode: 0o600 }));
+    const next = this.writes.then(async () => {
+      await appendFile(this.file, JSON.stringify(line) + '\n', { mode: 0o600 });
+      this.linesInFile++;
+      if (this.linesInFile > 10_000 && this.linesInFile > 2 * this.sessions.size) await this.compact();
+    });
     this.writes = next.catch(() => undefined);
     return next;
   }

@@ -29,8 +29,8 @@ async function member(usd = 0) {
   const id = res.body.id as string;
   if (usd > 0) {
     const provider = h.api.payments as SimulatedPaymentProvider;
-    const { orderId } = provider.createOrder(id, usd);
-    provider.captureOrder(orderId);
+    const { orderId } = await provider.createOrder(id, usd);
+    await provider.captureOrder(orderId);
     expect((await b.request('POST', '/api/buy-points', { orderId })).status).toBe(200);
   }
   return { b, id, email };

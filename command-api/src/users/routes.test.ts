@@ -164,10 +164,10 @@ describe('POST /api/buy-points', () => {
   it('credits a captured order once, from the provider record only', async () => {
     const { b, user } = await joined();
     const provider = h.api.payments as SimulatedPaymentProvider;
-    const { orderId } = provider.createOrder(user.id, 5);
+    const { orderId } = await provider.createOrder(user.id, 5);
     const notYet = await b.request('POST', '/api/buy-points', { orderId, amount: 1000, email: 'x' });
     expect(notYet.status).toBe(402);
-    provider.captureOrder(orderId);
+    await provider.captureOrder(orderId);
     // The client's amount is ignored: the captured 5 USD buy 500 points.
     const res = await b.request('POST', '/api/buy-points', { orderId, amount: 1000 });
     expect(res.status).toBe(200);
@@ -181,8 +181,8 @@ describe('POST /api/buy-points', () => {
     const { user } = await joined();
     const thief = await joined();
     const provider = h.api.payments as SimulatedPaymentProvider;
-    const { orderId } = provider.createOrder(user.id, 1);
-    provider.captureOrder(orderId);
+    const { orderId } = await provider.createOrder(user.id, 1);
+    await provider.captureOrder(orderId);
     expect((await thief.b.request('POST', '/api/buy-points', { orderId })).status).toBe(402);
     expect((await h.browser().request('POST', '/api/buy-points', { orderId })).status).toBe(401);
   });
