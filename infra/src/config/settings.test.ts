@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
-import { parseSettings, SettingsError } from './settings';
+import { projectorRequires, proxyRequires, queryApiRequires } from '../services/requirements';
+import { parseSettings, requireSettings, SettingsError } from './settings';
 
 describe('settings', () => {
   it('runs on embedded defaults with nothing set', () => {
@@ -46,5 +47,27 @@ describe('settings', () => {
     expect(s.port).toBe(3000);
     expect(s.eventStoreUrl).toBe('postgres://postgres@127.0.0.1:5432/test');
     expect(s.redisUrl).toBe('redis://127.0.0.1:6379');
+  });
+
+  it('parses the distributed settings', () => {
+    const s = parseSettings({ COMMAND_API_URL: 'http://command-api:3001/', QUERY_API_URLS: 'http://q1:3000, http://q2:3000', PROJECTOR_PORT: '9000' });
+    expect(s.commandApiUrl).toBe('http://command-api:3001');
+    expect(s.queryApiUrls).toEqual(['http://q1:3000', 'http://q2:3000']);
+    expect(s.projectorPort).toBe(9000);
+    expect(s.redisPrefix).toBe('pass:');
+    expect(s.trustProxy).toBe('loopback');
+    expect(() => parseSettings({ COMMAND_API_URL: 'command-api:3001' })).toThrowError(/^Invalid setting COMMAND_API_URL: expected an http\(s\):\/\/ URL/);
+    expect(() => parseSettings({ QUERY_API_URLS: 'http://q1:3000,ftp://q2' })).toThrowError(/^Invalid setting QUERY_API_URLS/);
+    expect(() => parseSettings({ REDIS_PREFIX: 'has space' })).toThrowError(/^Invalid setting REDIS_PREFIX/);
+  });
+
+  it('lets each service name what it cannot run without', () => {
+    const standalone = parseSettings({});
+    expect(() => requireSettings(standalone, 'query-api', queryApiRequires)).toThrowError('Invalid setting EVENT_STORE_URL: expected postgres://… or esdb://… (PGlite cannot be shared between processes) (the query-api service)');
+    const shared = parseSettings({ EVENT_STORE_URL: 'postgres://x@db/test' });
+    expect(() => requireSettings(shared, 'projector', projectorRequires)).toThrowError('Invalid setting REDIS_URL: is required by the projector service');
+    const full = parseSettings({ EVENT_STORE_URL: 'esdb://db:2113?tls=false', REDIS_URL: 'redis://r:6379', SESSION_SECRET: 'x'.repeat(32), COMMAND_API_URL: 'http://c:3001' });
+    expect(() => requireSettings(full, 'query-api', queryApiRequires)).not.toThrow();
+    expect(() => requireSettings(full, 'proxy', proxyRequires)).toThrowError('Invalid setting QUERY_API_URLS: is required by the proxy service');
   });
 });

@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { EventStore } from '@pass/events';
 import { openEventStore } from '@pass/events/event-store/open';
-import { broadcastPublisher, createMemoryReadModels } from '@pass/projector';
+import { broadcastPublisher, createMemoryReadModels, type Broadcaster } from '@pass/projector';
 import { attachSocketServer, readSideChecks } from '@pass/query-api';
 import type { Settings } from '../config/settings';
 import { createAppShell } from '../http/app-shell';
@@ -38,22 +38,12 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
 
     const registry = createRegistry('standalone');
     const readModels = createMemoryReadModels();
-    // The Socket.IO server exists before the projector so its first batch already reaches
-    // browsers; the app (which needs the projector) comes after. Socket.IO must see the server's
-    // request listener when it attaches, so that it alone answers /socket.io/: the listener
-    // delegates to the app built below.
-    let app: RequestListener | undefined;
-    const server = createServer((req, res) => app!(req, res));
-    const sockets = attachSocketServer(server, {
-      readModels,
-      sessions: commandApi.sessions,
-      gateway: commandApi.gateway,
-      logger,
-      metrics: registry,
-    });
-    const projection = composeProjection({ eventStore, readModels, publisher: broadcastPublisher(sockets.io), logger, registry });
+    // The projector publishes into the Socket.IO server attached below; it only publishes once
+    // started (after the attach), so the late reference is safe.
+    const live: Broadcaster = { emit: (event, ...args) => (sockets.io as Broadcaster).emit(event, ...args) };
+    const projection = composeProjection({ eventStore, readModels, publisher: broadcastPublisher(live), logger, registry });
 
-    app = createAppShell({
+    const app = createAppShell({
       logger,
       trustProxy: settings.trustProxy,
       webDistDir: settings.webDistDir,
@@ -70,6 +60,16 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
         // Also serves GET /uploads/* (command-api owns the uploads folder).
         commandApi.router,
       ],
+    });
+    // Socket.IO takes over the server's request listener when it attaches: it answers /socket.io/
+    // itself (long-polling included) and passes everything else to the app.
+    const server = createServer(app);
+    const sockets = attachSocketServer(server, {
+      readModels,
+      sessions: commandApi.sessions,
+      gateway: commandApi.gateway,
+      logger,
+      metrics: registry,
     });
     const url = await listen(server, settings.host, settings.port);
     resources.add(async () => {
