@@ -253,10 +253,12 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       await next.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [{ op: 'main', main: { ...emptyMain(), sold: 2 } }] });
       expect((await (await store.active()).main()).sold).toBe(1);
       await expect(store.drop(first.id)).rejects.toThrow(/active/);
+      expect(await store.list()).toEqual([first.id, 'ks-next'].sort());
       await store.activate('ks-next');
       expect(await store.activeId()).toBe('ks-next');
       expect((await (await store.active()).main()).sold).toBe(2);
       await store.drop(first.id);
+      expect(await store.list()).toEqual(['ks-next']);
       expect(await store.keyspace(first.id).checkpoint()).toBeNull();
       expect((await store.keyspace(first.id).main()).sold).toBe(0);
     });

@@ -213,6 +213,11 @@ export function createMemoryReadModels(): ReadModelStore {
       if (id === activeId) throw new Error(`Keyspace ${id} is active; activate another one first`);
       keyspaces.delete(id);
     },
+    list: async () => {
+      const ids: string[] = [];
+      for (const [id, ks] of keyspaces) if ((await ks.checkpoint()) !== null) ids.push(id);
+      return ids.sort();
+    },
     close: async () => {
       keyspaces.clear();
     },

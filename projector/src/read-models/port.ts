@@ -52,6 +52,8 @@ export interface ReadModelStore {
   activate(id: string): Promise<void>;
   /** Deletes a keyspace that is no longer active. */
   drop(id: string): Promise<void>;
+  /** Ids of every keyspace holding a checkpoint (e.g. one left by a rebuild that crashed). */
+  list(): Promise<string[]>;
   close(): Promise<void>;
 }
 

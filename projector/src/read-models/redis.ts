@@ -376,6 +376,13 @@ export function createRedisReadModels(options: RedisReadModelsOptions): ReadMode
         if (keys.length > 0) await redis.unlink(...keys);
       }
     },
+    list: async () => {
+      const ids = new Set<string>();
+      for await (const batch of redis.scanStream({ match: `${root}:*:checkpoint`, count: 1000 })) {
+        for (const key of batch as string[]) ids.add(key.slice(root.length + 1, -':checkpoint'.length));
+      }
+      return [...ids].sort();
+    },
     close: async () => {},
   };
 }

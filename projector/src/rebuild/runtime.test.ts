@@ -108,4 +108,20 @@ describe.each(adapters)('projection rebuild (%s)', (_name, available, open) => {
     const status = await runtime.status();
     expect(status).toMatchObject({ lagEvents: 0, lastError: null, rebuild: { state: 'idle' } });
   });
+
+  it.skipIf(!available)('drops the keyspace of a rebuild that died with its process, and reports idle again', async () => {
+    store = await openPgliteEventStore();
+    const opened = open();
+    cleanup = opened.cleanup;
+    const { readModels } = opened;
+    await appendEvents(store, generateEvents({ users: 20, seed: 2 }));
+    const orphan = readModels.keyspace('ks-orphan');
+    await orphan.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [] });
+    const states: string[] = [];
+    runtime = createProjectionRuntime({ eventStore: store, readModels, logger, onRebuildState: (s) => states.push(s.state) });
+    await runtime.start();
+    await runtime.live().settled();
+    expect(await readModels.list()).toEqual([await readModels.activeId()]);
+    expect(states).toEqual(['idle']);
+  });
 });

@@ -120,7 +120,16 @@ export function createProjectionRuntime(deps: ProjectionRuntimeDeps): Projection
 
   const runtime: ProjectionRuntime = {
     async start() {
-      live ??= projector(await deps.readModels.activeId(), deps.publisher);
+      const activeId = await deps.readModels.activeId();
+      // A rebuild that died with its process left a keyspace nobody reads, and maybe a
+      // "running" state; clear both (one projector process per deployment).
+      for (const id of await deps.readModels.list()) {
+        if (id === activeId) continue;
+        log.warn({ keyspace: id }, 'dropping a keyspace left by an unfinished rebuild');
+        await deps.readModels.drop(id);
+      }
+      deps.onRebuildState?.(state, rebuildError);
+      live ??= projector(activeId, deps.publisher);
       await live.start();
     },
     async stop() {
