@@ -107,8 +107,8 @@ export function createProjector(deps: ProjectorDeps): Projector {
         const started = performance.now();
         // Events before an unreadable one are stored first; the bad one stops the subscription
         // (and is retried from the checkpoint) rather than being skipped.
-        const { parsed, error } = parseUntilInvalid(recorded);
-        if (parsed.length === 0 && error) throw error;
+        const { parsed, error: unreadable } = parseUntilInvalid(recorded);
+        if (parsed.length === 0 && unreadable) throw unreadable;
         const projected = await projectInto(ks(), parsed);
         lastPosition = parsed[parsed.length - 1]!.position;
         eventsProjected += projected.applied;
@@ -126,7 +126,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
             log.warn({ err: error }, 'live events not published');
           }
         }
-        if (error) throw error;
+        if (unreadable) throw unreadable;
       },
       onCaughtUp: () => {
         caughtUp = true;
