@@ -5,13 +5,15 @@
 export type Upstream = 'command-api' | 'query-api';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** command-api routes answered to reads too: the session's own access check and the checkout's settings. */
+const COMMAND_API_READS = ['/api/verify-access/', '/api/payments/'];
 
 export function upstreamFor(method: string, path: string): Upstream {
   // Static uploads are written and served by command-api (its shared uploads folder).
   if (path === '/uploads' || path.startsWith('/uploads/')) return 'command-api';
   if (path === '/api' || path.startsWith('/api/')) {
     // The two exceptions to "reads → query-api, writes → command-api":
-    if (path.startsWith('/api/verify-access/')) return 'command-api';
+    if (COMMAND_API_READS.some((prefix) => path.startsWith(prefix))) return 'command-api';
     if (path === '/api/admin/projections/rebuild') return 'query-api';
     return READ_METHODS.has(method.toUpperCase()) ? 'query-api' : 'command-api';
   }

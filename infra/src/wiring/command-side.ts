@@ -1,17 +1,7 @@
 import type { Logger } from 'pino';
 import type { EventStore } from '@pass/events';
-import { createCommandApi, type CommandApi, type PaymentVerifier } from '@pass/command-api';
+import { createCommandApi, type CommandApi } from '@pass/command-api';
 import type { Settings } from '../config/settings';
-
-/**
- * The payment verifier the settings ask for. `undefined` lets command-api use its simulated
- * (test-mode) provider; the settings already refuse that one in production.
- */
-function paymentsFor(settings: Settings): PaymentVerifier | undefined {
-  if (settings.payments.provider === 'simulated') return undefined;
-  // command-api does not export a PayPal adapter yet; refusing beats crediting on a fake.
-  throw new Error('PAYMENTS_PROVIDER=paypal: no PayPal adapter is exported by @pass/command-api yet');
-}
 
 /**
  * command-api from the settings. Standalone keeps sessions and the development session secret
@@ -20,7 +10,6 @@ function paymentsFor(settings: Settings): PaymentVerifier | undefined {
  */
 export function composeCommandApi(settings: Settings, eventStore: EventStore, logger: Logger): Promise<CommandApi> {
   const distributed = settings.redisUrl !== undefined;
-  const payments = paymentsFor(settings);
   return createCommandApi({
     eventStore,
     logger,
@@ -30,7 +19,8 @@ export function composeCommandApi(settings: Settings, eventStore: EventStore, lo
       cookieSecure: settings.cookieSecure,
       sessionSecret: settings.sessionSecret,
       admin: settings.admin,
+      // command-api picks the provider (simulated test mode, or PayPal) and refuses test mode in production.
+      payments: { ...settings.payments, nodeEnv: settings.nodeEnv },
     },
-    ...(payments ? { payments } : {}),
   });
 }
