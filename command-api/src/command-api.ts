@@ -16,8 +16,9 @@ import { CommandHandler } from './kernel/command-handler';
 import type { CommandServices } from './kernel/services';
 import { PassReservationReconciler } from './passes/reconciler';
 import { creditCapturedOrder, reverseCapturedPurchase } from './payments/buy-points';
-import type { PaymentVerifier } from './payments/port';
-import { SimulatedPaymentProvider } from './payments/simulated-provider';
+import type { PaymentProvider } from './payments/port';
+import { createPaymentProvider, type PaymentsConfig } from './payments/provider-factory';
+import { paymentRoutes } from './payments/routes';
 import { FileSessionStore } from './sessions/file-session-store';
 import { DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginLimits } from './sessions/rate-limiter';
 import { RedisSessionStore } from './sessions/redis-session-store';
@@ -47,6 +48,8 @@ export interface CommandApiConfig {
   admin?: { email: string; password: string } | undefined;
   loginLimits?: LoginLimits;
   reconcileIntervalMs?: number;
+  /** PAYMENTS_PROVIDER and PAYPAL_* (infra settings `payments`); default: simulated, test mode (refused in production). */
+  payments?: PaymentsConfig | undefined;
 }
 
 export interface CommandApiDeps {
@@ -55,8 +58,8 @@ export interface CommandApiDeps {
   config: CommandApiConfig;
   /** Image processing; default: BullMQ when config.redisUrl is set, in-process otherwise. */
   jobs?: ImageJobs;
-  /** Payment verification; default: the simulated (test-mode) provider. */
-  payments?: PaymentVerifier;
+  /** The payment provider; default: the one config.payments names (simulated when unset). */
+  payments?: PaymentProvider;
   clock?: Clock;
 }
 
@@ -66,7 +69,7 @@ export interface CommandApi {
   gateway: CommandGateway;
   sessions: SessionVerifier;
   reconciler: PassReservationReconciler;
-  payments: PaymentVerifier;
+  payments: PaymentProvider;
   uploads: { path: '/uploads'; dir: string };
   /** For the Payments routes and webhooks: the same crediting rules as POST /api/buy-points. */
   purchases: {
@@ -117,7 +120,7 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   const images =
     deps.jobs ??
     createImageJobs({ redisUrl: config.redisUrl, uploadsDir: config.uploadsDir, logger, prefix: `${config.redisPrefix ?? 'pass:'}bull` });
-  const payments = deps.payments ?? new SimulatedPaymentProvider();
+  const payments = deps.payments ?? createPaymentProvider(config.payments ?? { provider: 'simulated' }, logger);
   const services: CommandServices = {
     handler,
     sessions,
@@ -144,7 +147,7 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   // The app shell parses JSON already; this keeps the router usable on its own (tests, other hosts).
   api.use('/api', express.json({ limit: '100kb' }));
   api.use('/api', authenticate(sessions));
-  api.use(userRoutes(services), chatRoutes(services), certificateRoutes(services), adminRoutes(services), siteRoutes(services));
+  api.use(userRoutes(services), chatRoutes(services), certificateRoutes(services), adminRoutes(services), siteRoutes(services), paymentRoutes(services));
   api.use('/api', apiErrorHandler);
   router.use(api);
 

@@ -62,7 +62,7 @@ export function toApiFailure(error: unknown): ApiFailure {
   if (error instanceof EventStoreUnavailableError) {
     return { status: 503, body: { error: 'The service is temporarily unavailable, please try again' }, headers: { 'Retry-After': '5' } };
   }
-  if (error instanceof PaymentProviderError) return { status: 502, body: { error: error.message }, headers: {} };
+  if (error instanceof PaymentProviderError) return { status: error.status, body: { error: error.message }, headers: {} };
   if (error instanceof ImageDecodeError) {
     return { status: 400, body: { error: IMAGE_MESSAGES.notImage, fields: { image: IMAGE_MESSAGES.notImage } }, headers: {} };
   }

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { PaymentVerifier } from '../payments/port';
+import type { PaymentProvider } from '../payments/port';
 import type { LoginThrottle } from '../sessions/rate-limiter';
 import type { Sessions } from '../sessions/sessions';
 import type { ImageJobs } from '../uploads/image-jobs';
@@ -11,7 +11,7 @@ export interface CommandServices {
   handler: CommandHandler;
   sessions: Sessions;
   throttle: LoginThrottle;
-  payments: PaymentVerifier;
+  payments: PaymentProvider;
   images: ImageJobs;
   uploadsDir: string;
   logger: Logger;

@@ -1,45 +1,89 @@
 import { CURRENCY, POINTS_PER_USD, purchaseOptionFor, streams, type CommandContext } from '@pass/events';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
-import { DomainError } from '../kernel/domain-error';
+import { DomainError, isDomainError } from '../kernel/domain-error';
 import { userDecider, type UserState } from '../users/decider';
-import { PaymentProviderError, type PaymentVerifier, type VerifiedCapture } from './port';
+import { PaymentProviderError, type PaymentProvider, type ProviderOrder, type VerifiedCapture } from './port';
 
 export interface BuyPointsDeps {
   handler: CommandHandler;
-  payments: PaymentVerifier;
+  payments: PaymentProvider;
   clock: Clock;
 }
 
-/**
- * Credits the points of a captured order (POST /api/buy-points and the Payments capture route).
- * The provider's record decides: the order must be captured (COMPLETED), in USD, for one of the
- * nine prices, created for this member; each capture id is credited once (user decider).
- */
-export async function creditCapturedOrder(deps: BuyPointsDeps, userId: string, orderId: string, ctx: CommandContext): Promise<{ user: UserState; points: number }> {
-  let capture: VerifiedCapture | null;
+export interface Credited {
+  user: UserState;
+  points: number;
+}
+
+/** Asks the provider; anything but a domain refusal means it could not be asked (nothing credited). */
+async function ask<T>(run: () => Promise<T>): Promise<T> {
   try {
-    capture = await deps.payments.findCapturedOrder(orderId);
+    return await run();
   } catch (error) {
+    if (error instanceof PaymentProviderError || error instanceof DomainError) throw error;
     throw new PaymentProviderError(error);
   }
-  if (!capture || capture.status !== 'COMPLETED') throw new DomainError('payment_not_verified', 'This payment has not been completed');
+}
+
+function ownOrder(order: ProviderOrder | null, userId: string): ProviderOrder {
+  // 402 like every other unverifiable payment: the answer does not say whose orders exist.
+  if (!order) throw new DomainError('payment_not_verified', 'This payment order does not exist');
+  if (order.userId !== userId) throw new DomainError('payment_not_verified', 'This payment belongs to another member');
+  return order;
+}
+
+/**
+ * Credits a capture: only COMPLETED, in USD, for the member the order was created for, and for
+ * exactly the price of the option the order was created for. Each capture id is credited once
+ * (user decider); a repeated call answers the first credit's result instead of an error, so
+ * retries and duplicate calls (the browser's capture, then the spec's buy-points) are harmless.
+ */
+async function credit(deps: BuyPointsDeps, userId: string, capture: VerifiedCapture, ctx: CommandContext): Promise<Credited> {
+  if (capture.status !== 'COMPLETED') throw new DomainError('payment_not_verified', 'This payment has not been completed');
   if (capture.userId !== userId) throw new DomainError('payment_not_verified', 'This payment belongs to another member');
-  if (capture.currency !== CURRENCY || !purchaseOptionFor(capture.amountUsd)) {
+  const option = capture.optionUsd === null ? undefined : purchaseOptionFor(capture.optionUsd);
+  if (!option || capture.currency !== CURRENCY || capture.amountUsd !== option.amountUsd) {
     throw new DomainError('payment_not_verified', 'This payment does not match any purchase option');
   }
-  const points = Math.round(capture.amountUsd * POINTS_PER_USD);
-  const { state } = await deps.handler.handle(
-    userDecider,
-    streams.user(userId),
-    {
-      type: 'CreditPurchase',
-      data: { userId, provider: capture.provider, orderId: capture.orderId, captureId: capture.captureId, amountUsd: capture.amountUsd, points },
-      now: deps.clock(),
-    },
-    ctx,
-  );
-  return { user: state, points };
+  const points = option.amountUsd * POINTS_PER_USD;
+  try {
+    const { state } = await deps.handler.handle(
+      userDecider,
+      streams.user(userId),
+      {
+        type: 'CreditPurchase',
+        data: { userId, provider: capture.provider, orderId: capture.orderId, captureId: capture.captureId, amountUsd: option.amountUsd, points },
+        now: deps.clock(),
+      },
+      ctx,
+    );
+    return { user: state, points };
+  } catch (error) {
+    if (!isDomainError(error, 'already_credited')) throw error;
+    const { state } = await deps.handler.load(userDecider, streams.user(userId));
+    return { user: state, points: state.creditedCaptures.get(capture.captureId)?.points ?? points };
+  }
+}
+
+/**
+ * POST /api/payments/orders/:orderId/capture: the order must be this member's; it is captured
+ * at the provider unless it already was (then its capture is reused), and the capture credited.
+ */
+export async function captureAndCredit(deps: BuyPointsDeps, userId: string, orderId: string, ctx: CommandContext): Promise<Credited> {
+  const order = ownOrder(await ask(() => deps.payments.getOrder(orderId)), userId);
+  const capture = order.capture ?? (await ask(() => deps.payments.captureOrder(orderId)));
+  return credit(deps, userId, capture, ctx);
+}
+
+/**
+ * POST /api/buy-points (the spec's helper): credits an order the provider reports captured, by
+ * the same rules as the capture route; it never captures itself.
+ */
+export async function creditCapturedOrder(deps: BuyPointsDeps, userId: string, orderId: string, ctx: CommandContext): Promise<Credited> {
+  const order = ownOrder(await ask(() => deps.payments.getOrder(orderId)), userId);
+  if (!order.capture) throw new DomainError('payment_not_verified', 'This payment has not been completed');
+  return credit(deps, userId, order.capture, ctx);
 }
 
 /** Takes back a refunded or reversed capture (the provider's webhook, verified by the Payments routes). */

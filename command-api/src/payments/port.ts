@@ -96,10 +96,3 @@ export class PaymentProviderError extends Error {
   }
 }
 
-/** The provider refused the request for a reason the buyer can act on (not approved, declined). */
-export class PaymentRefusedError extends Error {
-  constructor(message: string, readonly issue: string) {
-    super(message);
-    this.name = 'PaymentRefusedError';
-  }
-}

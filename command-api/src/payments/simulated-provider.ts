@@ -1,49 +1,70 @@
 import { randomUUID } from 'node:crypto';
-import { purchaseOptionFor } from '@pass/events';
-import type { PaymentVerifier, VerifiedCapture } from './port';
+import { CURRENCY, purchaseOptionFor } from '@pass/events';
+import { DomainError } from '../kernel/domain-error';
+import type { CaptureRecord, PaymentProvider, ProviderOrder, VerifiedCapture } from './port';
 
 interface SimulatedOrder {
   orderId: string;
   userId: string;
   amountUsd: number;
+  status: 'CREATED' | 'COMPLETED';
   capture: VerifiedCapture | null;
 }
 
 /**
- * TEST MODE ONLY: a payment provider that moves no money. Orders live in this process's
- * memory; it exists so the purchase flow runs end to end in development and tests, and is
- * refused in production by the settings (PAYMENTS_PROVIDER=simulated with NODE_ENV=production).
+ * TEST MODE ONLY: a payment provider that moves no money. It follows PayPal's order life
+ * cycle (create → the buyer approves → capture) so the whole purchase flow runs in
+ * development, standalone and tests; the buyer's approval is the click on the labelled
+ * test-mode button, so a capture stands for approve + capture. Orders live in this process's
+ * memory. Refused when NODE_ENV=production (settings and `createPaymentProvider`).
  */
-export class SimulatedPaymentProvider implements PaymentVerifier {
+export class SimulatedPaymentProvider implements PaymentProvider {
   readonly provider = 'simulated' as const;
   readonly testMode = true;
+  readonly clientId = null;
   private readonly orders = new Map<string, SimulatedOrder>();
 
   /** Creates an order for one of the nine purchase options (spec §9). */
-  createOrder(userId: string, amountUsd: number): { orderId: string } {
-    if (!purchaseOptionFor(amountUsd)) throw new Error(`No purchase option costs ${amountUsd} USD`);
+  async createOrder(userId: string, amountUsd: number): Promise<{ orderId: string }> {
+    if (!purchaseOptionFor(amountUsd)) throw new DomainError('invalid', `No purchase option costs ${amountUsd} USD`);
     const orderId = `SIM-${randomUUID()}`;
-    this.orders.set(orderId, { orderId, userId, amountUsd, capture: null });
+    this.orders.set(orderId, { orderId, userId, amountUsd, status: 'CREATED', capture: null });
     return { orderId };
   }
 
-  /** Captures an order (what the buyer's approval does at a real provider). Capturing twice returns the same capture. */
-  captureOrder(orderId: string): VerifiedCapture {
+  /** Captures an order; capturing it again answers the same capture (like PayPal's idempotent retry). */
+  async captureOrder(orderId: string): Promise<VerifiedCapture> {
     const order = this.orders.get(orderId);
-    if (!order) throw new Error(`Unknown order ${orderId}`);
+    if (!order) throw new DomainError('not_found', 'This payment order does not exist');
+    order.status = 'COMPLETED';
     order.capture ??= {
       provider: 'simulated',
       orderId,
       captureId: `SIMCAP-${randomUUID()}`,
       status: 'COMPLETED',
-      currency: 'USD',
+      currency: CURRENCY,
       amountUsd: order.amountUsd,
       userId: order.userId,
+      optionUsd: order.amountUsd,
     };
     return order.capture;
   }
 
-  async findCapturedOrder(orderId: string): Promise<VerifiedCapture | null> {
-    return this.orders.get(orderId)?.capture ?? null;
+  async getOrder(orderId: string): Promise<ProviderOrder | null> {
+    const order = this.orders.get(orderId);
+    if (!order) return null;
+    return { provider: 'simulated', orderId, status: order.status, userId: order.userId, optionUsd: order.amountUsd, capture: order.capture };
+  }
+
+  async getCapture(captureId: string): Promise<CaptureRecord | null> {
+    for (const order of this.orders.values()) {
+      if (order.capture?.captureId === captureId) return { captureId, status: order.capture.status, userId: order.userId };
+    }
+    return null;
+  }
+
+  /** No webhooks in test mode: nothing signed by a provider can arrive. */
+  async verifyWebhook(): Promise<boolean> {
+    return false;
   }
 }
