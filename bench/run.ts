@@ -17,6 +17,8 @@ interface BenchModule {
 const modules: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'event-store', load: () => import('./event-store') },
   { name: 'commands', load: () => import('./commands') },
+  { name: 'projections', load: () => import('./projections') },
+  { name: 'queries', load: () => import('./queries') },
 ];
 
 const only = process.argv.slice(2);
