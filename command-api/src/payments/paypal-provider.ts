@@ -9,6 +9,7 @@ import {
   type CapturedPayment,
   type OAuthToken,
   type Order,
+  type OrderRequest,
 } from '@paypal/paypal-server-sdk';
 import { CURRENCY, purchaseOptionFor } from '@pass/events';
 import type { Logger } from 'pino';
@@ -99,7 +100,8 @@ export class PayPalPaymentProvider implements PaymentProvider {
         },
       },
       environment: config.environment === 'production' ? Environment.Production : Environment.Sandbox,
-      timeout: this.timeoutMs,
+      // Each call is aborted at timeoutMs (see `call`); this is only the backstop for the SDK's own token request.
+      timeout: this.timeoutMs + 1_000,
       // No SDK retries: the caller (the buyer's browser, PayPal's webhook redelivery) retries, and
       // a capture retry is only safe with the same PayPal-Request-Id, which we set below.
       httpClientOptions: { retryConfig: { maxNumberOfRetries: 0 } },
@@ -111,22 +113,18 @@ export class PayPalPaymentProvider implements PaymentProvider {
   async createOrder(userId: string, amountUsd: number): Promise<{ orderId: string }> {
     const option = purchaseOptionFor(amountUsd);
     if (!option) throw new DomainError('invalid', `No purchase option costs ${amountUsd} USD`);
-    const { result } = await this.call('create order', () =>
-      this.orders.createOrder({
-        body: {
-          intent: CheckoutPaymentIntent.Capture,
-          purchaseUnits: [
-            {
-              referenceId: optionReference(option.amountUsd),
-              customId: userId,
-              description: option.description,
-              amount: { currencyCode: CURRENCY, value: option.amountUsd.toFixed(2) },
-            },
-          ],
+    const body: OrderRequest = {
+      intent: CheckoutPaymentIntent.Capture,
+      purchaseUnits: [
+        {
+          referenceId: optionReference(option.amountUsd),
+          customId: userId,
+          description: option.description,
+          amount: { currencyCode: CURRENCY, value: option.amountUsd.toFixed(2) },
         },
-        prefer: 'return=minimal',
-      }),
-    );
+      ],
+    };
+    const { result } = await this.call('create order', (options) => this.orders.createOrder({ body, prefer: 'return=minimal' }, options));
     if (!result.id) throw new PaymentProviderError(new Error('PayPal created an order without an id'));
     return { orderId: result.id };
   }
@@ -134,14 +132,9 @@ export class PayPalPaymentProvider implements PaymentProvider {
   async captureOrder(orderId: string): Promise<VerifiedCapture> {
     let order: Order;
     try {
-      ({ result: order } = await this.call('capture order', () =>
-        this.orders.captureOrder({
-          id: orderId,
-          // Same request id for the same order: PayPal answers a repeated capture with the first result.
-          paypalRequestId: `capture-${orderId}`,
-          prefer: 'return=representation',
-        }),
-      ));
+      // Same request id for the same order: PayPal answers a repeated capture with the first result.
+      const request = { id: orderId, paypalRequestId: `capture-${orderId}`, prefer: 'return=representation' };
+      ({ result: order } = await this.call('capture order', (options) => this.orders.captureOrder(request, options)));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const { issue } = issueOf(error);
@@ -159,7 +152,7 @@ export class PayPalPaymentProvider implements PaymentProvider {
   async getOrder(orderId: string): Promise<ProviderOrder | null> {
     let order: Order;
     try {
-      ({ result: order } = await this.call('get order', () => this.orders.getOrder({ id: orderId })));
+      ({ result: order } = await this.call('get order', (options) => this.orders.getOrder({ id: orderId }, options)));
     } catch (error) {
       if (error instanceof ApiError && error.statusCode === 404) return null;
       if (error instanceof ApiError) throw this.refusal(error, issueOf(error).issue);
@@ -179,7 +172,7 @@ export class PayPalPaymentProvider implements PaymentProvider {
   async getCapture(captureId: string): Promise<CaptureRecord | null> {
     let capture: CapturedPayment;
     try {
-      ({ result: capture } = await this.call('get capture', () => this.payments.getCapturedPayment({ captureId })));
+      ({ result: capture } = await this.call('get capture', (options) => this.payments.getCapturedPayment({ captureId }, options)));
     } catch (error) {
       if (error instanceof ApiError && error.statusCode === 404) return null;
       if (error instanceof ApiError) throw new PaymentProviderError(error);
@@ -268,10 +261,11 @@ export class PayPalPaymentProvider implements PaymentProvider {
    * 5xx, 429 and authentication failures too (our credentials, not the buyer's fault). Other
    * API errors (404, 422) are left to the caller, which knows what they mean.
    */
-  private async call<T>(what: string, run: () => Promise<T>): Promise<T> {
+  private async call<T>(what: string, run: (options: { abortSignal: AbortSignal }) => Promise<T>): Promise<T> {
     const started = Date.now();
     try {
-      const result = await run();
+      // Our own deadline: the SDK turns the abort into an AbortError, which `isTimeout` recognises.
+      const result = await run({ abortSignal: AbortSignal.timeout(this.timeoutMs) });
       this.logger.debug({ ms: Date.now() - started }, `PayPal ${what}`);
       return result;
     } catch (error) {
