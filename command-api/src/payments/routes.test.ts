@@ -42,7 +42,7 @@ describe('simulated checkout: order → capture', () => {
     expect(res.body).toMatchObject({ status: 'COMPLETED', points: 2000, user: { chatCount: 2010, buyed: 20 } });
     const [event] = await purchased(id);
     expect(event?.data).toMatchObject({ provider: 'simulated', orderId: order.body.orderId, amountUsd: 20, points: 2000 });
-    expect(event?.data.captureId).toMatch(/^SIMCAP-/);
+    expect((event?.data as { captureId: string }).captureId).toMatch(/^SIMCAP-/);
   });
 
   it('a repeated capture credits once and answers the same result, also when the calls are concurrent', async () => {
