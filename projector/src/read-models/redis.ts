@@ -82,27 +82,42 @@ return 1
 const APPLY_SHA = createHash('sha1').update(APPLY_SCRIPT).digest('hex');
 
 /**
- * A page of the intersection of several index sets, scored like `users` (weights 1,0,…). The
- * intersection costs about the size of the smallest set, so it is kept for INTERSECTION_TTL_MS
- * and reused by the next pages and by other visitors searching the same words: multi-word
- * results can lag writes by that long. KEYS: cache key, then the sets. ARGV: ttl ms,
- * members-only flag, first rank, last rank.
+ * One page of users in a single round trip: count, range, rows and (for a filtered set) each
+ * row's rank in `users`. Several index sets are intersected first, scored like `users`
+ * (weights 1,0,…); the intersection costs about the size of the smallest set, so it is kept for
+ * INTERSECTION_TTL_MS and reused by the next pages and by others searching the same words:
+ * multi-word results can lag writes by that long.
+ * KEYS: users, rows, the set to page (or the intersection's cache key), then the sets to
+ * intersect (none for a single set). ARGV: ttl ms, members-only flag, first rank, last rank.
  */
-const INTERSECT_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  local args = { KEYS[1], #KEYS - 1 }
-  for i = 2, #KEYS do args[#args + 1] = KEYS[i] end
+const PAGE_SCRIPT = `
+local target = KEYS[3]
+if #KEYS > 3 and redis.call('EXISTS', target) == 0 then
+  local args = { target, #KEYS - 3 }
+  for i = 4, #KEYS do args[#args + 1] = KEYS[i] end
   args[#args + 1] = 'WEIGHTS'
   args[#args + 1] = 1
-  for i = 3, #KEYS do args[#args + 1] = 0 end
+  for i = 5, #KEYS do args[#args + 1] = 0 end
   redis.call('ZINTERSTORE', unpack(args))
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  redis.call('PEXPIRE', target, ARGV[1])
 end
+local membersOnly = ARGV[2] == '1'
 local total
-if ARGV[2] == '1' then total = redis.call('ZCOUNT', KEYS[1], '-inf', '(0') else total = redis.call('ZCARD', KEYS[1]) end
-return { total, redis.call('ZRANGE', KEYS[1], ARGV[3], ARGV[4], 'WITHSCORES') }
+if membersOnly then total = redis.call('ZCOUNT', target, '-inf', '(0') else total = redis.call('ZCARD', target) end
+local flat = redis.call('ZRANGE', target, ARGV[3], ARGV[4], 'WITHSCORES')
+local keys = {}
+for i = 1, #flat, 2 do
+  if membersOnly and tonumber(flat[i + 1]) >= 0 then break end
+  keys[#keys + 1] = flat[i]
+end
+if #keys == 0 then return { total, {}, {} } end
+local ranks = {}
+if target ~= KEYS[1] then
+  for i, k in ipairs(keys) do ranks[i] = redis.call('ZRANK', KEYS[1], k) end
+end
+return { total, redis.call('HMGET', KEYS[2], unpack(keys)), ranks }
 `;
-const INTERSECT_SHA = createHash('sha1').update(INTERSECT_SCRIPT).digest('hex');
+const PAGE_SHA = createHash('sha1').update(PAGE_SCRIPT).digest('hex');
 export const INTERSECTION_TTL_MS = 10_000;
 
 /** Encodes writes as the script's flat argument list. */
@@ -230,48 +245,28 @@ class RedisKeyspace implements Keyspace {
 
   async users(query: UserPageQuery): Promise<UserPage> {
     if (query.email !== undefined) return this.userByEmail(query);
-    const stop = query.offset + query.limit - 1;
-    let total: number;
-    let flat: string[];
+    const users = `${this.p}z:users`;
+    let keys: string[];
     if (query.sets.length <= 1) {
-      const setKey = `${this.p}z:${query.sets[0] ?? 'users'}`;
-      const pipe = this.redis.multi();
-      if (query.membersOnly) pipe.zcount(setKey, '-inf', '(0');
-      else pipe.zcard(setKey);
-      pipe.zrange(setKey, query.offset, String(stop), 'WITHSCORES');
-      const res = (await pipe.exec()) ?? [];
-      for (const [err] of res) if (err) throw err;
-      total = res[0]![1] as number;
-      flat = res[1]![1] as string[];
+      keys = [users, `${this.p}rows`, `${this.p}z:${query.sets[0] ?? 'users'}`];
     } else {
       const sorted = [...query.sets].sort();
       const cacheKey = `${this.p}tmp:${createHash('sha1').update(sorted.join('\n')).digest('hex')}`;
-      const keys = [cacheKey, ...sorted.map((s) => `${this.p}z:${s}`)];
-      [total, flat] = (await this.script(INTERSECT_SCRIPT, INTERSECT_SHA, keys.length, [
-        ...keys,
-        INTERSECTION_TTL_MS,
-        query.membersOnly ? '1' : '0',
-        query.offset,
-        stop,
-      ])) as [number, string[]];
+      keys = [users, `${this.p}rows`, cacheKey, ...sorted.map((s) => `${this.p}z:${s}`)];
     }
-    const keys: string[] = [];
-    for (let i = 0; i < flat.length; i += 2) {
-      if (query.membersOnly && Number(flat[i + 1]) >= 0) break;
-      keys.push(flat[i]!);
-    }
-    if (keys.length === 0) return { total, rows: [] };
-    const second = this.redis.multi().hmget(`${this.p}rows`, ...keys);
-    for (const k of keys) second.zrank(`${this.p}z:users`, k);
-    const res2 = (await second.exec()) ?? [];
-    for (const [err] of res2) if (err) throw err;
-    const rows = res2[0]![1] as Array<string | null>;
+    const [total, rows, ranks] = (await this.script(PAGE_SCRIPT, PAGE_SHA, keys.length, [
+      ...keys,
+      INTERSECTION_TTL_MS,
+      query.membersOnly ? '1' : '0',
+      query.offset,
+      query.offset + query.limit - 1,
+    ])) as [number, Array<string | null>, number[]];
     return {
       total,
-      rows: keys.flatMap((_, i) => {
-        const json = rows[i];
-        return json ? [{ rank: (res2[i + 1]![1] as number) + 1, row: JSON.parse(json) as UserRow }] : [];
-      }),
+      rows: rows.flatMap((json, i) =>
+        // Unfiltered pages are ranked by position; filtered ones by the user's rank in `users`.
+        json ? [{ rank: (ranks.length > 0 ? ranks[i]! : query.offset + i) + 1, row: JSON.parse(json) as UserRow }] : [],
+      ),
     };
   }
 
