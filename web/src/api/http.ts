@@ -24,6 +24,16 @@ import type {
   UserView,
 } from '@pass/events/api';
 
+/** GET /api/payments/config (command-api `PaymentsConfigResponse`): which checkout buttons to show. */
+export interface PaymentsConfigView {
+  provider: 'paypal' | 'simulated';
+  /** No real money moves (simulated provider, PayPal sandbox): the panel says so. */
+  testMode: boolean;
+  /** PayPal's public client id for its JS SDK; null for the simulated provider. */
+  clientId: string | null;
+  currency: 'USD';
+}
+
 /** A non-2xx answer; `body` is the server's ApiError when it sent one. */
 export class HttpError extends Error {
   constructor(
@@ -106,6 +116,7 @@ export const api = {
   editMainData: (body: EditMainDataRequest) => request<unknown>('PUT', '/api/main-data', body),
   resetAdsViews: (views: number) => request<unknown>('PUT', '/api/reset-ads-views', { views }),
 
+  paymentsConfig: () => request<PaymentsConfigView>('GET', '/api/payments/config'),
   createOrder: (amountUsd: number) => request<CreateOrderResponse>('POST', '/api/payments/orders', { amountUsd }),
   captureOrder: (orderId: string) =>
     request<CaptureOrderResponse>('POST', `/api/payments/orders/${encodeURIComponent(orderId)}/capture`),

@@ -12,6 +12,8 @@ import popup from '../features/ads/popupSlice';
 import { checkReducer as check, checksecondsReducer as checkseconds } from '../features/check/slice';
 import sidebar from '../features/ui/sidebarSlice';
 import admin from '../features/admin/slice';
+import purchase from '../features/passes/purchaseSlice';
+import { NON_SERIALIZABLE_PURCHASE_ACTIONS } from '../features/passes/purchaseActions';
 import { rootSaga } from './rootSaga';
 import { STORAGE_KEYS, type Services } from './services';
 
@@ -29,6 +31,7 @@ export const rootReducer = combineReducers({
   loading,
   updateMainData,
   admin,
+  purchase,
 });
 
 export type RootState = ReturnType<typeof rootReducer>;
@@ -52,7 +55,8 @@ export function createAppStore(services: Services, preloadedState?: Partial<Root
       getDefault({
         thunk: false,
         // The claim carries the chosen image File to the saga that uploads it.
-        serializableCheck: { ignoredActions: ['user/claimRequested'] },
+        // The payment buttons' actions carry the promise callbacks PayPal waits on.
+        serializableCheck: { ignoredActions: ['user/claimRequested', ...NON_SERIALIZABLE_PURCHASE_ACTIONS] },
       }).concat(sagaMiddleware),
   });
   const task = sagaMiddleware.run(rootSaga, services);

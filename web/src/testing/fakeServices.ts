@@ -103,6 +103,7 @@ export function fakeApi(): { [K in keyof Api]: ReturnType<typeof vi.fn> } & Api 
     deleteChatMessages: vi.fn(async () => undefined),
     editMainData: vi.fn(async () => ({})),
     resetAdsViews: vi.fn(async () => ({})),
+    paymentsConfig: vi.fn(async () => ({ provider: 'simulated' as const, testMode: true, clientId: null, currency: 'USD' as const })),
     createOrder: vi.fn(async () => ({ orderId: 'o1', provider: 'simulated' as const, testMode: true })),
     captureOrder: vi.fn(async () => ({ status: 'COMPLETED' as const, points: 100, user: { ...sampleUser, chatCount: 130 } })),
     buyPoints: vi.fn(async () => ({})),

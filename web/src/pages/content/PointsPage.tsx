@@ -1,45 +1,34 @@
-import { useState } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Navigate } from 'react-router-dom';
-import { PRODUCT_NAME, PURCHASE_OPTIONS, type PurchaseOption } from '@pass/events/constants';
+import { PRODUCT_NAME, PURCHASE_OPTIONS, purchaseOptionFor } from '@pass/events/constants';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectHasUserOrStored } from '../../app/selectors';
-import { CloseIcon } from '../../components/Icons';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
-import { useDialog, useTitle } from '../../lib/hooks';
+import { useTitle } from '../../lib/hooks';
 import { formatNumber } from '../../lib/format';
-import { testPurchaseRequested } from '../../features/passes/purchaseActions';
+import { CheckoutPanel } from '../../features/passes/CheckoutPanel';
+import { checkoutClosed, checkoutOpened, paymentsConfigRequested, testPurchaseRequested } from '../../features/passes/purchaseActions';
+import { PAYPAL_TEXTS } from '../../features/passes/paypalTexts';
 
-function Checkout({ option, onClose, onTestPay }: { option: PurchaseOption; onClose: () => void; onTestPay: () => void }) {
-  const ref = useDialog<HTMLDivElement>(onClose);
-  return (
-    <div ref={ref} tabIndex={-1} className="checkout" role="dialog" aria-modal="true" aria-labelledby="checkout-title">
-      <div className="checkout-inner">
-        <header>
-          <h2 id="checkout-title">${formatNumber(option.amountUsd)} — {formatNumber(option.points)} points</h2>
-          <button type="button" className="icon-button" aria-label="Close checkout" onClick={onClose}>
-            <CloseIcon />
-          </button>
-        </header>
-        <p>{option.description}</p>
-        {/* The payment provider's buttons mount here. */}
-        <div id="payment-buttons" className="payment-buttons" />
-        <button type="button" className="button test-mode" onClick={onTestPay}>
-          Pay ${formatNumber(option.amountUsd)} (test mode, no real payment)
-        </button>
-      </div>
-    </div>
-  );
-}
+// PayPal's SDK wrapper loads only when the server says PayPal and a checkout opens.
+const PayPalCheckout = lazy(() => import('../../features/passes/PayPalCheckout'));
 
 export default function PointsPage() {
   const dispatch = useAppDispatch();
   const allowed = useAppSelector(selectHasUserOrStored);
-  const [selected, setSelected] = useState<PurchaseOption | null>(null);
+  const purchase = useAppSelector((s) => s.purchase);
   useTitle(`Buy Points · ${PRODUCT_NAME}`);
   // Set while a captured purchase is being registered (spec §4 payment).
   const isLoading = useAppSelector((s) => s.loading.isLoading);
+  useEffect(() => {
+    if (allowed) dispatch(paymentsConfigRequested());
+  }, [allowed, dispatch]);
+  // Leaving the page closes the panel.
+  useEffect(() => () => void dispatch(checkoutClosed()), [dispatch]);
 
   if (!allowed) return <Navigate to="/content/join" replace />;
+  const selected = purchase.openAmountUsd === null ? undefined : purchaseOptionFor(purchase.openAmountUsd);
+  const { config } = purchase;
 
   return (
     <section className="panel wide" aria-labelledby="points-title">
@@ -52,18 +41,22 @@ export default function PointsPage() {
             <p className="points">{formatNumber(o.points)} points</p>
             <p className="muted">{o.description}</p>
             <button type="button" className="button primary" aria-label={`Buy ${formatNumber(o.points)} points for $${formatNumber(o.amountUsd)}`}
-              onClick={() => setSelected(o)}>
+              onClick={() => dispatch(checkoutOpened({ amountUsd: o.amountUsd }))}>
               Buy
             </button>
           </li>
         ))}
       </ul>
       {selected && (
-        <Checkout option={selected} onClose={() => setSelected(null)}
-          onTestPay={() => {
-            dispatch(testPurchaseRequested({ amountUsd: selected.amountUsd }));
-            setSelected(null);
-          }} />
+        <CheckoutPanel option={selected} config={config} configFailed={purchase.configFailed} paying={purchase.paying} error={purchase.error}
+          onClose={() => dispatch(checkoutClosed())}
+          onTestPay={() => dispatch(testPurchaseRequested({ amountUsd: selected.amountUsd }))}>
+          {config?.provider === 'paypal' && config.clientId && (
+            <Suspense fallback={<p className="muted">{PAYPAL_TEXTS.loading}</p>}>
+              <PayPalCheckout clientId={config.clientId} amountUsd={selected.amountUsd} disabled={purchase.paying} />
+            </Suspense>
+          )}
+        </CheckoutPanel>
       )}
     </section>
   );

@@ -1,0 +1,81 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { PaymentsConfigView } from '../../api/http';
+import {
+  checkoutClosed,
+  checkoutOpened,
+  providerButtonFailed,
+  providerOrderApproved,
+  providerOrderRequested,
+  purchaseCaptured,
+  purchaseFailed,
+  testPurchaseRequested,
+} from './purchaseActions';
+
+export interface PurchaseState {
+  /** The server's payment settings (GET /api/payments/config); null until loaded. */
+  config: PaymentsConfigView | null;
+  configFailed: boolean;
+  /** The option whose checkout panel is open. */
+  openAmountUsd: number | null;
+  /** A payment call is in flight (buttons disabled). */
+  paying: boolean;
+  /** The friendly message the panel shows after a failure. */
+  error: string | null;
+}
+
+const initialState: PurchaseState = { config: null, configFailed: false, openAmountUsd: null, paying: false, error: null };
+
+/** The checkout panel of /content/points. */
+const purchaseSlice = createSlice({
+  name: 'purchase',
+  initialState,
+  reducers: {
+    configLoaded(state, action: PayloadAction<PaymentsConfigView>) {
+      state.config = action.payload;
+      state.configFailed = false;
+    },
+    configFailed(state) {
+      state.configFailed = true;
+    },
+  },
+  extraReducers: (builder) => {
+    builder
+      .addCase(checkoutOpened, (state, action) => {
+        state.openAmountUsd = action.payload.amountUsd;
+        state.paying = false;
+        state.error = null;
+        if (!state.config) state.configFailed = false;
+      })
+      .addCase(checkoutClosed, (state) => {
+        state.openAmountUsd = null;
+        state.paying = false;
+        state.error = null;
+      })
+      .addCase(testPurchaseRequested, (state) => {
+        state.paying = true;
+        state.error = null;
+      })
+      .addCase(providerOrderRequested, (state) => {
+        state.error = null;
+      })
+      .addCase(providerOrderApproved, (state) => {
+        state.paying = true;
+      })
+      .addCase(purchaseCaptured, (state) => {
+        state.paying = false;
+        state.openAmountUsd = null;
+      })
+      // The provider reports its own failure after ours (a rejected createOrder/onApprove): keep the precise message.
+      .addCase(providerButtonFailed, (state, action) => {
+        state.paying = false;
+        state.error ??= action.payload.message;
+      })
+      .addCase(purchaseFailed, (state, action) => {
+        state.paying = false;
+        state.error = action.payload;
+      });
+  },
+});
+
+export const purchaseSliceActions = purchaseSlice.actions;
+export default purchaseSlice.reducer;
