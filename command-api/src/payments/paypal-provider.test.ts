@@ -181,6 +181,19 @@ describe('capture', () => {
     expect(await purchases(id)).toHaveLength(1);
   });
 
+  it('a capture still in progress at PayPal (same request id) answers 409, nothing credited', async () => {
+    const { b, id } = await member();
+    nock(PAYPAL).get('/v2/checkout/orders/ORDER-IP').reply(200, order('ORDER-IP', id, 1));
+    nock(PAYPAL)
+      .post('/v2/checkout/orders/ORDER-IP/capture')
+      .reply(422, { name: 'UNPROCESSABLE_ENTITY', message: 'x', debug_id: 'x', details: [{ issue: 'PREVIOUS_REQUEST_IN_PROGRESS' }] });
+    nock(PAYPAL).get('/v2/checkout/orders/ORDER-IP').reply(200, order('ORDER-IP', id, 1));
+    const res = await b.request('POST', '/api/payments/orders/ORDER-IP/capture');
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe('This payment is still being processed, please try again');
+    expect(await purchases(id)).toEqual([]);
+  });
+
   it('a capture that is not COMPLETED credits nothing', async () => {
     const { b, id } = await member();
     nock(PAYPAL).get('/v2/checkout/orders/ORDER-P').reply(200, order('ORDER-P', id, 10));

@@ -138,9 +138,11 @@ export class PayPalPaymentProvider implements PaymentProvider {
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const { issue } = issueOf(error);
-      if (issue === 'ORDER_ALREADY_CAPTURED') {
+      // Another call captured (or is capturing) this order: its capture is the answer.
+      if (issue === 'ORDER_ALREADY_CAPTURED' || issue === 'PREVIOUS_REQUEST_IN_PROGRESS') {
         const existing = await this.getOrder(orderId);
         if (existing?.capture) return existing.capture;
+        if (issue === 'PREVIOUS_REQUEST_IN_PROGRESS') throw new DomainError('conflict', 'This payment is still being processed, please try again');
       }
       throw this.refusal(error, issue);
     }
