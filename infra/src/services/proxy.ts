@@ -6,6 +6,7 @@
  * /socket.io/ requests stick to an instance by cookie; everything else is round-robin, and an
  * idempotent request whose instance refuses the connection is tried on the next one.
  */
+import { randomUUID } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
@@ -49,6 +50,8 @@ function forwardedHeaders(req: IncomingMessage, upgrade: boolean): OutgoingHttpH
   headers['x-forwarded-for'] = prior ? `${String(prior)}, ${client}` : client;
   headers['x-forwarded-proto'] = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
   if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
+  // One id per request across the proxy and the backend's logs (the backend keeps a valid one).
+  if (!headers['x-request-id']) headers['x-request-id'] = randomUUID();
   if (upgrade) {
     headers.connection = 'Upgrade';
     headers.upgrade = req.headers.upgrade ?? 'websocket';
@@ -85,7 +88,8 @@ export function createProxy(options: ProxyOptions) {
       method: req.method,
       path: req.url,
       headers: forwardedHeaders(req, false),
-      timeout: timeoutMs,
+      // A long-polling GET is held open up to Socket.IO's ping interval (25 s): give it room.
+      timeout: path.startsWith('/socket.io/') ? Math.max(timeoutMs, 60_000) : timeoutMs,
     });
     upstream.on('response', (answer) => {
       const headers = { ...answer.headers };
