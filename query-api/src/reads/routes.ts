@@ -46,7 +46,11 @@ export function readRoutes(deps: QueryApiDeps): Router {
     if (!query) return;
     const auth = await authOf(req, deps.sessions);
     const viewer = { userId: auth.user?.id ?? null, admin: auth.admin !== null };
-    const found = await searchUsers(await ks(), { ...query, allowEmail: true, membersOnly: false });
+    const keyspace = await ks();
+    // Members find their own row by e-mail; admins find anyone's.
+    const mayLookUpEmail = async (email: string) =>
+      viewer.admin || (viewer.userId !== null && (await keyspace.userById(viewer.userId))?.email.trim().toLowerCase() === email);
+    const found = await searchUsers(keyspace, { ...query, allowEmail: true, membersOnly: false, mayLookUpEmail });
     const body: Page<RegistryRow> = {
       total: found.total,
       page: query.page,
