@@ -15,7 +15,10 @@ export function composeCommandApi(settings: Settings, eventStore: EventStore, lo
     logger,
     config: {
       uploadsDir: settings.uploadsDir,
-      ...(distributed ? { redisUrl: settings.redisUrl, redisPrefix: settings.redisPrefix } : { dataDir: settings.dataDir }),
+      // Also with Redis: without SESSION_SECRET (standalone only; services require it) the
+      // generated development secret is kept here, so sessions survive restarts.
+      dataDir: settings.dataDir,
+      ...(distributed ? { redisUrl: settings.redisUrl, redisPrefix: settings.redisPrefix } : {}),
       cookieSecure: settings.cookieSecure,
       sessionSecret: settings.sessionSecret,
       admin: settings.admin,
