@@ -20,31 +20,11 @@ export async function runService<R extends RunningService>(
 ): Promise<void> {
   const settings = loadSettingsOrExit(process.env, options.validate);
   const logger = createLogger({ level: settings.logLevel, service, pretty: process.stdout.isTTY });
-  let running: R;
-  try {
-    running = await start(settings, logger);
-  } catch (error) {
-    logger.fatal({ err: error }, 'start-up failed');
-    // Let pino flush the line before exiting.
-    setImmediate(() => process.exit(1));
-    return;
-  }
-  logger.info({ url: running.url, ...options.extra?.(running, settings) }, 'listening');
-
+  let running: R | undefined;
   let stopping = false;
-  const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => {
-      logger.error('shutdown took too long: exiting');
-      process.exit(1);
-    }, options.stopTimeoutMs ?? 20_000);
-    timer.unref();
-    running.close().then(
+
+  const stop = (service: R) => {
+    service.close().then(
       () => {
         logger.info('stopped');
         process.exit(0);
@@ -55,6 +35,33 @@ export async function runService<R extends RunningService>(
       },
     );
   };
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      logger.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal, starting: running === undefined }, 'shutting down');
+    const timer = setTimeout(() => {
+      logger.error('shutdown took too long: exiting');
+      process.exit(1);
+    }, options.stopTimeoutMs ?? 20_000);
+    timer.unref();
+    // During start-up (e.g. a long catch-up) the stop happens as soon as start() returns.
+    if (running) stop(running);
+  };
+  // Installed before start so a signal during start-up still closes what was opened.
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+
+  try {
+    running = await start(settings, logger);
+  } catch (error) {
+    logger.fatal({ err: error }, 'start-up failed');
+    // Let pino flush the line before exiting.
+    setImmediate(() => process.exit(1));
+    return;
+  }
+  logger.info({ url: running.url, ...options.extra?.(running, settings) }, 'listening');
+  if (stopping) stop(running);
 }
