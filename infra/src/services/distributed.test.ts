@@ -42,6 +42,8 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
     DATA_DIR: dir,
     UPLOADS_DIR: join(dir, 'uploads'),
     WEB_DIST_DIR: join(dir, 'no-web-build'),
+    ADMIN_EMAIL: 'admin@example.com',
+    ADMIN_PASSWORD: 'admin-pass-123',
   };
   const services: SpawnedService[] = [];
   const browsers: Browser[] = [];
@@ -160,5 +162,21 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
     expect(main.globalMessages).toBe(before.globalMessages + 1);
     const chat = await member.request('GET', '/api/chat-messages?limit=50');
     expect(chat.body.messages.map((m: { message: string }) => m.message)).toContain('Through the proxy');
+  });
+
+  it('an admin rebuild asked on query-api runs in the projector process and switches readers over', async () => {
+    const admin = browser(proxy.url);
+    expect((await admin.request('POST', '/api/admin-login', { email: 'admin@example.com', password: 'admin-pass-123' })).status).toBe(200);
+    const before = (await admin.request('GET', '/api/main-data')).body;
+    const asked = await admin.request('POST', '/api/admin/projections/rebuild');
+    expect(asked.status).toBe(202);
+    const done = await eventually(
+      () => admin.request('GET', '/api/admin/projections').then((r) => r.body),
+      (s) => s.rebuild.state === 'idle' && s.rebuild.startedAt !== null,
+      20_000,
+    );
+    expect(done).toMatchObject({ lastError: null, rebuild: { state: 'idle' } });
+    expect(done.rebuild.processed).toBeGreaterThan(0);
+    expect((await admin.request('GET', '/api/main-data')).body).toEqual(before);
   });
 });
