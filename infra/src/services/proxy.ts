@@ -116,7 +116,11 @@ export function createProxy(options: ProxyOptions) {
       fail(res, path, error.message.startsWith('no answer') ? 504 : 502);
     });
     // Keep the body flowing only once: a retried request has no body (idempotent methods).
-    if (attempt === 0) req.pipe(upstream);
+    if (attempt === 0) {
+      // A client that goes away mid-body must not crash the proxy (an unhandled 'error').
+      req.on('error', () => upstream.destroy());
+      req.pipe(upstream);
+    }
     else upstream.end();
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
