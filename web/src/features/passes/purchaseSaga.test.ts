@@ -33,7 +33,7 @@ describe('purchase', () => {
     expect(app.api.buyPoints).toHaveBeenCalledWith({ orderId: 'o1', amount: 1, email: sampleUser.email });
     expect(app.state().user.user.chatCount).toBe(130);
     expect(app.state().loading.isLoading).toBe(false);
-    expect(app.state().purchase).toMatchObject({ openAmountUsd: null, paying: false, error: null });
+    expect(app.state().purchase).toMatchObject({ paying: false, error: null });
     expect(app.toasts).toContainEqual({ kind: 'success', message: 'Points successfully acquired!' });
     expect(app.navigate).toHaveBeenCalledWith('/content/registered');
   });

@@ -15,17 +15,15 @@ export interface PurchaseState {
   /** The server's payment settings (GET /api/payments/config); null until loaded. */
   config: PaymentsConfigView | null;
   configFailed: boolean;
-  /** The option whose checkout panel is open. */
-  openAmountUsd: number | null;
   /** A payment call is in flight (buttons disabled). */
   paying: boolean;
   /** The friendly message the panel shows after a failure. */
   error: string | null;
 }
 
-const initialState: PurchaseState = { config: null, configFailed: false, openAmountUsd: null, paying: false, error: null };
+const initialState: PurchaseState = { config: null, configFailed: false, paying: false, error: null };
 
-/** The checkout panel of /content/points. */
+/** The checkout panel of /content/points (which option is open is the page's own state). */
 const purchaseSlice = createSlice({
   name: 'purchase',
   initialState,
@@ -40,14 +38,12 @@ const purchaseSlice = createSlice({
   },
   extraReducers: (builder) => {
     builder
-      .addCase(checkoutOpened, (state, action) => {
-        state.openAmountUsd = action.payload.amountUsd;
+      .addCase(checkoutOpened, (state) => {
         state.paying = false;
         state.error = null;
         if (!state.config) state.configFailed = false;
       })
       .addCase(checkoutClosed, (state) => {
-        state.openAmountUsd = null;
         state.paying = false;
         state.error = null;
       })
@@ -63,7 +59,6 @@ const purchaseSlice = createSlice({
       })
       .addCase(purchaseCaptured, (state) => {
         state.paying = false;
-        state.openAmountUsd = null;
       })
       // The provider reports its own failure after ours (a rejected createOrder/onApprove): keep the precise message.
       .addCase(providerButtonFailed, (state, action) => {

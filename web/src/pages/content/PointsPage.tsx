@@ -1,6 +1,6 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
-import { PRODUCT_NAME, PURCHASE_OPTIONS, purchaseOptionFor } from '@pass/events/constants';
+import { PRODUCT_NAME, PURCHASE_OPTIONS, type PurchaseOption } from '@pass/events/constants';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectHasUserOrStored } from '../../app/selectors';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
@@ -17,17 +17,15 @@ export default function PointsPage() {
   const dispatch = useAppDispatch();
   const allowed = useAppSelector(selectHasUserOrStored);
   const purchase = useAppSelector((s) => s.purchase);
+  const [selected, setSelected] = useState<PurchaseOption | null>(null);
   useTitle(`Buy Points · ${PRODUCT_NAME}`);
   // Set while a captured purchase is being registered (spec §4 payment).
   const isLoading = useAppSelector((s) => s.loading.isLoading);
   useEffect(() => {
     if (allowed) dispatch(paymentsConfigRequested());
   }, [allowed, dispatch]);
-  // Leaving the page closes the panel.
-  useEffect(() => () => void dispatch(checkoutClosed()), [dispatch]);
 
   if (!allowed) return <Navigate to="/content/join" replace />;
-  const selected = purchase.openAmountUsd === null ? undefined : purchaseOptionFor(purchase.openAmountUsd);
   const { config } = purchase;
 
   return (
@@ -41,7 +39,10 @@ export default function PointsPage() {
             <p className="points">{formatNumber(o.points)} points</p>
             <p className="muted">{o.description}</p>
             <button type="button" className="button primary" aria-label={`Buy ${formatNumber(o.points)} points for $${formatNumber(o.amountUsd)}`}
-              onClick={() => dispatch(checkoutOpened({ amountUsd: o.amountUsd }))}>
+              onClick={() => {
+                setSelected(o);
+                dispatch(checkoutOpened({ amountUsd: o.amountUsd }));
+              }}>
               Buy
             </button>
           </li>
@@ -49,7 +50,10 @@ export default function PointsPage() {
       </ul>
       {selected && (
         <CheckoutPanel option={selected} config={config} configFailed={purchase.configFailed} paying={purchase.paying} error={purchase.error}
-          onClose={() => dispatch(checkoutClosed())}
+          onClose={() => {
+            setSelected(null);
+            dispatch(checkoutClosed());
+          }}
           onTestPay={() => dispatch(testPurchaseRequested({ amountUsd: selected.amountUsd }))}>
           {config?.provider === 'paypal' && config.clientId && (
             <Suspense fallback={<p className="muted">{PAYPAL_TEXTS.loading}</p>}>
