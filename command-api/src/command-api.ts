@@ -2,10 +2,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CommandContext, CommandGateway, EventStore, SessionVerifier, UserView } from '@pass/events';
+import { GOAL_PASSES } from '@pass/events';
 import express, { Router } from 'express';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { bootstrapAdmin } from './admin/accounts';
+import { bootstrapSite } from './site/bootstrap';
 import { adminRoutes } from './admin/routes';
 import { chatRoutes } from './chat/routes';
 import { createInProcessGateway } from './gateway';
@@ -48,6 +50,8 @@ export interface CommandApiConfig {
   admin?: { email: string; password: string } | undefined;
   loginLimits?: LoginLimits;
   reconcileIntervalMs?: number;
+  /** Supply of passes on a fresh installation (default: the goal, 1,000,000). */
+  initialAvailablePasses?: number;
   /** PAYMENTS_PROVIDER and PAYPAL_* (infra settings `payments`); default: simulated, test mode (refused in production). */
   payments?: PaymentsConfig | undefined;
 }
@@ -135,6 +139,7 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   };
 
   if (config.admin) await bootstrapAdmin({ handler, clock, logger }, config.admin);
+  await bootstrapSite({ handler, clock, logger }, { initialAvailablePasses: config.initialAvailablePasses ?? GOAL_PASSES });
   const reconciler = new PassReservationReconciler({ handler, logger, clock, intervalMs: config.reconcileIntervalMs ?? 30_000 });
   reconciler.start();
 

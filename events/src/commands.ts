@@ -63,6 +63,8 @@ export const emailCommandSchemas = {
 // ---- passes-pool ----------------------------------------------------------------------------
 export const poolCommandSchemas = {
   SetPassSupply: command('SetPassSupply', { available: z.number().int().nonnegative(), setBy: id }),
+  /** First start only: sets the supply unless one was ever set (a no-op afterwards). */
+  InitializePassSupply: command('InitializePassSupply', { available: z.number().int().nonnegative(), setBy: id }),
   ReservePasses: command('ReservePasses', { reservationId: id, userId: id, passes: z.number().int().positive() }),
   ConfirmPassReservation: command('ConfirmPassReservation', { reservationId: id }),
   ReleasePassReservation: command('ReleasePassReservation', { reservationId: id, reason: z.string().min(1) }),
@@ -78,6 +80,8 @@ export const siteCommandSchemas = {
   }),
   ResetAdViews: command('ResetAdViews', { views: z.number().int().nonnegative(), resetBy: id }),
   ClearChat: command('ClearChat', { clearedBy: id }),
+  /** First start only: records the start date unless main data was ever edited (a no-op afterwards). */
+  InitializeSite: command('InitializeSite', { startDate: z.string(), initializedBy: id }),
 } as const;
 
 // ---- admin-{id} -----------------------------------------------------------------------------

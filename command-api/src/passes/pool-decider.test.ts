@@ -22,6 +22,14 @@ describe('passes pool', () => {
     spec.given([supply(5), reserved('r1', 3)]).when(reserve('r2', 3)).thenThrows('passes_unavailable', /Only 2 passes are left/);
   });
 
+  it('initializes the supply on a fresh installation only', () => {
+    const initialize = { type: 'InitializePassSupply', data: { available: 1_000_000, setBy: 'bootstrap' }, now } as const;
+    spec.given([]).when(initialize).then([{ type: 'PassSupplySet', data: { available: 1_000_000, setBy: 'bootstrap', setAt: iso } }]);
+    // A second process starting late must not undo what was set or reserved meanwhile.
+    spec.given([supply(5), reserved('r1', 3)]).when(initialize).then([]);
+    spec.given([supply(0)]).when(initialize).then([]);
+  });
+
   it('says so when none are left', () => {
     spec.given([supply(0)]).when(reserve('r1', 1)).thenThrows('passes_unavailable', /no passes left/);
   });

@@ -27,9 +27,11 @@ export interface PoolState {
    * no-op: it was settled already, by the request or by the reconciler.
    */
   pending: ReadonlyMap<string, Reservation>;
+  /** A supply was set at least once (first-start initialization then does nothing). */
+  supplySet: boolean;
 }
 
-export const initialPoolState = (): PoolState => ({ available: 0, pending: new Map() });
+export const initialPoolState = (): PoolState => ({ available: 0, pending: new Map(), supplySet: false });
 
 /** Passes a new claim can reserve now. */
 export const freePasses = (state: PoolState) => Math.max(0, state.available);
@@ -37,13 +39,13 @@ export const freePasses = (state: PoolState) => Math.max(0, state.available);
 function settle(state: PoolState, reservationId: string, returnedPasses: number): PoolState {
   const pending = new Map(state.pending);
   pending.delete(reservationId);
-  return { available: state.available + returnedPasses, pending };
+  return { ...state, available: state.available + returnedPasses, pending };
 }
 
 export function evolvePool(state: PoolState, event: PoolEvent): PoolState {
   switch (event.type) {
     case 'PassSupplySet':
-      return { ...state, available: event.data.available };
+      return { ...state, available: event.data.available, supplySet: true };
     case 'PassesReserved': {
       const { reservationId, userId, passes, reservedAt } = event.data;
       return {
@@ -66,6 +68,13 @@ export function decidePool(command: PoolCommand, state: PoolState): PoolEvent[] 
   switch (command.type) {
     case 'SetPassSupply': {
       // Claims in flight keep their reservations; the new figure is what further claims can take.
+      const { available, setBy } = command.data;
+      return [{ type: 'PassSupplySet', data: { available, setBy, setAt: at } }];
+    }
+    case 'InitializePassSupply': {
+      // Two processes starting together may both ask; only the first sets anything, so a
+      // late one can never undo reservations made in between.
+      if (state.supplySet) return [];
       const { available, setBy } = command.data;
       return [{ type: 'PassSupplySet', data: { available, setBy, setAt: at } }];
     }

@@ -18,6 +18,22 @@ describe('site', () => {
   });
 });
 
+describe('first-start initialization', () => {
+  const spec = deciderSpec(siteDecider);
+  const initialize = { type: 'InitializeSite', data: { startDate: '21/11/2026', initializedBy: 'bootstrap' }, now } as const;
+  it('records the start date on a fresh site', () => {
+    spec.given([]).when(initialize).then([
+      { type: 'MainDataEdited', data: { cpm: 0, donations: 0, startDate: '21/11/2026', editedBy: 'bootstrap', editedAt: iso } },
+    ]);
+  });
+  it('leaves main data the admin (or an earlier start) recorded alone', () => {
+    spec
+      .given([{ type: 'MainDataEdited', data: { cpm: 2.5, donations: 10, startDate: '', editedBy: 'a1', editedAt: iso } }])
+      .when(initialize)
+      .then([]);
+  });
+});
+
 describe('email reservation', () => {
   const spec = deciderSpec(emailDecider);
   it('reserves an email for one account only', () => {

@@ -11,14 +11,16 @@ export interface SiteState {
   startDate: string;
   views: number;
   chatClearedAt: string | null;
+  /** Main data was recorded at least once (first-start initialization then does nothing). */
+  initialized: boolean;
 }
 
-export const initialSiteState = (): SiteState => ({ cpm: 0, donations: 0, startDate: '', views: 0, chatClearedAt: null });
+export const initialSiteState = (): SiteState => ({ cpm: 0, donations: 0, startDate: '', views: 0, chatClearedAt: null, initialized: false });
 
 export function evolveSite(state: SiteState, event: SiteEvent): SiteState {
   switch (event.type) {
     case 'MainDataEdited':
-      return { ...state, cpm: event.data.cpm, donations: event.data.donations, startDate: event.data.startDate };
+      return { ...state, cpm: event.data.cpm, donations: event.data.donations, startDate: event.data.startDate, initialized: true };
     case 'AdViewsReset':
       return { ...state, views: event.data.views };
     case 'ChatCleared':
@@ -28,7 +30,7 @@ export function evolveSite(state: SiteState, event: SiteEvent): SiteState {
   }
 }
 
-export function decideSite(command: SiteCommand, _state: SiteState): SiteEvent[] {
+export function decideSite(command: SiteCommand, state: SiteState): SiteEvent[] {
   const at = command.now.toISOString();
   switch (command.type) {
     case 'EditMainData': {
@@ -39,6 +41,11 @@ export function decideSite(command: SiteCommand, _state: SiteState): SiteEvent[]
       return [{ type: 'AdViewsReset', data: { views: command.data.views, resetBy: command.data.resetBy, resetAt: at } }];
     case 'ClearChat':
       return [{ type: 'ChatCleared', data: { clearedBy: command.data.clearedBy, clearedAt: at } }];
+    case 'InitializeSite': {
+      if (state.initialized) return [];
+      const { startDate, initializedBy } = command.data;
+      return [{ type: 'MainDataEdited', data: { cpm: state.cpm, donations: state.donations, startDate, editedBy: initializedBy, editedAt: at } }];
+    }
     default:
       return assertNever(command);
   }
