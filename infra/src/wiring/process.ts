@@ -19,7 +19,8 @@ export async function runService<R extends RunningService>(
   options: { validate?: (settings: Settings) => void; stopTimeoutMs?: number; extra?: (running: R, settings: Settings) => Record<string, unknown> } = {},
 ): Promise<void> {
   const settings = loadSettingsOrExit(process.env, options.validate);
-  const logger = createLogger({ level: settings.logLevel, service, pretty: process.stdout.isTTY });
+  // Pretty logs on a developer's terminal only: pino-pretty is a dev dependency, absent from images.
+  const logger = createLogger({ level: settings.logLevel, service, pretty: process.stdout.isTTY && settings.nodeEnv !== 'production' });
   let running: R | undefined;
   let stopping = false;
 

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { CommandGateway, EventStore, SessionVerifier } from '@pass/events';
-import { createProjectionRuntime, type LivePublisher, type ProjectionControl, type ProjectionRuntime, type ReadModelStore } from '@pass/projector';
+import { createProjectionRuntime, type LivePublisher, type ProjectionControl, type ProjectionRuntime, type ProjectionRuntimeDeps, type ReadModelStore } from '@pass/projector';
 import { createQueryApi } from '@pass/query-api';
 import type { Router } from 'express';
 
@@ -12,7 +12,7 @@ export function composeProjection(deps: {
   publisher: LivePublisher;
   logger: Logger;
   registry: Registry;
-  onRebuildState?: Parameters<typeof createProjectionRuntime>[0]['onRebuildState'];
+  onRebuildState?: ProjectionRuntimeDeps['onRebuildState'];
 }): ProjectionRuntime {
   return createProjectionRuntime({
     eventStore: deps.eventStore,
