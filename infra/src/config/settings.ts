@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { GOAL_PASSES } from '@pass/events/constants';
 
 /**
  * Every setting of every process, parsed once at the edge. A bad value stops start-up with one
@@ -45,6 +46,8 @@ export const settingsSchema = z
     PAYPAL_WEBHOOK_ID: z.string().min(1).optional(),
     /** Key of the third-party ad network; without it the app shows its own house banners. */
     AD_NETWORK_KEY: z.string().min(1).optional(),
+    /** Passes available on a fresh installation (first start only; the admin edits it later). */
+    INITIAL_AVAILABLE_PASSES: z.coerce.number({ error: 'expected a whole number of passes' }).int().min(0).default(GOAL_PASSES),
     // ---- distributed mode (one process per service)
     /** Prefix of every Redis key the processes share (sessions, jobs, read models, Socket.IO). */
     REDIS_PREFIX: z.string().regex(/^[\w.:-]{1,64}$/, { message: 'expected letters, digits, _ . : - (up to 64)' }).default('pass:'),
@@ -113,6 +116,7 @@ export const settingsSchema = z
             : undefined,
       },
       adNetworkKey: s.AD_NETWORK_KEY,
+      initialAvailablePasses: s.INITIAL_AVAILABLE_PASSES,
       redisPrefix: s.REDIS_PREFIX,
       commandApiUrl: s.COMMAND_API_URL,
       queryApiUrls: s.QUERY_API_URLS,

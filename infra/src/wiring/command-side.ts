@@ -22,6 +22,7 @@ export function composeCommandApi(settings: Settings, eventStore: EventStore, lo
       cookieSecure: settings.cookieSecure,
       sessionSecret: settings.sessionSecret,
       admin: settings.admin,
+      initialAvailablePasses: settings.initialAvailablePasses,
       // command-api picks the provider (simulated test mode, or PayPal) and refuses test mode in production.
       payments: { ...settings.payments, nodeEnv: settings.nodeEnv },
     },
