@@ -1,5 +1,5 @@
 export { createCommandApi, type CommandApi, type CommandApiConfig, type CommandApiDeps } from './command-api';
-export type { PaymentProvider, PaymentVerifier, ProviderOrder, VerifiedCapture } from './payments/port';
+export type { PaymentProvider, ProviderOrder, VerifiedCapture } from './payments/port';
 export { PaymentProviderError } from './payments/port';
 export { SimulatedPaymentProvider } from './payments/simulated-provider';
 export { PayPalPaymentProvider, type PayPalConfig } from './payments/paypal-provider';

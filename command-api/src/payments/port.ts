@@ -75,12 +75,6 @@ export interface PaymentProvider {
   verifyWebhook(delivery: WebhookDelivery): Promise<boolean>;
 }
 
-/**
- * The name the rest of command-api (and infra) used before the PayPal work; the same port.
- * @deprecated use PaymentProvider
- */
-export type PaymentVerifier = PaymentProvider;
-
 /** The provider could not be asked (network, outage, timeout); nothing is credited. */
 export class PaymentProviderError extends Error {
   constructor(
