@@ -100,8 +100,25 @@ async function sessionSecretFor(config: CommandApiConfig): Promise<string> {
   return secret;
 }
 
+/** Where sessions live in Redis; other processes verify cookies against the same keys. */
+const sessionKeyPrefix = (redisPrefix: string | undefined) => `${redisPrefix ?? 'pass:'}sessions:`;
+
+/**
+ * For another process (query-api) that must read the cookies command-api issued: the same
+ * Redis records and secret, so a logout takes effect there at once. It only verifies.
+ */
+export function createRedisSessionVerifier(options: { redis: Redis; redisPrefix?: string; sessionSecret: string; cookieSecure: boolean }): SessionVerifier {
+  const sessions = new Sessions({
+    store: new RedisSessionStore(options.redis, sessionKeyPrefix(options.redisPrefix)),
+    secret: options.sessionSecret,
+    cookieSecure: options.cookieSecure,
+    clock: systemClock,
+  });
+  return { verify: (cookieHeader) => sessions.verify(cookieHeader) };
+}
+
 async function openSessionStore(config: CommandApiConfig, redis: Redis | undefined): Promise<SessionStore> {
-  if (redis) return new RedisSessionStore(redis, `${config.redisPrefix ?? 'pass:'}sessions:`);
+  if (redis) return new RedisSessionStore(redis, sessionKeyPrefix(config.redisPrefix));
   if (config.dataDir) return FileSessionStore.open(join(config.dataDir, 'sessions.jsonl'));
   return new MemorySessionStore();
 }

@@ -1,4 +1,4 @@
-export { createCommandApi, type CommandApi, type CommandApiConfig, type CommandApiDeps } from './command-api';
+export { createCommandApi, createRedisSessionVerifier, type CommandApi, type CommandApiConfig, type CommandApiDeps } from './command-api';
 export type { PaymentProvider, ProviderOrder, VerifiedCapture } from './payments/port';
 export { PaymentProviderError } from './payments/port';
 export { SimulatedPaymentProvider } from './payments/simulated-provider';

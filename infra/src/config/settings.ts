@@ -46,6 +46,20 @@ export const settingsSchema = z
     PAYPAL_WEBHOOK_ID: z.string().min(1).optional(),
     /** Key of the third-party ad network; without it the app shows its own house banners. */
     AD_NETWORK_KEY: z.string().min(1).optional(),
+    /** Host of the ad network's `/{key}/invoke.js` (the web build's VITE_AD_NETWORK_HOST); allowed by the CSP. */
+    AD_NETWORK_HOST: z
+      .string()
+      .regex(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i, { message: 'expected a host name such as www.example.com' })
+      .default('www.highperformanceformat.com'),
+    /**
+     * Other origins allowed to send cookie-authenticated writes and open sockets (CSRF check),
+     * comma-separated; the site's own origin is always allowed.
+     */
+    ALLOWED_ORIGINS: z
+      .string()
+      .transform((v) => v.split(',').map((u) => u.trim()).filter(Boolean))
+      .pipe(z.array(httpUrl))
+      .default([]),
     /** Passes available on a fresh installation (first start only; the admin edits it later). */
     INITIAL_AVAILABLE_PASSES: z.coerce.number({ error: 'expected a whole number of passes' }).int().min(0).default(GOAL_PASSES),
     // ---- distributed mode (one process per service)
@@ -116,6 +130,8 @@ export const settingsSchema = z
             : undefined,
       },
       adNetworkKey: s.AD_NETWORK_KEY,
+      adNetworkHost: s.AD_NETWORK_HOST,
+      allowedOrigins: s.ALLOWED_ORIGINS,
       initialAvailablePasses: s.INITIAL_AVAILABLE_PASSES,
       redisPrefix: s.REDIS_PREFIX,
       commandApiUrl: s.COMMAND_API_URL,

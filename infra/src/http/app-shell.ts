@@ -4,6 +4,8 @@ import { resolve } from 'node:path';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
+import { originGuard } from './csrf';
+import { securityHeaders, type SecurityHeaderOptions } from './security-headers';
 
 export interface AppShellOptions {
   logger: Logger;
@@ -18,6 +20,10 @@ export interface AppShellOptions {
   trustProxy?: string;
   /** False for API-only services (command-api in distributed mode): no web app, not even the hint page. */
   serveWebApp?: boolean;
+  /** CSP inputs (payments provider, ad network) and HSTS; default: self only, no HSTS (see `securityOptionsFrom`). */
+  security?: SecurityHeaderOptions;
+  /** Other origins allowed to send cookie-authenticated writes (ALLOWED_ORIGINS); the site's own always is. */
+  allowedOrigins?: readonly string[];
 }
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
@@ -47,12 +53,9 @@ export function createAppShell(options: AppShellOptions): Express {
     }),
   );
 
-  app.use((_req, res, next) => {
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-    res.setHeader('X-Frame-Options', 'SAMEORIGIN');
-    next();
-  });
+  app.use(securityHeaders(options.security ?? { paymentsProvider: 'simulated', hsts: false }));
+  // CSRF: cross-site writes are refused before the body is even parsed.
+  app.use('/api', originGuard({ allowedOrigins: options.allowedOrigins ?? [] }));
 
   app.use('/api', express.json({ limit: options.jsonLimit ?? '100kb' }));
   for (const router of options.routers) app.use(router);

@@ -8,7 +8,7 @@ import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/testing/services';
 import { Browser, nextEvent, type LiveClient } from '../testing/client';
-import { spawnService, type SpawnedService } from '../testing/spawn-service';
+import { spawnService, type SpawnedService } from '../testing/spawn-process';
 
 const pgUp = await requireService('infra: distributed processes (PostgreSQL)', testPostgresUrl(), 5432);
 const redisUp = await requireService('infra: distributed processes (Redis)', testRedisUrl(), 6379);

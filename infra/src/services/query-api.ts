@@ -9,7 +9,7 @@
 import { createServer } from 'node:http';
 import type { Logger } from 'pino';
 import { openEventStore } from '@pass/events/event-store/open';
-import { createHttpCommandGateway } from '@pass/command-api';
+import { createHttpCommandGateway, createRedisSessionVerifier } from '@pass/command-api';
 import { createRedisReadModels, createRemoteProjectionControl } from '@pass/projector';
 import { attachSocketServer, readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
@@ -20,7 +20,6 @@ import { createRegistry, opsRouter, redisCheck } from '../wiring/ops';
 import { runService } from '../wiring/process';
 import { composeQueryRouter } from '../wiring/read-side';
 import { closeRedis, openRedis, redisKeys } from '../wiring/redis';
-import { redisSessionVerifier } from '../wiring/sessions';
 import { queryApiRequires } from './requirements';
 
 export async function startQueryApiService(settings: Settings, logger: Logger) {
@@ -38,7 +37,7 @@ export async function startQueryApiService(settings: Settings, logger: Logger) {
 
     const registry = createRegistry('query-api');
     const readModels = createRedisReadModels({ redis, root: keys.readModels });
-    const sessions = redisSessionVerifier({ redis, keyPrefix: keys.sessions, secret: settings.sessionSecret!, cookieSecure: settings.cookieSecure });
+    const sessions = createRedisSessionVerifier({ redis, redisPrefix: settings.redisPrefix, sessionSecret: settings.sessionSecret!, cookieSecure: settings.cookieSecure });
     const gateway = createHttpCommandGateway({ baseUrl: settings.commandApiUrl! });
     const projections = createRemoteProjectionControl({
       redisUrl: settings.redisUrl!,

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Browser, nextEvent } from '../testing/client';
-import { spawnStandalone, type SpawnedStandalone } from '../testing/spawn-standalone';
+import { spawnStandalone, type SpawnedService } from '../testing/spawn-process';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'standalone-journey-'));
-const running: SpawnedStandalone[] = [];
+const running: SpawnedService[] = [];
 afterAll(async () => {
   for (const app of running) await app.stop('SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });

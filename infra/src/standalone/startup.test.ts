@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnStandalone, standaloneEntry } from '../testing/spawn-standalone';
+import { spawnStandalone, standaloneEntry } from '../testing/spawn-process';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'standalone-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));

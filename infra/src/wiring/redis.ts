@@ -30,8 +30,6 @@ export function redisKeys(prefix: string) {
   return {
     /** command-api's own prefix: `<p>sessions:`, `<p>login:`, `<p>bull` (image jobs). */
     commandApi: prefix,
-    /** Must match what command-api writes (see command-api/src/command-api.ts openSessionStore). */
-    sessions: `${prefix}sessions:`,
     readModels: `${prefix}rm`,
     /** Socket.IO adapter and emitter channel; every query-api and the projector use the same. */
     socketIo: `${prefix}socket.io`,

@@ -3,7 +3,9 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 const root = resolve(import.meta.dirname, '../../..');
-export const serviceEntry = (name: 'command-api' | 'projector' | 'query-api' | 'proxy') => resolve(root, `infra/src/services/${name}.ts`);
+export type ServiceName = 'command-api' | 'projector' | 'query-api' | 'proxy';
+export const serviceEntry = (name: ServiceName) => resolve(root, `infra/src/services/${name}.ts`);
+export const standaloneEntry = resolve(root, 'infra/src/standalone/main.ts');
 
 export interface SpawnedService {
   name: string;
@@ -19,8 +21,17 @@ export interface SpawnedService {
  * Starts one service entry point as its own process (what `npm run start:<service>` runs) and
  * resolves with its URL when it logs "listening".
  */
-export function spawnService(name: 'command-api' | 'projector' | 'query-api' | 'proxy', env: Record<string, string>, timeoutMs = 45_000): Promise<SpawnedService> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serviceEntry(name)], {
+export function spawnService(name: ServiceName, env: Record<string, string>, timeoutMs = 45_000): Promise<SpawnedService> {
+  return spawnEntry(name, serviceEntry(name), env, timeoutMs);
+}
+
+/** The standalone process, as `npm start` runs it (minus the web build). */
+export function spawnStandalone(env: Record<string, string>, timeoutMs = 60_000): Promise<SpawnedService> {
+  return spawnEntry('standalone', standaloneEntry, env, timeoutMs);
+}
+
+function spawnEntry(name: string, entry: string, env: Record<string, string>, timeoutMs: number): Promise<SpawnedService> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
     env: { ...process.env, PORT: '0', PROJECTOR_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

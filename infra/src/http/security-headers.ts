@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { Settings } from '../config/settings';
+
+/**
+ * Security headers of every response (HTML, API, static files): a Content-Security-Policy that
+ * lets the page load code only from its own origin, the payment provider's checkout (PayPal's
+ * JS SDK, when PAYMENTS_PROVIDER=paypal) and the configured ad network (AD_NETWORK_KEY); HSTS
+ * when cookies are Secure (the site is served over HTTPS only).
+ */
+export interface SecurityHeaderOptions {
+  paymentsProvider: 'simulated' | 'paypal';
+  /** Set when AD_NETWORK_KEY is: the web app loads `https://<host>/<key>/invoke.js` in its ad frames. */
+  adNetwork?: { key: string; host: string } | undefined;
+  /** Strict-Transport-Security (only meaningful over HTTPS: on when COOKIE_SECURE). */
+  hsts: boolean;
+}
+
+/** PayPal's hosts for its JS SDK, buttons and card fields (developer.paypal.com/sdk/js/best-practices). */
+export const PAYPAL_HOSTS = ['https://*.paypal.com', 'https://*.paypalobjects.com'] as const;
+/** The ad network web/src/components/AdBanner.tsx loads when no VITE_AD_NETWORK_HOST is given. */
+export const DEFAULT_AD_NETWORK_HOST = 'www.highperformanceformat.com';
+
+export function securityOptionsFrom(settings: Pick<Settings, 'payments' | 'adNetworkKey' | 'adNetworkHost' | 'cookieSecure'>): SecurityHeaderOptions {
+  return {
+    paymentsProvider: settings.payments.provider,
+    adNetwork: settings.adNetworkKey ? { key: settings.adNetworkKey, host: settings.adNetworkHost } : undefined,
+    hsts: settings.cookieSecure,
+  };
+}
+
+/**
+ * The one inline script of an ad frame (AdBanner's `networkDocument`): `atOptions=<json>;`. A
+ * srcdoc frame inherits the page's policy, so the script is allowed by its hash instead of
+ * 'unsafe-inline'. Keep in step with AdBanner.tsx (300×250, format iframe).
+ */
+export function adOptionsScriptHash(key: string): string {
+  const options = JSON.stringify({ key, format: 'iframe', height: 250, width: 300, params: {} });
+  return `'sha256-${createHash('sha256').update(`atOptions=${options};`).digest('base64')}'`;
+}
+
+/** The Content-Security-Policy header value for these settings. */
+export function contentSecurityPolicy(options: SecurityHeaderOptions): string {
+  const paypal = options.paymentsProvider === 'paypal' ? [...PAYPAL_HOSTS] : [];
+  // The network's script writes its own (cross-origin) iframe and images; subdomains serve the creatives.
+  const ads = options.adNetwork ? adNetworkSources(options.adNetwork.host) : [];
+  const adScript = options.adNetwork ? [adOptionsScriptHash(options.adNetwork.key)] : [];
+  const directives: Record<string, string[]> = {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", ...paypal, ...ads, ...adScript],
+    // React sets style attributes, react-hot-toast injects a <style>, the house banners and
+    // PayPal's buttons carry inline styles: styles cannot run code, so inline is allowed here only.
+    'style-src': ["'self'", "'unsafe-inline'", ...paypal],
+    'img-src': ["'self'", 'data:', 'blob:', ...paypal, ...ads],
+    'font-src': ["'self'", 'data:'],
+    // 'self' also covers the Socket.IO WebSocket (ws:/wss: on this host).
+    'connect-src': ["'self'", ...paypal, ...ads],
+    // House banners are same-origin iframes; srcdoc ad frames are about:srcdoc (inherit 'self').
+    'frame-src': ["'self'", ...paypal, ...ads],
+    'child-src': ["'self'", ...paypal, ...ads],
+    'media-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'self'"],
+    'form-action': ["'self'", ...paypal],
+    'frame-ancestors': ["'self'"],
+  };
+  return Object.entries(directives)
+    .map(([name, sources]) => `${name} ${sources.join(' ')}`)
+    .join('; ');
+}
+
+function adNetworkSources(host: string): string[] {
+  const parts = host.split('.');
+  // www.network.com → https://www.network.com https://*.network.com
+  const apex = parts.length > 2 ? parts.slice(1).join('.') : host;
+  return [...new Set([`https://${host}`, `https://*.${apex}`])];
+}
+
+/** One HSTS year; subdomains included (the site owns its host). */
+export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
+
+export function securityHeaders(options: SecurityHeaderOptions): RequestHandler {
+  const csp = contentSecurityPolicy(options);
+  return (_req, res, next) => {
+    res.setHeader('Content-Security-Policy', csp);
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+    res.setHeader('X-Frame-Options', 'SAMEORIGIN');
+    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
+    res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
+    if (options.hsts) res.setHeader('Strict-Transport-Security', HSTS_VALUE);
+    next();
+  };
+}
