@@ -120,7 +120,7 @@ describe('projections of a recorded day', () => {
     });
   });
 
-  it('search index: name words, country and date, each in ranking order; e-mails as a lookup', async () => {
+  it('search index: name words, country and date, every pair of words, each in ranking order; e-mails as a lookup', async () => {
     const ks = await project([day]);
     expect((await ks.dump()).emails).toEqual([
       ['ana@example.com', k1],
@@ -139,6 +139,13 @@ describe('projections of a recorded day', () => {
       'ix:maria': [[k1, -1]],
       'ix:peru': [[k1, -1]],
       'ix:stone': [[k2, -25]],
+      // Pairs of words (never with the date); Cy's deleted post took his pairs with it.
+      'ix:ana+maria': [[k1, -1]],
+      'ix:ana+peru': [[k1, -1]],
+      'ix:maria+peru': [[k1, -1]],
+      'ix:bob+chile': [[k2, -25]],
+      'ix:bob+stone': [[k2, -25]],
+      'ix:chile+stone': [[k2, -25]],
       users: [
         [k2, -25],
         [k1, -1],

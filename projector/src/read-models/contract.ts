@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessageView, GlobalPostView } from '@pass/events';
 import type { ReadModelStore } from './port';
-import { rankKey } from './search';
+import { pairSet, rankKey, UNPAIRED_SET } from './search';
 import { CHAT_HISTORY_LIMIT, emptyMain, type ReadModelWrite, type UserRow } from './types';
 
 /**
@@ -37,11 +37,19 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       updatedAt: '2026-11-01T10:00:00.000Z',
       ...over,
     });
-    /** Writes that put a user in `users` and in the given index sets, scored -passes. */
-    const putUser = (r: UserRow, sets: string[] = []): ReadModelWrite[] => [
-      { op: 'user', row: r },
-      ...['users', ...sets].map((set) => ({ op: 'zadd' as const, set: set as 'users', member: r.key, score: r.passes > 0 ? -r.passes : 0 })),
-    ];
+    /**
+     * Writes that put a user in `users` and in the given index sets, scored -passes, plus the
+     * pair set of every two words among them, as the projections index a row (search.ts).
+     * `unpaired`: index the row as one too long to pair instead.
+     */
+    const putUser = (r: UserRow, sets: string[] = [], unpaired = false): ReadModelWrite[] => {
+      const words = sets.filter((s) => !s.includes('/')).map((s) => s.slice(3));
+      const pairs = unpaired ? [UNPAIRED_SET] : words.flatMap((a, i) => words.slice(i + 1).map((b) => pairSet(a, b)));
+      return [
+        { op: 'user', row: r },
+        ...['users', ...sets, ...pairs].map((set) => ({ op: 'zadd' as const, set: set as 'users', member: r.key, score: r.passes > 0 ? -r.passes : 0 })),
+      ];
+    };
     const message = (i: number): ChatMessageView => ({
       id: `m${i}`,
       userId: 'u1',
@@ -155,6 +163,55 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       expect(all.total).toBe(3);
       expect(all.rows.map((r) => r.row.userId)).toEqual(['u5']);
       expect(await ks.users({ membersOnly: false, sets: ['ix:nobody', 'ix:ana'], offset: 0, limit: 10 })).toEqual({ total: 0, rows: [] });
+    });
+
+    it('searches three or four words through their smallest pair set, and a word with a date without one', async () => {
+      const ks = await store.active();
+      await ks.apply({
+        expectedCheckpoint: null,
+        checkpoint: '1/1',
+        writes: [
+          ...putUser(row(1, { passes: 2 }), ['ix:ana', 'ix:maria', 'ix:peru', 'ix:01/11/2026']),
+          ...putUser(row(2, { passes: 4 }), ['ix:ana', 'ix:maria', 'ix:chile', 'ix:01/11/2026']),
+          ...putUser(row(3, { passes: 0 }), ['ix:ana', 'ix:maria', 'ix:peru', 'ix:02/11/2026']),
+          ...putUser(row(4, { passes: 9 }), ['ix:ana', 'ix:peru', 'ix:01/11/2026']),
+          ...putUser(row(5, { passes: 1 }), ['ix:maria', 'ix:peru', 'ix:01/11/2026']),
+          ...putUser(row(6, { passes: 3 }), ['ix:ana', 'ix:maria', 'ix:peru', 'ix:01/11/2026']),
+        ],
+      });
+      const find = (sets: Array<`ix:${string}`>, membersOnly = false) => ks.users({ membersOnly, sets, offset: 0, limit: 10 });
+      const ids = async (sets: Array<`ix:${string}`>, membersOnly = false) => {
+        const page = await find(sets, membersOnly);
+        return [page.total, page.rows.map((r) => [r.rank, r.row.userId])];
+      };
+      expect(await ids(['ix:peru', 'ix:ana', 'ix:maria'])).toEqual([3, [[3, 'u6'], [4, 'u1'], [6, 'u3']]]);
+      expect(await ids(['ix:peru', 'ix:ana', 'ix:maria'], true)).toEqual([2, [[3, 'u6'], [4, 'u1']]]);
+      expect(await ids(['ix:peru', 'ix:ana', 'ix:maria', 'ix:01/11/2026'])).toEqual([2, [[3, 'u6'], [4, 'u1']]]);
+      expect(await ids(['ix:ana', 'ix:01/11/2026'])).toEqual([4, [[1, 'u4'], [2, 'u2'], [3, 'u6'], [4, 'u1']]]);
+      expect(await ids(['ix:chile', 'ix:peru'])).toEqual([0, []]);
+      expect(await ids(['ix:chile', 'ix:peru', 'ix:ana'])).toEqual([0, []]);
+    });
+
+    it('finds a row too long to pair in multi-word searches, in order among the paired ones', async () => {
+      const ks = await store.active();
+      await ks.apply({
+        expectedCheckpoint: null,
+        checkpoint: '1/1',
+        writes: [
+          ...putUser(row(1, { passes: 2 }), ['ix:ana', 'ix:peru']),
+          ...putUser(row(2, { passes: 3 }), ['ix:ana', 'ix:peru', 'ix:lima'], true),
+          ...putUser(row(3, { passes: 1 }), ['ix:ana', 'ix:peru', 'ix:lima']),
+          ...putUser(row(4, { passes: 5 }), ['ix:bo', 'ix:peru']),
+        ],
+      });
+      const ids = async (sets: Array<`ix:${string}`>) => {
+        const page = await ks.users({ membersOnly: true, sets, offset: 0, limit: 10 });
+        return [page.total, page.rows.map((r) => r.row.userId)];
+      };
+      expect(await ids(['ix:ana', 'ix:peru'])).toEqual([3, ['u2', 'u1', 'u3']]);
+      expect(await ids(['ix:lima', 'ix:ana', 'ix:peru'])).toEqual([2, ['u2', 'u3']]);
+      // The unpaired row does not match: the pair set answers alone.
+      expect(await ids(['ix:bo', 'ix:peru'])).toEqual([1, ['u4']]);
     });
 
     it('finds one user by whole e-mail, in the registry or (if a member) the ranking', async () => {

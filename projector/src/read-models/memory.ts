@@ -1,5 +1,6 @@
 import type { ChatHistory, ChatMessageView, GlobalPostView } from '@pass/events';
 import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
+import { searchPlan, UNPAIRED_SET, type SearchPlan } from './search';
 import { SortedList } from './sorted-list';
 
 /** Multi-word search results are kept this long, as in the Redis adapter. */
@@ -120,22 +121,22 @@ class MemoryKeyspace implements Keyspace {
       }
       return { total: 1, rows: [{ rank: all.rank(key)! + 1, row: { ...this.rows.get(key)! } }] };
     }
-    const names = query.sets.length === 0 ? ['users'] : query.sets;
-    const lists = names.map((n) => this.sets.get(n));
-    if (lists.some((l) => !l)) return { total: 0, rows: [] };
+    const plan = searchPlan(query.sets);
+    const source = plan.sets.length === 0 ? all : this.matching(plan);
     const stop = query.offset + query.limit;
     let total: number;
     let entries: Array<{ member: string; score: number }>;
-    if (lists.length === 1) {
-      const list = lists[0]!;
-      total = query.membersOnly ? list.countBelow(0) : list.size;
-      entries = list.range(query.offset, Math.min(stop, total));
+    if (source === undefined) {
+      total = 0;
+      entries = [];
+    } else if (source instanceof SortedList) {
+      total = query.membersOnly ? source.countBelow(0) : source.size;
+      entries = source.range(query.offset, Math.min(stop, total));
     } else {
-      const matches = this.intersection(names, lists as SortedList[]);
       // Members (negative scores) come first, so the members-only count is a prefix.
-      total = query.membersOnly ? matches.findIndex((e) => e.score >= 0) : matches.length;
-      if (total < 0) total = matches.length;
-      entries = matches.slice(query.offset, Math.min(stop, total));
+      total = query.membersOnly ? source.findIndex((e) => e.score >= 0) : source.length;
+      if (total < 0) total = source.length;
+      entries = source.slice(query.offset, Math.min(stop, total));
     }
     return {
       total,
@@ -143,13 +144,34 @@ class MemoryKeyspace implements Keyspace {
     };
   }
 
-  /** Entries in every list, in order; computed by walking the smallest list, then kept a while. */
-  private intersection(names: string[], lists: SortedList[]): Array<{ member: string; score: number }> {
-    const cacheKey = [...names].sort().join('\n');
+  /**
+   * The rows in every set of the plan, as the Redis adapter finds them: one set or a pair set is
+   * read as it is; more words walk the smallest pair set (or, without two words or when a row too
+   * long to pair matches, the smallest set) and are kept a while. Undefined: no match.
+   */
+  private matching(plan: SearchPlan): SortedList | Array<{ member: string; score: number }> | undefined {
+    const lists = plan.sets.map((n) => this.sets.get(n));
+    if (lists.some((l) => !l)) return undefined;
+    if (lists.length === 1) return lists[0];
+    const cacheKey = plan.sets.join('\n');
     const now = Date.now();
     const cached = this.intersections.get(cacheKey);
     if (cached && now - cached.at < INTERSECTION_TTL_MS) return cached.entries;
-    const [smallest, ...rest] = [...lists].sort((a, b) => a.size - b.size);
+    let walk = lists as SortedList[];
+    const unpaired = this.sets.get(UNPAIRED_SET);
+    const unpairedMatch = unpaired !== undefined && [...unpaired].some((e) => walk.every((l) => l.score(e.member) !== undefined));
+    if (plan.pairs.length > 0 && !unpairedMatch) {
+      let best = -1;
+      for (let k = 0; k < plan.pairs.length; k++) {
+        if (best < 0 || (this.sets.get(plan.pairs[k]!)?.size ?? 0) < (this.sets.get(plan.pairs[best]!)?.size ?? 0)) best = k;
+      }
+      const pair = this.sets.get(plan.pairs[best]!);
+      if (!pair) return undefined;
+      const [a, b] = plan.pairWords[best]!;
+      walk = [pair, ...walk.filter((_, i) => i !== a && i !== b)];
+      if (walk.length === 1) return pair;
+    }
+    const [smallest, ...rest] = [...walk].sort((x, y) => x.size - y.size);
     const entries: Array<{ member: string; score: number }> = [];
     smallest!.scan((e) => {
       for (const l of rest) if (l.score(e.member) === undefined) return;

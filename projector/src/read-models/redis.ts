@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ChatHistory, ChatMessageView, GlobalPostView } from '@pass/events';
 import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
+import { searchPlan, UNPAIRED_SET } from './search';
 import {
   emptyMain,
   CHAT_HISTORY_LIMIT,
@@ -83,23 +84,59 @@ const APPLY_SHA = createHash('sha1').update(APPLY_SCRIPT).digest('hex');
 
 /**
  * One page of users in a single round trip: count, range, rows and (for a filtered set) each
- * row's rank in `users`. Several index sets are intersected first, scored like `users`
- * (weights 1,0,…); the intersection costs about the size of the smallest set, so it is kept for
- * INTERSECTION_TTL_MS and reused by the next pages and by others searching the same words:
- * multi-word results can lag writes by that long.
- * KEYS: users, rows, the set to page (or the intersection's cache key), then the sets to
- * intersect (none for a single set). ARGV: ttl ms, members-only flag, first rank, last rank.
+ * row's rank in `users`. Every index set has the same members' scores as `users`, so a filtered
+ * page is a range read of one set:
+ * - one word: its set;
+ * - two words: their pair set (search.ts), read like a word set;
+ * - more: the smallest pair set of the query's words, intersected with the other words' sets. It
+ *   holds a few thousand rows where a word set holds tens of thousands, so the intersection is
+ *   cheap; it is still kept INTERSECTION_TTL_MS for the next pages and for others searching the
+ *   same words (multi-word results can lag writes by that long).
+ * A query without two words (a word and a date) intersects its sets directly: a date set holds
+ * one day's registrations. So does a query matched by a row too long to be paired (UNPAIRED_SET,
+ * normally empty), so results never depend on which index answered.
+ * KEYS: users, rows, the set to page (or the intersection's cache key), the unpaired set, then
+ * the query's sets (n of them) and its pair sets. ARGV: ttl ms, members-only flag, first rank,
+ * last rank, n, then the two 0-based set indexes of each pair set.
  */
 const PAGE_SCRIPT = `
 local target = KEYS[3]
-if #KEYS > 3 and redis.call('EXISTS', target) == 0 then
-  local args = { target, #KEYS - 3 }
-  for i = 4, #KEYS do args[#args + 1] = KEYS[i] end
-  args[#args + 1] = 'WEIGHTS'
-  args[#args + 1] = 1
-  for i = 5, #KEYS do args[#args + 1] = 0 end
-  redis.call('ZINTERSTORE', unpack(args))
-  redis.call('PEXPIRE', target, ARGV[1])
+local n = tonumber(ARGV[5])
+if n > 1 and redis.call('EXISTS', target) == 0 then
+  local sets = {}
+  for i = 1, n do sets[i] = KEYS[4 + i] end
+  local npairs = #KEYS - 4 - n
+  local inter = sets
+  if npairs > 0 then
+    local probe = { n + 1, KEYS[4] }
+    for i = 1, n do probe[#probe + 1] = sets[i] end
+    probe[#probe + 1] = 'LIMIT'
+    probe[#probe + 1] = 1
+    if redis.call('ZINTERCARD', unpack(probe)) == 0 then
+      local best, bestCard = 0, -1
+      for k = 1, npairs do
+        local card = redis.call('ZCARD', KEYS[4 + n + k])
+        if bestCard < 0 or card < bestCard then best, bestCard = k, card end
+      end
+      local a = tonumber(ARGV[4 + 2 * best]) + 1
+      local b = tonumber(ARGV[5 + 2 * best]) + 1
+      inter = { KEYS[4 + n + best] }
+      for i = 1, n do
+        if i ~= a and i ~= b then inter[#inter + 1] = sets[i] end
+      end
+    end
+  end
+  if #inter == 1 then
+    target = inter[1]
+  else
+    local args = { target, #inter }
+    for i = 1, #inter do args[#args + 1] = inter[i] end
+    args[#args + 1] = 'WEIGHTS'
+    args[#args + 1] = 1
+    for i = 2, #inter do args[#args + 1] = 0 end
+    redis.call('ZINTERSTORE', unpack(args))
+    redis.call('PEXPIRE', target, ARGV[1])
+  end
 end
 local membersOnly = ARGV[2] == '1'
 local total
@@ -246,13 +283,14 @@ class RedisKeyspace implements Keyspace {
   async users(query: UserPageQuery): Promise<UserPage> {
     if (query.email !== undefined) return this.userByEmail(query);
     const users = `${this.p}z:users`;
+    const plan = searchPlan(query.sets);
+    const z = (set: string) => `${this.p}z:${set}`;
     let keys: string[];
-    if (query.sets.length <= 1) {
-      keys = [users, `${this.p}rows`, `${this.p}z:${query.sets[0] ?? 'users'}`];
+    if (plan.sets.length <= 1) {
+      keys = [users, `${this.p}rows`, z(plan.sets[0] ?? 'users'), z(UNPAIRED_SET)];
     } else {
-      const sorted = [...query.sets].sort();
-      const cacheKey = `${this.p}tmp:${createHash('sha1').update(sorted.join('\n')).digest('hex')}`;
-      keys = [users, `${this.p}rows`, cacheKey, ...sorted.map((s) => `${this.p}z:${s}`)];
+      const cacheKey = `${this.p}tmp:${createHash('sha1').update(plan.sets.join('\n')).digest('hex')}`;
+      keys = [users, `${this.p}rows`, cacheKey, z(UNPAIRED_SET), ...plan.sets.map(z), ...plan.pairs.map(z)];
     }
     const [total, rows, ranks] = (await this.script(PAGE_SCRIPT, PAGE_SHA, keys.length, [
       ...keys,
@@ -260,6 +298,8 @@ class RedisKeyspace implements Keyspace {
       query.membersOnly ? '1' : '0',
       query.offset,
       query.offset + query.limit - 1,
+      plan.sets.length,
+      ...plan.pairWords.flat(),
     ])) as [number, Array<string | null>, number[]];
     return {
       total,

@@ -53,13 +53,64 @@ export function parseQuery(q: string | undefined, allowEmail: boolean): ParsedQu
   return { sets: [...sets].slice(0, MAX_QUERY_TOKENS) };
 }
 
-/** The index sets one user belongs to. */
+/**
+ * A row with more words than this gets no pair sets (a row's pairs grow with the square of its
+ * words); it goes to UNPAIRED_SET instead. A 20-character name plus any country of the post form
+ * stays well under it.
+ */
+export const MAX_PAIRED_WORDS = 16;
+/** Rows with too many words to pair. Searches check it before trusting a pair set; normally empty. */
+export const UNPAIRED_SET = 'ix:+';
+
+/**
+ * The pair set of two words: the rows holding both. A multi-word search reads it instead of
+ * intersecting two large word sets (README, "Multi-word search"). '+' never occurs in a token, so
+ * pair names cannot collide with word or date sets.
+ */
+export function pairSet(a: string, b: string): `ix:${string}` {
+  return a < b ? `ix:${a}+${b}` : `ix:${b}+${a}`;
+}
+
+const isDateToken = (token: string) => token.includes('/');
+
+/**
+ * How a page of rows matching every set of `sets` (from parseQuery) is read with the pair index.
+ * `sets` come back sorted and deduplicated; `pairs[k]` is the pair set of the words
+ * `pairWords[k]` (indexes into `sets`), for every two words of the query (dates are not paired:
+ * a date set holds one day's registrations, already small).
+ */
+export interface SearchPlan {
+  sets: Array<`ix:${string}`>;
+  pairs: Array<`ix:${string}`>;
+  pairWords: Array<[number, number]>;
+}
+
+export function searchPlan(query: ReadonlyArray<`ix:${string}`>): SearchPlan {
+  const sets = [...new Set(query)].sort();
+  const pairs: SearchPlan['pairs'] = [];
+  const pairWords: SearchPlan['pairWords'] = [];
+  for (let i = 0; i < sets.length; i++) {
+    for (let j = i + 1; j < sets.length; j++) {
+      const [a, b] = [sets[i]!.slice(3), sets[j]!.slice(3)];
+      if (isDateToken(a) || isDateToken(b)) continue;
+      pairs.push(pairSet(a, b));
+      pairWords.push([i, j]);
+    }
+  }
+  return { sets, pairs, pairWords };
+}
+
+/**
+ * The index sets one user belongs to: one per name or country word, one for the registration
+ * date, and one per pair of words (or UNPAIRED_SET for a row with too many words).
+ */
 export function rowIndexSets(row: { fullname: string; country: string; createdAt: string }): Set<string> {
-  const sets = new Set<string>();
-  for (const w of wordTokens(row.fullname)) sets.add(`ix:${w}`);
-  for (const w of wordTokens(row.country)) sets.add(`ix:${w}`);
+  const words = [...new Set([...wordTokens(row.fullname), ...wordTokens(row.country)])];
+  const sets = new Set<string>(words.map((w) => `ix:${w}`));
   const date = displayDate(row.createdAt);
   if (date) sets.add(`ix:${date}`);
+  if (words.length > MAX_PAIRED_WORDS) sets.add(UNPAIRED_SET);
+  else for (let i = 0; i < words.length; i++) for (let j = i + 1; j < words.length; j++) sets.add(pairSet(words[i]!, words[j]!));
   return sets;
 }
 
