@@ -38,6 +38,8 @@ export interface RequestContext {
   correlationId: string;
   /** The original Cookie header, forwarded by the distributed HTTP gateway. */
   cookieHeader?: string;
+  /** The client's address (per-address rate limits); the distributed gateway forwards it as X-Forwarded-For. */
+  clientAddress?: string;
 }
 
 export interface CommandGateway {

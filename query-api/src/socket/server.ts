@@ -17,8 +17,12 @@ import {
   type RequestContext,
   type ServerToClientEvents,
   type SessionVerifier,
+  type FreePointResponse,
+  type SendChatMessageResponse,
+  type UserView,
 } from '@pass/events';
 import { toCountriesView, toMainDataView, type ReadModelStore } from '@pass/projector';
+import { checkRequestOrigin } from '../http/origin';
 import { queryMetrics } from '../metrics';
 
 export interface SocketDeps {
@@ -35,6 +39,29 @@ export interface SocketDeps {
   redisAdapter?: { pubClient: Redis; subClient: Redis; key?: string };
   /** How often each instance re-announces the count (heals after an instance dies). */
   connectedUsersRefreshMs?: number;
+  /**
+   * CSRF: handshakes whose Origin names another site are refused (403) unless listed here; the
+   * site's own origin (the request's Host) is always allowed.
+   */
+  allowedOrigins?: readonly string[];
+}
+
+/**
+ * The client's address, as Express computes `req.ip` with the default `trust proxy` (loopback):
+ * behind a proxy on this machine, the last X-Forwarded-For hop; otherwise the peer.
+ */
+function clientAddressOf(socket: { handshake: { address: string; headers: Record<string, string | string[] | undefined> } }): string {
+  const peer = socket.handshake.address.replace(/^::ffff:/, '');
+  const forwarded = socket.handshake.headers['x-forwarded-for'];
+  const loopback = peer === '::1' || peer.startsWith('127.');
+  if (!loopback || !forwarded) return peer;
+  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',').map((h) => h.trim()).filter(Boolean);
+  return hops[hops.length - 1] ?? peer;
+}
+
+function lastFunction<T>(args: unknown[]): T | undefined {
+  const last = args[args.length - 1];
+  return typeof last === 'function' ? (last as T) : undefined;
 }
 
 export type PassServer = Server<ClientToServerEvents, ServerToClientEvents>;
@@ -59,6 +86,12 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
           pingTimeout: TIMERS.socketTimeoutMs,
           // Same origin as the web app; no cross-origin access.
           cors: undefined,
+          // A cross-site page must not open a socket that carries the member's cookie (CSRF).
+          allowRequest: (req, callback) => {
+            const verdict = checkRequestOrigin(req.headers, deps.allowedOrigins ?? []);
+            if (!verdict.ok) log.warn({ origin: req.headers.origin, reason: verdict.reason }, 'cross-site socket handshake refused');
+            callback(verdict.ok ? null : 'cross-site request refused', verdict.ok);
+          },
         });
   if (deps.redisAdapter) {
     const { pubClient, subClient, key } = deps.redisAdapter;
@@ -94,6 +127,7 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
   const contextOf = (socket: PassSocket): RequestContext => ({
     correlationId: randomUUID(),
     ...(socket.handshake.headers.cookie ? { cookieHeader: socket.handshake.headers.cookie } : {}),
+    clientAddress: clientAddressOf(socket),
   });
   const answer = <T>(ack: Ack<T> | undefined, result: GatewayResult<T>) => {
     if (typeof ack !== 'function') return;
@@ -132,7 +166,11 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
       read(socket, 'getChatMessages', async () => void socket.emit('chatMessages', await (await deps.readModels.active()).chat(CHAT_HISTORY_ON_REQUEST))),
     );
 
-    socket.on('sendChatMessage', (draft, ack) => {
+    // The acknowledgement is the last argument when it is a function, whatever came before it
+    // (a client that sends no draft, or junk before the callback, still gets its answer).
+    socket.on('sendChatMessage', (...args: unknown[]) => {
+      const ack = lastFunction<Ack<SendChatMessageResponse>>(args);
+      const draft = typeof args[0] === 'function' ? undefined : args[0];
       const parsed = chatMessageSchema.safeParse(draft);
       if (!parsed.success) {
         answer(ack, { ok: false, status: 400, error: parsed.error.issues[0]?.message ?? 'Invalid message' });
@@ -140,9 +178,11 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
       }
       command(socket, 'sendChatMessage', ack, (user, ctx) => deps.gateway.sendChatMessage(user, { message: parsed.data.message }, ctx));
     });
-    socket.on('increaseChatCount', (ack) => command(socket, 'increaseChatCount', ack, (user, ctx) => deps.gateway.awardFreePoint(user, ctx)));
-    socket.on('decreaseChatCount', (ack) =>
-      command(socket, 'decreaseChatCount', ack, async (user, ctx) => {
+    socket.on('increaseChatCount', (...args: unknown[]) =>
+      command(socket, 'increaseChatCount', lastFunction<Ack<FreePointResponse>>(args), (user, ctx) => deps.gateway.awardFreePoint(user, ctx)),
+    );
+    socket.on('decreaseChatCount', (...args: unknown[]) =>
+      command(socket, 'decreaseChatCount', lastFunction<Ack<{ user: UserView }>>(args), async (user, ctx) => {
         const current = await deps.gateway.currentUser(user, ctx);
         return current.ok ? { ok: true, data: { user: current.data } } : current;
       }),
