@@ -22,7 +22,7 @@ import type { PaymentProvider } from './payments/port';
 import { createPaymentProvider, type PaymentsConfig } from './payments/provider-factory';
 import { paymentRoutes } from './payments/routes';
 import { FileSessionStore } from './sessions/file-session-store';
-import { DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginLimits } from './sessions/rate-limiter';
+import { ActionThrottle, DEFAULT_ACTION_LIMITS, DEFAULT_LOGIN_LIMITS, LoginThrottle, type ActionLimits, type LoginLimits } from './sessions/rate-limiter';
 import { RedisSessionStore } from './sessions/redis-session-store';
 import { MemorySessionStore, type SessionStore } from './sessions/session-store';
 import { Sessions } from './sessions/sessions';
@@ -49,6 +49,8 @@ export interface CommandApiConfig {
   sessionSecret?: string | undefined;
   admin?: { email: string; password: string } | undefined;
   loginLimits?: LoginLimits;
+  /** Chat and free-point burst limits (default DEFAULT_ACTION_LIMITS); in Redis when redisUrl is set. */
+  actionLimits?: ActionLimits;
   reconcileIntervalMs?: number;
   /** Supply of passes on a fresh installation (default: the goal, 1,000,000). */
   initialAvailablePasses?: number;
@@ -148,6 +150,9 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
     throttle: redis
       ? LoginThrottle.onRedis(redis, `${config.redisPrefix ?? 'pass:'}login:`, config.loginLimits ?? DEFAULT_LOGIN_LIMITS)
       : LoginThrottle.inMemory(config.loginLimits ?? DEFAULT_LOGIN_LIMITS),
+    actions: redis
+      ? ActionThrottle.onRedis(redis, `${config.redisPrefix ?? 'pass:'}limits:`, config.actionLimits ?? DEFAULT_ACTION_LIMITS)
+      : ActionThrottle.inMemory(config.actionLimits ?? DEFAULT_ACTION_LIMITS),
     payments,
     images,
     uploadsDir: config.uploadsDir,

@@ -26,8 +26,8 @@ export function createInProcessGateway(s: CommandServices, clock: Clock): Comman
     }
   }
   return {
-    sendChatMessage: (user, draft, ctx) => run(user, () => sendChatMessage(s, user, draft, context(user, ctx))),
-    awardFreePoint: (user, ctx) => run(user, () => awardFreePoint(s, user, context(user, ctx))),
+    sendChatMessage: (user, draft, ctx) => run(user, () => sendChatMessage(s, user, draft, context(user, ctx), ctx.clientAddress)),
+    awardFreePoint: (user, ctx) => run(user, () => awardFreePoint(s, user, context(user, ctx), ctx.clientAddress)),
     currentUser: (user) => run(user, () => currentUser(s, user)),
   };
 }

@@ -26,6 +26,8 @@ export function createHttpCommandGateway(options: HttpCommandGatewayOptions): Co
         headers: {
           cookie: ctx.cookieHeader,
           'x-request-id': ctx.correlationId,
+          // The socket's client, for per-address limits; believed only where TRUST_PROXY trusts query-api.
+          ...(ctx.clientAddress ? { 'x-forwarded-for': ctx.clientAddress } : {}),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),

@@ -9,7 +9,7 @@ export function chatRoutes(s: CommandServices): Router {
   // One point per message, spent in the same append that records the text.
   router.post('/api/chat-messages', async (req, res) => {
     const user = requireUser(res);
-    res.status(201).json(await sendChatMessage(s, user, req.body ?? {}, commandContext(req, user, s.clock)));
+    res.status(201).json(await sendChatMessage(s, user, req.body ?? {}, commandContext(req, user, s.clock), req.ip));
   });
   return router;
 }

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { PaymentProvider } from '../payments/port';
-import type { LoginThrottle } from '../sessions/rate-limiter';
+import type { ActionThrottle, LoginThrottle } from '../sessions/rate-limiter';
 import type { Sessions } from '../sessions/sessions';
 import type { ImageJobs } from '../uploads/image-jobs';
 import type { Clock } from './clock';
@@ -11,6 +11,8 @@ export interface CommandServices {
   handler: CommandHandler;
   sessions: Sessions;
   throttle: LoginThrottle;
+  /** Chat and free-point burst limits per member and per address. */
+  actions: ActionThrottle;
   payments: PaymentProvider;
   images: ImageJobs;
   uploadsDir: string;

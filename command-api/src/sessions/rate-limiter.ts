@@ -129,3 +129,64 @@ export class LoginThrottle {
     return this.emails.reset(email.trim().toLowerCase());
   }
 }
+
+/**
+ * Burst limits on the member actions a script could hammer (chat and the free point), per member
+ * and per client address, over HTTP and over the sockets alike. A human never reaches them: the
+ * free point is once per 30 s by its own rule, and chat allows a quick burst of messages.
+ */
+export interface ActionLimits {
+  chatPerUser: RateLimit;
+  chatPerIp: RateLimit;
+  freePointPerUser: RateLimit;
+  freePointPerIp: RateLimit;
+}
+
+export const DEFAULT_ACTION_LIMITS: ActionLimits = {
+  chatPerUser: { max: 5, windowMs: 10_000 },
+  chatPerIp: { max: 30, windowMs: 10_000 },
+  // The decider allows one point per 30 s; this only stops a client asking in a tight loop.
+  freePointPerUser: { max: 10, windowMs: 60_000 },
+  // Members behind one address (a school, an office) each get theirs.
+  freePointPerIp: { max: 60, windowMs: 60_000 },
+};
+
+export type ThrottledAction = 'chat' | 'freePoint';
+
+export function tooManyActionsMessage(action: ThrottledAction, seconds: number): string {
+  const wait = `${seconds} second${seconds === 1 ? '' : 's'}`;
+  return action === 'chat'
+    ? `You are sending messages too fast. Please wait ${wait} and try again.`
+    : `Too many requests for free points. Please wait ${wait} and try again.`;
+}
+
+export class ActionThrottle {
+  constructor(private readonly limiters: Record<ThrottledAction, { user: RateLimiter; ip: RateLimiter }>) {}
+
+  static inMemory(limits: ActionLimits = DEFAULT_ACTION_LIMITS): ActionThrottle {
+    return new ActionThrottle({
+      chat: { user: new MemoryRateLimiter(limits.chatPerUser), ip: new MemoryRateLimiter(limits.chatPerIp) },
+      freePoint: { user: new MemoryRateLimiter(limits.freePointPerUser), ip: new MemoryRateLimiter(limits.freePointPerIp) },
+    });
+  }
+
+  static onRedis(redis: Redis, prefix: string, limits: ActionLimits = DEFAULT_ACTION_LIMITS): ActionThrottle {
+    return new ActionThrottle({
+      chat: { user: new RedisRateLimiter(redis, `${prefix}chat:user:`, limits.chatPerUser), ip: new RedisRateLimiter(redis, `${prefix}chat:ip:`, limits.chatPerIp) },
+      freePoint: {
+        user: new RedisRateLimiter(redis, `${prefix}free:user:`, limits.freePointPerUser),
+        ip: new RedisRateLimiter(redis, `${prefix}free:ip:`, limits.freePointPerIp),
+      },
+    });
+  }
+
+  /** Counts one attempt of `action`; returns the wait in seconds when refused (nothing counted then). */
+  async attempt(action: ThrottledAction, userId: string, ip: string | undefined): Promise<number> {
+    const { user, ip: byIp } = this.limiters[action];
+    const [waitUser, waitIp] = await Promise.all([user.retryAfterSeconds(userId), ip ? byIp.retryAfterSeconds(ip) : Promise.resolve(0)]);
+    const wait = Math.max(waitUser, waitIp);
+    if (wait > 0) return wait;
+    await Promise.all([user.hit(userId), ip ? byIp.hit(ip) : Promise.resolve()]);
+    return 0;
+  }
+}

@@ -9,6 +9,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { createCommandApi, type CommandApi, type CommandApiConfig } from '../command-api';
 import type { Clock } from '../kernel/clock';
+import type { ActionLimits } from '../sessions/rate-limiter';
 
 export interface Harness {
   url: string;
@@ -32,6 +33,14 @@ export interface Browser {
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-pass-123' };
 
+/** Tests of other rules send bursts a human would not; tests of the limits pass `config.actionLimits`. */
+export const RELAXED_ACTION_LIMITS: ActionLimits = {
+  chatPerUser: { max: 10_000, windowMs: 1_000 },
+  chatPerIp: { max: 10_000, windowMs: 1_000 },
+  freePointPerUser: { max: 10_000, windowMs: 1_000 },
+  freePointPerIp: { max: 10_000, windowMs: 1_000 },
+};
+
 /** The command API over real HTTP on a free port, with an in-memory PGlite store. */
 export async function startHarness(options: { config?: Partial<CommandApiConfig>; clock?: Clock; store?: EventStore } = {}): Promise<Harness> {
   const store = options.store ?? (await openPgliteEventStore());
@@ -40,7 +49,7 @@ export async function startHarness(options: { config?: Partial<CommandApiConfig>
   const api = await createCommandApi({
     eventStore: store,
     logger: pino({ level: 'silent' }),
-    config: { cookieSecure: false, admin: ADMIN, sessionSecret: 'x'.repeat(40), ...options.config, uploadsDir },
+    config: { cookieSecure: false, admin: ADMIN, sessionSecret: 'x'.repeat(40), actionLimits: RELAXED_ACTION_LIMITS, ...options.config, uploadsDir },
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const app = express();

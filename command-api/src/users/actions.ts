@@ -10,18 +10,33 @@ import {
 } from '@pass/events';
 import { DomainError } from '../kernel/domain-error';
 import type { CommandServices } from '../kernel/services';
+import { tooManyActionsMessage, type ThrottledAction } from '../sessions/rate-limiter';
 import { userDecider } from './decider';
 import { toUserView } from './view';
 
 /** Member actions shared by the HTTP routes and the Socket.IO gateway, so both apply the same rules. */
 
-export async function awardFreePoint(s: CommandServices, user: Principal, ctx: CommandContext): Promise<FreePointResponse> {
+/** 429 (with Retry-After) when the member or their address is over the action's burst limit. */
+async function throttle(s: CommandServices, action: ThrottledAction, user: Principal, clientAddress: string | undefined): Promise<void> {
+  const wait = await s.actions.attempt(action, user.id, clientAddress);
+  if (wait > 0) throw new DomainError('too_soon', tooManyActionsMessage(action, wait), { retryAfterSeconds: wait });
+}
+
+export async function awardFreePoint(s: CommandServices, user: Principal, ctx: CommandContext, clientAddress?: string): Promise<FreePointResponse> {
+  await throttle(s, 'freePoint', user, clientAddress);
   const { state } = await s.handler.handle(userDecider, streams.user(user.id), { type: 'AwardFreePoint', data: { userId: user.id }, now: ctx.now }, ctx);
   return { user: toUserView(state) };
 }
 
-export async function sendChatMessage(s: CommandServices, user: Principal, draft: unknown, ctx: CommandContext): Promise<SendChatMessageResponse> {
+export async function sendChatMessage(
+  s: CommandServices,
+  user: Principal,
+  draft: unknown,
+  ctx: CommandContext,
+  clientAddress?: string,
+): Promise<SendChatMessageResponse> {
   const { message } = chatMessageSchema.parse(draft);
+  await throttle(s, 'chat', user, clientAddress);
   const messageId = randomUUID();
   const { state, events } = await s.handler.handle(
     userDecider,

@@ -54,7 +54,7 @@ export function userRoutes(s: CommandServices): Router {
 
   router.post('/api/free-point', async (req, res) => {
     const user = requireUser(res);
-    res.json(await awardFreePoint(s, user, commandContext(req, user, s.clock)));
+    res.json(await awardFreePoint(s, user, commandContext(req, user, s.clock), req.ip));
   });
 
   router.post('/api/buy-points', async (req, res) => {
