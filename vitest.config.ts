@@ -1,5 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
+// The long fault suites (infra/src/faults/*.faults.ts) run only when asked for by name
+// (`npm run test:faults` = `vitest run --project faults`), never with the default projects.
+const faultsAsked = process.argv.some((arg) => arg === 'faults' || arg === '--project=faults');
+
 // One project per runtime. `npm test` (scripts/test.mjs) runs them all and prints the summary.
 export default defineConfig({
   test: {
@@ -20,6 +24,22 @@ export default defineConfig({
           include: ['web/src/**/*.test.{ts,tsx}'],
         },
       },
+      ...(faultsAsked
+        ? [
+            {
+              test: {
+                name: 'faults',
+                environment: 'node',
+                include: ['infra/src/faults/**/*.faults.ts'],
+                testTimeout: 300_000,
+                hookTimeout: 120_000,
+                pool: 'forks' as const,
+                fileParallelism: false,
+                maxWorkers: 1,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });
