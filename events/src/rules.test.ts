@@ -252,3 +252,14 @@ describe('Admin login (spec §5, Spanish)', () => {
     expect(messages(adminLoginSchema, validAdmin)).toEqual({});
   });
 });
+
+describe('text every store can keep', () => {
+  it('refuses NUL characters and unpaired surrogates in text fields (PostgreSQL refuses both)', async () => {
+    const { chatMessageSchema, isStorableText, UNSUPPORTED_CHARACTERS } = await import('./rules');
+    expect(isStorableText('hola 👩‍👩‍👧 مرحبا')).toBe(true);
+    expect(isStorableText('a\u0000b')).toBe(false);
+    expect(isStorableText('a\uD800b')).toBe(false);
+    expect(isStorableText('a\uDC00')).toBe(false);
+    expect(chatMessageSchema.safeParse({ message: 'hi\u0000' }).error?.issues[0]?.message).toBe(UNSUPPORTED_CHARACTERS);
+  });
+});

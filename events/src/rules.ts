@@ -10,8 +10,18 @@ import { LIMITS, POINTS_PER_PASS } from './constants';
 const EMAIL_ENDINGS = ['com', 'net', 'org', 'gov', 'edu', 'info', 'biz', 'co', 'io', 'uk'];
 export const EMAIL_PATTERN = new RegExp(`^[^\\s@]+@[^\\s@]+\\.(?:${EMAIL_ENDINGS.join('|')})$`, 'i');
 
+export const UNSUPPORTED_CHARACTERS = 'Please remove the unsupported characters';
+
+/**
+ * Text every store can keep: no NUL character and no unpaired surrogate (PostgreSQL's text and
+ * JSON refuse both, so they would fail the append instead of the form).
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\u0000') && !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value);
+}
+
 /** A string field whose empty value reports `required`. */
-const text = (required: string) => z.string({ error: required }).trim().min(1, required);
+const text = (required: string) => z.string({ error: required }).trim().min(1, required).refine(isStorableText, UNSUPPORTED_CHARACTERS);
 
 export const joinFormSchema = z.object({
   email: text('Enter an email')

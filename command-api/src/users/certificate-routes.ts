@@ -28,7 +28,13 @@ const upload = multer({
 });
 
 function runUpload(req: Request, res: Response): Promise<void> {
-  return new Promise((done, fail) => upload.single('image')(req, res, (error: unknown) => (error ? fail(error) : done())));
+  return new Promise((done, fail) =>
+    upload.single('image')(req, res, (error: unknown) => {
+      if (!error) return done();
+      // multer's own limits answer with their messages; anything else is a body busboy could not read.
+      fail(error instanceof multer.MulterError ? error : new HttpError(400, 'The form could not be read. Please try again.'));
+    }),
+  );
 }
 
 const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? (body[name] as string) : undefined);

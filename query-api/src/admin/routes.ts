@@ -10,7 +10,7 @@ import { searchUsers } from '../reads/search';
 import { toAdminPost } from '../reads/views';
 import { memberHistory, timelineCsv } from './history';
 
-const historyParams = z.object({ userId: z.string().min(1).max(200) });
+const historyParams = z.object({ userId: z.string().regex(/^[\w-]{1,100}$/, 'No such member') });
 const historyQuery = z.object({ format: z.enum(['json', 'csv']).default('json') });
 
 /** Admin views: member audit, post search, projection status and rebuild. */

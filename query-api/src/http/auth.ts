@@ -10,9 +10,15 @@ export function authOf(req: Request, sessions: SessionVerifier): Promise<Authent
   return auth;
 }
 
-/** Admin principal, or answers 401 and returns null. */
+/**
+ * Admin principal, or answers and returns null: 401 without any session, 403 for a member (as
+ * command-api's admin routes do: signed in, but not allowed).
+ */
 export async function requireAdmin(req: Request, res: Response, sessions: SessionVerifier) {
-  const { admin } = await authOf(req, sessions);
-  if (!admin) res.status(401).json({ error: 'Admin session required' });
+  const { admin, user } = await authOf(req, sessions);
+  if (!admin) {
+    if (user) res.status(403).json({ error: 'Only the admin can do this' });
+    else res.status(401).json({ error: 'Admin session required' });
+  }
   return admin;
 }
