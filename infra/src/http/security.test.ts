@@ -84,7 +84,8 @@ describe('the app shell', () => {
   });
 
   it('sends the security headers on HTML, API, static and error answers; HSTS only with Secure cookies', async () => {
-    for (const [path, accept] of [['/', 'text/html'], ['/content/join', 'text/html'], ['/api/thing', 'application/json'], ['/api/nope', 'application/json'], ['/index.html', '*/*']]) {
+    const answers: Array<[string, string]> = [['/', 'text/html'], ['/content/join', 'text/html'], ['/api/thing', 'application/json'], ['/api/nope', 'application/json'], ['/index.html', '*/*']];
+    for (const [path, accept] of answers) {
       const res = await fetch(url + path, { headers: { accept } });
       expect(res.headers.get('content-security-policy'), path).toMatch(/default-src 'self'.*object-src 'none'; base-uri 'self'.*frame-ancestors 'self'/);
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
