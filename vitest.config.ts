@@ -24,6 +24,20 @@ export default defineConfig({
           include: ['web/src/**/*.test.{ts,tsx}'],
         },
       },
+      {
+        // Real Chromium against the real standalone build (web/e2e/journeys.test.ts): one file at a
+        // time, long timeouts (the free-point countdown runs 30 s of real time).
+        test: {
+          name: 'browser',
+          environment: 'node',
+          include: ['web/e2e/**/*.test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          fileParallelism: false,
+          maxWorkers: 1,
+        },
+      },
       ...(faultsAsked
         ? [
             {

@@ -69,6 +69,12 @@ if (existsSync(resolve(root, 'web/tsconfig.json'))) {
 const lint = run('npx', ['eslint', '.']);
 steps.push(['lint', lint.status === 0]);
 
+// The browser suite drives the built web app (web/dist) on the standalone server.
+if (existsSync(resolve(root, 'web/e2e'))) {
+  const webBuild = run('npm', ['run', 'build', '-w', '@pass/web'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  steps.push(['build web', webBuild.status === 0]);
+}
+
 const jsonFile = resolve(results, 'vitest.json');
 const vitest = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`]);
 steps.push(['vitest', vitest.status === 0]);

@@ -4,9 +4,9 @@
  * Each journey gets a fresh browser context; add new ones to JOURNEYS.
  */
 import assert from 'node:assert/strict';
-import { deflateSync } from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, VIEWPORTS } from './browser';
+import { tinyPng } from './png';
 
 export interface Journey {
   name: string;
@@ -14,34 +14,6 @@ export interface Journey {
 }
 
 const uniqueEmail = () => `e2e${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}@example.com`;
-
-/** A valid 1×1 PNG, for the certificate image. */
-function tinyPng(): Buffer {
-  const crc = (buf: Buffer) => {
-    let c = ~0;
-    for (const b of buf) {
-      c ^= b;
-      for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-    }
-    return ~c >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const ihdr = Buffer.from([0, 0, 0, 1, 0, 0, 0, 1, 8, 2, 0, 0, 0]);
-  const raw = Buffer.from([0, 252, 163, 17]);
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** Accepts the cookie and closes the ads popup whenever it gets in the way (it allows closing once loaded). */
 async function prepare(page: Page, baseUrl: string) {
