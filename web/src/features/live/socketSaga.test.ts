@@ -30,7 +30,9 @@ describe('live connection', () => {
     const app = startApp();
     await vi.advanceTimersByTimeAsync(0);
     app.socket.serverEmit('connectedUsers', 42);
-    app.socket.serverEmit('updatedMainData', { mainData: { ...sampleMainData, sold: 31 }, countries: { distinct: 3, top: [] } });
+    // The server sends the new total first, then the message: it is listed once and counted once.
+    const total = sampleMainData.globalMessages + 1;
+    app.socket.serverEmit('updatedMainData', { mainData: { ...sampleMainData, sold: 31, globalMessages: total }, countries: { distinct: 3, top: [] } });
     app.socket.serverEmit('chatMessage', message('m1'));
     app.socket.serverEmit('chatMessage', message('m1'));
     app.socket.serverEmit('globalMember', { user: { id: 'u2', fullname: 'Bob', country: 'Spain', image: null, priority: '' }, message: 'Hi!', postedAt: '' });
@@ -93,6 +95,17 @@ describe('sending a chat message', () => {
     expect(s.chat.globalMessages.filter((m) => m.id === 'm9')).toHaveLength(1);
     // A member with a priority also sends decreaseChatCount (spec §4).
     expect(app.socket.emittedNames()).toContain('decreaseChatCount');
+  });
+
+  it('without the live connection it sends over HTTP and counts the message itself', async () => {
+    const sent = message('m7', 'u1');
+    const app = startApp({ userId: 'u1' }, (h) => h.api.sendChatMessage.mockResolvedValue({ message: sent, user: { ...sampleUser, chatCount: 29 } }));
+    await vi.advanceTimersByTimeAsync(0);
+    const before = app.state().mainData.data.globalMessages;
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().chat.globalMessages.map((m) => m.id)).toEqual(['m7']);
+    expect(app.state().mainData.data.globalMessages).toBe(before + 1);
   });
 
   it('a 402 answer sends the member to /content/check', async () => {

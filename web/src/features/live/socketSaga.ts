@@ -32,14 +32,20 @@ export function liveChannel(socket: LiveSocket): EventChannel<Action> {
   });
 }
 
-/** Internal: a live chat message, counted once even if the ack delivered it first. */
+/** Internal: a live chat message, listed once even if the ack delivered it first. */
 const chatMessageArrived = (message: ChatMessageView) => ({ type: 'live/chatMessageArrived', payload: message });
 
-function* addChatMessage(message: ChatMessageView): SagaIterator {
+/**
+ * Lists a chat message once. The count is the server's: over the live connection every new
+ * message comes with an `updatedMainData` carrying the new total (sent before the message
+ * itself), so counting it here as well would count it twice. Only a message sent over HTTP
+ * while the live connection is down is counted locally (`count`).
+ */
+function* addChatMessage(message: ChatMessageView, count = false): SagaIterator {
   const state: RootState = yield select();
   if (state.chat.globalMessages.some((m) => m.id === message.id)) return;
   yield put(chatActions.chatMessageReceived(message));
-  yield put(mainDataActions.globalMessagesCounted(state.mainData.data.globalMessages + 1));
+  if (count) yield put(mainDataActions.globalMessagesCounted(state.mainData.data.globalMessages + 1));
 }
 
 /** Emits with an acknowledgement, giving up after the socket timeout. */
@@ -66,7 +72,8 @@ function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof ch
     return;
   }
   let answer: AckAnswer<SendChatMessageResponse>;
-  if (socket.connected) {
+  const live = socket.connected;
+  if (live) {
     answer = yield call(awaitAck<SendChatMessageResponse>, (ack) =>
       socket.emit('sendChatMessage', { message: action.payload }, ack),
     );
@@ -80,7 +87,7 @@ function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof ch
   }
   if (answer.ok) {
     yield put(userActions.userSet(answer.data.user));
-    yield call(addChatMessage, answer.data.message);
+    yield call(addChatMessage, answer.data.message, !live);
     yield put(chatActions.sendFinished({ sent: true }));
     if (user.priority && answer.data.user.chatCount > 0 && socket.connected) {
       // Kept for the spec's client; the server answers the current user and changes nothing.
