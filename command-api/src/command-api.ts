@@ -13,7 +13,7 @@ import { chatRoutes } from './chat/routes';
 import { createInProcessGateway } from './gateway';
 import { authenticate } from './http/auth';
 import { apiErrorHandler } from './http/errors';
-import { systemClock, type Clock } from './kernel/clock';
+import { storeSyncedClock, systemClock, type Clock } from './kernel/clock';
 import { CommandHandler } from './kernel/command-handler';
 import type { CommandServices } from './kernel/services';
 import { PassReservationReconciler } from './passes/reconciler';
@@ -66,6 +66,7 @@ export interface CommandApiDeps {
   jobs?: ImageJobs;
   /** The payment provider; default: the one config.payments names (simulated when unset). */
   payments?: PaymentProvider;
+  /** Business time; default: the event store's clock (`storeSyncedClock`), the local one if the store has none. */
   clock?: Clock;
 }
 
@@ -132,7 +133,13 @@ async function openSessionStore(config: CommandApiConfig, redis: Redis | undefin
 export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi> {
   const { eventStore, config } = deps;
   const logger = deps.logger.child({ component: 'command-api' });
-  const clock = deps.clock ?? systemClock;
+  // Business time follows the event store's clock (kernel/clock.ts), unless the host passes one.
+  const synced = deps.clock
+    ? undefined
+    : await storeSyncedClock(eventStore, {
+        onSkew: (offsetMs) => logger.warn({ offsetMs }, 'this machine\'s clock is off the event store\'s; deciding on the store\'s time'),
+      });
+  const clock = deps.clock ?? synced!.clock;
   await mkdir(config.uploadsDir, { recursive: true });
 
   const handler = new CommandHandler({ eventStore, logger });
@@ -195,6 +202,7 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
     },
     close: () =>
       (closing ??= (async () => {
+        synced?.stop();
         await reconciler.stop();
         await images.close();
         await sessionStore.close();

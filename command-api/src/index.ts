@@ -8,5 +8,6 @@ export type { PaymentsConfigResponse } from './payments/routes';
 export { captureAndCredit, creditCapturedOrder, reverseCapturedPurchase, type BuyPointsDeps } from './payments/buy-points';
 export { createImageJobs, BullMqImageJobs, InProcessImageJobs, type ImageJobs } from './uploads/image-jobs';
 export { PassReservationReconciler } from './passes/reconciler';
+export { storeSyncedClock, systemClock, type Clock, type StoreSyncedClock } from './kernel/clock';
 export type { SessionStore, SessionRecord } from './sessions/session-store';
 export { createHttpCommandGateway, type HttpCommandGatewayOptions } from './http-gateway';

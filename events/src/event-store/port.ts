@@ -112,6 +112,11 @@ export interface EventStore {
   /** Position of the newest event in $all, or START when empty. */
   headPosition(): Promise<GlobalPosition>;
   subscribeToAll(options: SubscribeToAllOptions): Subscription;
+  /**
+   * The store server's current time, the one clock every process writing to it shares
+   * (PostgreSQL/PGlite: `clock_timestamp()`). Absent when the store cannot tell (EventStoreDB).
+   */
+  now?(): Promise<Date>;
   close(): Promise<void>;
 }
 

@@ -519,6 +519,12 @@ export class SqlEventStore implements EventStore {
     return row ? { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } : START;
   }
 
+  async now(): Promise<Date> {
+    const rows = await this.run<{ now: Date | string }>('SELECT clock_timestamp() AS now', [], 'read the clock');
+    const value = rows[0]!.now;
+    return value instanceof Date ? value : new Date(value);
+  }
+
   /** True when committed events after `after` exist but are held behind a transaction still running. */
   private async hasPending(after: GlobalPosition): Promise<boolean> {
     const rows =

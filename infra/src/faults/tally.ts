@@ -28,7 +28,7 @@ export function faultTally(suite: string): Tally {
   afterAll(() => {
     const extra = [...notes].map(([k, v]) => `, ${k} ${v}`).join('');
     const line = `[faults] ${suite}: cases tried ${tried}, failures ${failures}, events lost ${lost}${extra}, ${((Date.now() - started) / 1000).toFixed(1)} s`;
-    console.log(line);
+    console.warn(line);
     const dir = resolve(process.env.TEST_RESULTS_DIR ?? '.test-results');
     mkdirSync(dir, { recursive: true });
     appendFileSync(resolve(dir, 'faults-summary.txt'), `${new Date().toISOString()} ${line}\n`);
