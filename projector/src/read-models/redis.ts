@@ -23,12 +23,13 @@ import {
  *   main              string  JSON MainRecord
  *   rows              hash    rank key → JSON UserRow
  *   uid               hash    userId → rank key
- *   z:users, z:ix:*   sorted sets (see SortedSetName)
+ *   z:users, z:ix:*   sorted sets (see SortedSetName), word, date and pair sets (search.ts)
  *   emails            hash    lower-cased e-mail → rank key
  *   countries         zset    country, score = -members (so ties sort alphabetically)
  *   chat              list    JSON ChatMessageView, newest last, capped
  *   posts             string  JSON GlobalPostView[], newest first
- *   tmp:*             short-lived intersections of search sets
+ *   tmp:*             short-lived intersections of search sets (3+ words, or a word and a date)
+ *   pairs             present when every row has its pair sets (projected from the start with them)
  * and `<root>:active` names the keyspace readers use.
  */
 
@@ -50,6 +51,8 @@ while i <= n do
   i = i + a
 end
 local p = ARGV[3]
+-- A keyspace projected from its start by this code has pair sets for every row (see PAGE_SCRIPT).
+if cur == '' then redis.call('SET', p .. 'pairs', '1') end
 i = 4
 while i <= n do
   local op = ARGV[i]
@@ -94,20 +97,21 @@ const APPLY_SHA = createHash('sha1').update(APPLY_SCRIPT).digest('hex');
  *   same words (multi-word results can lag writes by that long).
  * A query without two words (a word and a date) intersects its sets directly: a date set holds
  * one day's registrations. So does a query matched by a row too long to be paired (UNPAIRED_SET,
- * normally empty), so results never depend on which index answered.
- * KEYS: users, rows, the set to page (or the intersection's cache key), the unpaired set, then
- * the query's sets (n of them) and its pair sets. ARGV: ttl ms, members-only flag, first rank,
- * last rank, n, then the two 0-based set indexes of each pair set.
+ * normally empty), and any query on a keyspace projected before pair sets existed (no `pairs`
+ * marker: it lacks them until rebuilt), so results never depend on which index answered.
+ * KEYS: users, rows, the set to page (or the intersection's cache key), the unpaired set, the
+ * pairs marker, then the query's sets (n of them) and its pair sets. ARGV: ttl ms, members-only
+ * flag, first rank, last rank, n, then the two 0-based set indexes of each pair set.
  */
 const PAGE_SCRIPT = `
 local target = KEYS[3]
 local n = tonumber(ARGV[5])
 if n > 1 and redis.call('EXISTS', target) == 0 then
   local sets = {}
-  for i = 1, n do sets[i] = KEYS[4 + i] end
-  local npairs = #KEYS - 4 - n
+  for i = 1, n do sets[i] = KEYS[5 + i] end
+  local npairs = #KEYS - 5 - n
   local inter = sets
-  if npairs > 0 then
+  if npairs > 0 and redis.call('EXISTS', KEYS[5]) == 1 then
     local probe = { n + 1, KEYS[4] }
     for i = 1, n do probe[#probe + 1] = sets[i] end
     probe[#probe + 1] = 'LIMIT'
@@ -115,12 +119,12 @@ if n > 1 and redis.call('EXISTS', target) == 0 then
     if redis.call('ZINTERCARD', unpack(probe)) == 0 then
       local best, bestCard = 0, -1
       for k = 1, npairs do
-        local card = redis.call('ZCARD', KEYS[4 + n + k])
+        local card = redis.call('ZCARD', KEYS[5 + n + k])
         if bestCard < 0 or card < bestCard then best, bestCard = k, card end
       end
       local a = tonumber(ARGV[4 + 2 * best]) + 1
       local b = tonumber(ARGV[5 + 2 * best]) + 1
-      inter = { KEYS[4 + n + best] }
+      inter = { KEYS[5 + n + best] }
       for i = 1, n do
         if i ~= a and i ~= b then inter[#inter + 1] = sets[i] end
       end
@@ -287,10 +291,10 @@ class RedisKeyspace implements Keyspace {
     const z = (set: string) => `${this.p}z:${set}`;
     let keys: string[];
     if (plan.sets.length <= 1) {
-      keys = [users, `${this.p}rows`, z(plan.sets[0] ?? 'users'), z(UNPAIRED_SET)];
+      keys = [users, `${this.p}rows`, z(plan.sets[0] ?? 'users'), z(UNPAIRED_SET), `${this.p}pairs`];
     } else {
       const cacheKey = `${this.p}tmp:${createHash('sha1').update(plan.sets.join('\n')).digest('hex')}`;
-      keys = [users, `${this.p}rows`, cacheKey, z(UNPAIRED_SET), ...plan.sets.map(z), ...plan.pairs.map(z)];
+      keys = [users, `${this.p}rows`, cacheKey, z(UNPAIRED_SET), `${this.p}pairs`, ...plan.sets.map(z), ...plan.pairs.map(z)];
     }
     const [total, rows, ranks] = (await this.script(PAGE_SCRIPT, PAGE_SHA, keys.length, [
       ...keys,

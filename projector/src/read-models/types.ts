@@ -60,7 +60,7 @@ export interface UserRow {
  * Sorted sets. `users` holds every registered user, scored `-passes` so members (passes > 0)
  * come first and equal scores fall back to the key, i.e. registration order. `ix:<token>` is the
  * search index: the same members and scores, restricted to one token, so a filtered page is a
- * range read, never a scan. E-mails (one user each) are a plain lookup, not a set per address.
+ * range read, never a scan; `ix:<a>+<b>` restricts them to two words (pairSet in search.ts). E-mails (one user each) are a plain lookup, not a set per address.
  */
 export type SortedSetName = 'users' | `ix:${string}`;
 
