@@ -2,11 +2,15 @@ import type { RankingEntry } from '@pass/events/api';
 import { formatNumber } from '../lib/format';
 import { isHttpLink } from '../lib/url';
 
+/** A member whose card the admin removed keeps the passes and the rank, without a name. */
+const ANONYMOUS = 'Anonymous';
+const nameOf = (entry: RankingEntry) => entry.fullname.trim() || ANONYMOUS;
+
 function Avatar({ entry }: { entry: RankingEntry }) {
   return entry.imageUrl ? (
-    <img src={entry.imageUrl} alt={entry.fullname} width={96} height={96} loading="lazy" />
+    <img src={entry.imageUrl} alt={nameOf(entry)} width={96} height={96} loading="lazy" />
   ) : (
-    <span className="avatar" aria-hidden="true">{entry.fullname.slice(0, 1).toUpperCase()}</span>
+    <span className="avatar" aria-hidden="true">{nameOf(entry).slice(0, 1).toUpperCase()}</span>
   );
 }
 
@@ -33,13 +37,13 @@ export function Sponsors({ query, entries, onQuery }: SponsorsProps) {
               <span className="rank">#{m.rank}</span>
               <span className="passes">{formatNumber(m.passes)} passes</span>
               {isHttpLink(m.link) ? (
-                <a href={m.link} target="_blank" rel="noopener noreferrer nofollow ugc" aria-label={`${m.fullname}'s link`}>
+                <a href={m.link} target="_blank" rel="noopener noreferrer nofollow ugc" aria-label={`${nameOf(m)}'s link`}>
                   <Avatar entry={m} />
                 </a>
               ) : (
                 <Avatar entry={m} />
               )}
-              <strong>{m.fullname}</strong>
+              <strong>{nameOf(m)}</strong>
               <span className="muted">{m.country}</span>
             </li>
           ))}
