@@ -47,7 +47,8 @@ import { checkRenderedInert } from './inert-browser';
  * summary names them all.
  */
 
-type Verdict = 'reject' | 'accept' | 'read' | ((answer: Answer) => string | null);
+/** `noop`: a 2xx that changes nothing (logging out without a session) or a 4xx; never an append. */
+type Verdict = 'reject' | 'accept' | 'read' | 'noop' | ((answer: Answer) => string | null);
 
 const ADMIN = { email: 'hostile-admin@example.com', password: 'admin-pass-123' };
 const root = resolve(import.meta.dirname, '../../..');
@@ -101,10 +102,11 @@ async function httpCase(route: string, name: string, verdict: Verdict, run: () =
     if (answer.status >= 500) problem = `server error ${answer.status}`;
     else if (verdict === 'reject') problem = judgeRejection(answer);
     else if (verdict === 'accept' || verdict === 'read') problem = answer.status >= 200 && answer.status < 300 ? null : `expected success, got ${answer.status}`;
+    else if (verdict === 'noop') problem = answer.status >= 400 ? judgeRejection(answer) : answer.status >= 200 && answer.status < 300 ? null : `unexpected ${answer.status}`;
     else problem = verdict(answer);
   }
   const after = await head();
-  const mustNotAppend = verdict === 'reject' || verdict === 'read' || (typeof verdict === 'function' && answer !== undefined && answer.status >= 400);
+  const mustNotAppend = verdict === 'reject' || verdict === 'read' || verdict === 'noop' || (typeof verdict === 'function' && answer !== undefined && answer.status >= 400);
   if (mustNotAppend && comparePositions(before, after) !== 0) problem ??= 'an event was appended';
   if (!(await healthy())) problem ??= 'the process is no longer healthy';
   if (answer && answer.status >= 400) stats.rejected++;
@@ -321,6 +323,21 @@ describe('hostile input against the standalone process', () => {
         const actor = await route.actor();
         await httpCase(label, name, 'reject', () => actor.send(route.method, route.path, { raw: body.raw, ...(body.contentType ? { contentType: body.contentType } : {}) }));
       }
+    }
+
+    // ---- routes without a body: junk bodies are refused or ignored, never an append -----------------
+    const pointTaker = await newMember('point');
+    expect((await pointTaker.send('POST', '/api/free-point')).status).toBe(200);
+    const junk: Array<[string, { raw: string | Uint8Array; contentType?: string }]> = [
+      ...Object.entries(BAD_BODIES),
+      ['another member in the body', { raw: JSON.stringify({ userId: b.id, email: b.email, points: 1e6 }) }],
+    ];
+    for (const [name, body] of junk) {
+      const opts = { raw: body.raw, ...(body.contentType ? { contentType: body.contentType } : {}) };
+      await httpCase('POST /api/free-point', `${name} (point already taken)`, 'reject', () => pointTaker.send('POST', '/api/free-point', opts));
+      await httpCase('POST /api/free-point', `${name} as a guest`, 'reject', () => guest.send('POST', '/api/free-point', opts));
+      await httpCase('POST /api/logout', `${name} as a guest`, 'noop', () => guest.send('POST', '/api/logout', opts));
+      await httpCase('POST /api/admin-logout', `${name} as a guest`, 'noop', () => guest.send('POST', '/api/admin-logout', opts));
     }
 
     // ---- the join form's e-mail and password edge cases -------------------------------------------
@@ -588,6 +605,17 @@ describe('hostile input against the standalone process', () => {
       () => true,
     );
     if (!refusedHandshake) stats.failures.push('socket handshake — CSRF: a cross-site Origin was accepted');
+    stats.tried++;
+    stats.socket++;
+    stats.accepted++;
+    const ownSite = await victim.socket({ origin: url }).then(
+      (s) => {
+        s.disconnect();
+        return true;
+      },
+      () => false,
+    );
+    if (!ownSite) stats.failures.push("socket handshake — this site's own Origin was refused");
 
     // Everything acknowledged above is in the store.
     for (const ack of acknowledged) {
