@@ -1,0 +1,55 @@
+import type { RecordedEvent } from '@pass/events';
+import { Browser } from '../testing/client';
+
+/** Everything a reader sees through query-api (the read models), as one comparable value. */
+export async function readSide(origin: string): Promise<Record<string, unknown>> {
+  const guest = new Browser(origin);
+  const paths = ['/api/main-data', '/api/chat-messages?limit=100', '/api/ranking', '/api/registry', '/api/countries'];
+  const answers = await Promise.all(paths.map((p) => guest.request('GET', p)));
+  const out: Record<string, unknown> = {};
+  answers.forEach((r, i) => {
+    if (r.status !== 200) throw new Error(`GET ${paths[i]} answered ${r.status}: ${JSON.stringify(r.body)}`);
+    out[paths[i]!] = r.body;
+  });
+  return out;
+}
+
+/** Reads until two reads 500 ms apart agree (the projector has caught up with the last command). */
+export async function settledReadSide(origin: string, timeoutMs = 20_000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await readSide(origin);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 500));
+    const next = await readSide(origin);
+    if (JSON.stringify(next) === JSON.stringify(last) || Date.now() > deadline) return next;
+    last = next;
+  }
+}
+
+/**
+ * Claims left half-done: a reservation on `passes-pool` with neither a confirmation nor a
+ * release, and a PassesClaimed whose reservation was released (both would be a lost or
+ * doubled pass).
+ */
+export function halfDoneClaims(events: RecordedEvent[]): { pending: string[]; claimedButReleased: string[]; reservations: number } {
+  const reserved = new Set<string>();
+  const settled = new Set<string>();
+  const released = new Set<string>();
+  const claimed = new Set<string>();
+  for (const e of events) {
+    const id = (e.data as { reservationId?: string }).reservationId;
+    if (!id) continue;
+    if (e.type === 'PassesReserved') reserved.add(id);
+    if (e.type === 'PassReservationConfirmed') settled.add(id);
+    if (e.type === 'PassReservationReleased') {
+      settled.add(id);
+      released.add(id);
+    }
+    if (e.type === 'PassesClaimed') claimed.add(id);
+  }
+  return {
+    pending: [...reserved].filter((id) => !settled.has(id)),
+    claimedButReleased: [...claimed].filter((id) => released.has(id)),
+    reservations: reserved.size,
+  };
+}
