@@ -22,6 +22,7 @@ import {
   type UserView,
 } from '@pass/events';
 import { toCountriesView, toMainDataView, type ReadModelStore } from '@pass/projector';
+import { clientAddressResolver } from '../http/client-address';
 import { checkRequestOrigin } from '../http/origin';
 import { queryMetrics } from '../metrics';
 
@@ -44,19 +45,8 @@ export interface SocketDeps {
    * site's own origin (the request's Host) is always allowed.
    */
   allowedOrigins?: readonly string[];
-}
-
-/**
- * The client's address, as Express computes `req.ip` with the default `trust proxy` (loopback):
- * behind a proxy on this machine, the last X-Forwarded-For hop; otherwise the peer.
- */
-function clientAddressOf(socket: { handshake: { address: string; headers: Record<string, string | string[] | undefined> } }): string {
-  const peer = socket.handshake.address.replace(/^::ffff:/, '');
-  const forwarded = socket.handshake.headers['x-forwarded-for'];
-  const loopback = peer === '::1' || peer.startsWith('127.');
-  if (!loopback || !forwarded) return peer;
-  const hops = (Array.isArray(forwarded) ? forwarded.join(',') : forwarded).split(',').map((h) => h.trim()).filter(Boolean);
-  return hops[hops.length - 1] ?? peer;
+  /** TRUST_PROXY: which X-Forwarded-For hops to believe for the client's address (default: loopback, as Express). */
+  trustProxy?: string;
 }
 
 function lastFunction<T>(args: unknown[]): T | undefined {
@@ -124,10 +114,11 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
   // ---- commands
   const principalOf = async (socket: PassSocket): Promise<Principal | null> =>
     (await deps.sessions.verify(socket.handshake.headers.cookie)).user;
+  const clientAddress = clientAddressResolver(deps.trustProxy);
   const contextOf = (socket: PassSocket): RequestContext => ({
     correlationId: randomUUID(),
     ...(socket.handshake.headers.cookie ? { cookieHeader: socket.handshake.headers.cookie } : {}),
-    clientAddress: clientAddressOf(socket),
+    clientAddress: clientAddress(socket.request),
   });
   const answer = <T>(ack: Ack<T> | undefined, result: GatewayResult<T>) => {
     if (typeof ack !== 'function') return;
