@@ -92,3 +92,15 @@ export function securityHeaders(options: SecurityHeaderOptions): RequestHandler 
     next();
   };
 }
+
+type SecuritySettings = Pick<Settings, 'payments' | 'adNetworkKey' | 'adNetworkHost' | 'cookieSecure' | 'allowedOrigins' | 'trustProxy'>;
+
+/** For `createAppShell({ ...shellSecurity(settings), … })`: the CSP inputs, HSTS and the CSRF allow-list. */
+export function shellSecurity(settings: SecuritySettings): { security: SecurityHeaderOptions; allowedOrigins: readonly string[] } {
+  return { security: securityOptionsFrom(settings), allowedOrigins: settings.allowedOrigins };
+}
+
+/** For `attachSocketServer(server, { ...socketSecurity(settings), … })`: the handshake's CSRF allow-list and whose X-Forwarded-For to believe. */
+export function socketSecurity(settings: SecuritySettings): { allowedOrigins: readonly string[]; trustProxy: string } {
+  return { allowedOrigins: settings.allowedOrigins, trustProxy: settings.trustProxy };
+}

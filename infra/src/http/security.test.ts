@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSettings } from '../config/settings';
 import { createAppShell, type AppShellOptions } from './app-shell';
-import { adOptionsScriptHash, contentSecurityPolicy, securityOptionsFrom } from './security-headers';
+import { adOptionsScriptHash, contentSecurityPolicy, securityOptionsFrom, shellSecurity, socketSecurity } from './security-headers';
 
 const directives = (csp: string) => new Map(csp.split('; ').map((d) => [d.split(' ')[0]!, d.split(' ').slice(1)]));
 
@@ -47,6 +47,16 @@ describe('Content-Security-Policy from the settings', () => {
     expect(adOptionsScriptHash('abc123')).toBe(`'sha256-${createHash('sha256').update(inline).digest('base64')}'`);
     const other = directives(contentSecurityPolicy(securityOptionsFrom(parseSettings({ AD_NETWORK_KEY: 'k', AD_NETWORK_HOST: 'ads.example.net' }))));
     expect(other.get('script-src')).toContain('https://ads.example.net');
+  });
+
+  it('hands the shell and the socket server what they need from the settings', () => {
+    const settings = parseSettings({ ALLOWED_ORIGINS: 'https://admin.example.com, https://pass.example.com/', COOKIE_SECURE: 'true', TRUST_PROXY: 'loopback, uniquelocal' });
+    expect(shellSecurity(settings)).toEqual({
+      security: { paymentsProvider: 'simulated', adNetwork: undefined, hsts: true },
+      allowedOrigins: ['https://admin.example.com', 'https://pass.example.com'],
+    });
+    expect(socketSecurity(settings)).toEqual({ allowedOrigins: ['https://admin.example.com', 'https://pass.example.com'], trustProxy: 'loopback, uniquelocal' });
+    expect(() => parseSettings({ ALLOWED_ORIGINS: 'evil' })).toThrow(/ALLOWED_ORIGINS/);
   });
 
   it('refuses an ad network host that is not a host name', () => {
