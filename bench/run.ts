@@ -19,6 +19,7 @@ const modules: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'commands', load: () => import('./commands') },
   { name: 'projections', load: () => import('./projections') },
   { name: 'queries', load: () => import('./queries') },
+  { name: 'web', load: () => import('./web') },
 ];
 
 const only = process.argv.slice(2);
