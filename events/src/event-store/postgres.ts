@@ -25,6 +25,12 @@ export interface PostgresEventStoreOptions {
   notifyIntervalMs?: number;
   /** How long to wait for a connection before failing with EventStoreUnavailableError. Default 5000 ms. */
   connectTimeoutMs?: number;
+  /**
+   * How long to wait for a query's answer on an open connection before failing with
+   * EventStoreUnavailableError (the connection is then dropped). Without it a network partition
+   * hangs a request until the operating system gives up on the connection (minutes). Default 10000 ms.
+   */
+  queryTimeoutMs?: number;
 }
 
 export async function openPostgresEventStore(options: PostgresEventStoreOptions): Promise<SqlEventStore> {
@@ -37,6 +43,8 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     connectionString: options.connectionString,
     max: options.poolSize ?? 10,
     connectionTimeoutMillis: connectTimeoutMs,
+    query_timeout: options.queryTimeoutMs ?? 10_000,
+    keepAlive: true,
     // Named, so an operator can tell the store's connections apart in pg_stat_activity.
     application_name: `event-store:${schema}`,
   });

@@ -296,8 +296,11 @@ export function isConnectionFailure(error: unknown): boolean {
     if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03') return true;
   }
   if (error instanceof AggregateError) return error.errors.some(isConnectionFailure);
-  // node-postgres: a dropped connection, or no pooled connection within connectionTimeoutMillis.
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error/i.test(error.message);
+  // node-postgres: a dropped connection, no pooled connection within connectionTimeoutMillis, or
+  // no answer within query_timeout (a partition).
+  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(
+    error.message,
+  );
 }
 
 const COLUMNS = `event_id::text AS event_id, stream_id, revision, transaction_id::text AS tx, global_position, type, data, metadata, recorded_at`;
