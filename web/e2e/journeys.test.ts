@@ -397,11 +397,20 @@ describe.skipIf(!hasChromium)('browser journeys on the standalone build', () => 
     await page.getByRole('button', { name: 'Iniciar sesión' }).waitFor();
   });
 
-  test('other screens: about and the router error screen', async () => {
+  test('other screens: about, the side menu and the router error screen', async () => {
     const page = await newPage({ acceptedCookie: true });
     await page.goto(baseUrl + '/content/about');
     await page.getByRole('link', { name: /Donate/ }).first().waitFor();
     await shoot(page, 'about', { fullPage: true });
+    // On a phone the navigation lives in the side menu; a link click closes it.
+    await page.setViewportSize(VIEWPORTS.mobile);
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Side menu' });
+    await menu.getByRole('link', { name: /Members/ }).waitFor();
+    await shoot(page, 'side-menu');
+    await menu.getByRole('link', { name: 'Participants' }).click();
+    await page.waitForURL('**/content/participants');
+    await menu.waitFor({ state: 'hidden' });
     await page.goto(baseUrl + '/no-such-page');
     await page.getByText('Unexpected Application Error!').waitFor();
     await page.getByText('404').first().waitFor();

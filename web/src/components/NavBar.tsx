@@ -21,10 +21,10 @@ export function NavLinks({ membersText, getPassHref, certificateHref, onNavigate
       <Link to="/content/participants" onClick={onNavigate}>Participants</Link>
       <Link to={certificateHref} onClick={onNavigate}>Certificate</Link>
       <Link to="/content/about" onClick={onNavigate} aria-label="About and help" className="icon-link">
-        <HelpIcon />
+        <HelpIcon /> <span className="nav-label">About and help</span>
       </Link>
       <a href={DONATION_URL} target="_blank" rel="noopener noreferrer" onClick={onNavigate} aria-label="Donate" className="icon-link">
-        <HeartIcon />
+        <HeartIcon /> <span className="nav-label">Donate</span>
       </a>
     </>
   );
