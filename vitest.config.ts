@@ -26,9 +26,11 @@ export default defineConfig({
       },
       {
         // Real Chromium against the real standalone build (web/e2e/journeys.test.ts): one file at a
-        // time, long timeouts (the free-point countdown runs 30 s of real time).
+        // time, long timeouts (the free-point countdown runs 30 s of real time), and after the
+        // other projects (groupOrder), so its timings do not share the 2 cores with them.
         test: {
           name: 'browser',
+          sequence: { groupOrder: 1 },
           environment: 'node',
           include: ['web/e2e/**/*.test.ts'],
           testTimeout: 120_000,
