@@ -141,6 +141,8 @@ export async function run(): Promise<{ title: string; markdown: string }> {
         const ks = await createRedisReadModels({ redis, root }).active();
         const loadBefore = load();
         const usedMemory = async () => Number((await redis.info('memory')).match(/used_memory:(\d+)/)?.[1] ?? NaN);
+        // Keys unlinked just before (an earlier run) are freed in the background: wait for them.
+        for (let i = 0; i < 100 && !/lazyfree_pending_objects:0\b/.test(await redis.info('memory')); i++) await new Promise((r) => setTimeout(r, 100));
         const memoryBefore = await usedMemory();
         const seeded = await seed(ks);
         const memoryAfter = await usedMemory();
