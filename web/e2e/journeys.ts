@@ -39,7 +39,7 @@ export const JOURNEYS: Journey[] = [
     async run(page, baseUrl) {
       await prepare(page, baseUrl);
       await page.getByText('Get Your Free Pass Today!').waitFor();
-      await page.getByText('Funds Raised').waitFor();
+      await page.getByText('Funds Raised', { exact: true }).waitFor();
       // The socket reports at least this viewer.
       await page.waitForFunction(() => Number(document.querySelector('.viewers span')?.textContent?.replace(/,/g, '')) >= 1);
     },
@@ -73,10 +73,10 @@ export const JOURNEYS: Journey[] = [
       await page.getByLabel('Email').fill(email);
       await page.getByLabel('Personal link').fill('https://example.com/e2e');
       await page.getByLabel('Image').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: tinyPng() });
-      await page.getByLabel('Message').fill('Hello from the journey');
+      await page.getByRole('textbox', { name: 'Message' }).fill('Hello from the journey');
       await page.getByRole('button', { name: 'Get Freedom Pass!' }).click();
       await page.waitForURL('**/content/amount');
-      await page.getByLabel('Passes').fill('2');
+      await page.getByRole('spinbutton', { name: 'Passes' }).fill('2');
       await page.getByRole('button', { name: 'Confirm' }).click();
       await page.waitForURL(baseUrl + '/');
 
@@ -93,7 +93,7 @@ export const JOURNEYS: Journey[] = [
       await page.goto(baseUrl + '/');
       await page.getByRole('button', { name: /Open chat/ }).click();
       const text = `hello ${Date.now()}`;
-      await page.getByLabel('Message').fill(text);
+      await page.getByRole('textbox', { name: 'Message' }).fill(text);
       await page.getByRole('button', { name: 'Send' }).click();
       await page.getByRole('complementary', { name: 'Global chat' }).getByText(text).waitFor();
     },
