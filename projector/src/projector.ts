@@ -109,7 +109,8 @@ export function createProjector(deps: ProjectorDeps): Projector {
         // (and is retried from the checkpoint) rather than being skipped.
         const { parsed, error: unreadable } = parseUntilInvalid(recorded);
         if (parsed.length === 0 && unreadable) throw unreadable;
-        const projected = await projectInto(ks(), parsed);
+        // The keyspace must still be where this subscription left it (Redis may have restarted empty).
+        const projected = await projectInto(ks(), parsed, comparePositions(lastPosition, START) === 0 ? null : positionToString(lastPosition));
         lastPosition = parsed[parsed.length - 1]!.position;
         eventsProjected += projected.applied;
         lastError = null;

@@ -56,27 +56,36 @@ export class Cluster {
     };
   }
 
+  /** The process's address (also while it is down: requests then fail, as they would). */
   url(name: string): string {
-    const s = this.services.get(name);
-    if (!s) throw new Error(`${name} is not running`);
-    return s.url;
+    const port = this.ports.get(name);
+    if (!port) throw new Error(`${name} never started`);
+    return `http://127.0.0.1:${port}`;
   }
 
-  /** Starts (or restarts) one named process: `command-api`, `projector`, `query-a`, `query-b`. */
+  private readonly ports = new Map<string, string>();
+
+  /**
+   * Starts (or restarts) one named process: `command-api`, `projector`, `query-a`, `query-b`.
+   * A restarted process listens on its previous port, as behind a fixed address.
+   */
   async start(name: string): Promise<SpawnedService> {
     const kind: ServiceName = name.startsWith('query') ? 'query-api' : (name as ServiceName);
-    const extra = kind === 'query-api' ? { COMMAND_API_URL: this.url('command-api') } : {};
+    const extra: Record<string, string> = kind === 'query-api' ? { COMMAND_API_URL: `http://127.0.0.1:${this.ports.get('command-api')}` } : {};
+    const port = this.ports.get(name);
+    if (port) extra[kind === 'projector' ? 'PROJECTOR_PORT' : 'PORT'] = port;
     const s = await spawnService(kind, { ...this.env(), ...extra });
     this.services.set(name, s);
+    this.ports.set(name, new URL(s.url).port);
     return s;
   }
 
   async kill(name: string): Promise<void> {
     const s = this.services.get(name);
     if (!s) return;
+    this.services.delete(name);
     s.child.kill('SIGKILL');
     await s.stop();
-    this.services.delete(name);
   }
 
   async store(): Promise<EventStore> {

@@ -33,6 +33,8 @@ export class Load {
   readonly acks: Ack[] = [];
   /** Answers that were not 2xx (status → count; 0 = no answer). */
   readonly refused = new Map<number, number>();
+  /** Times a client was answered 401 and signed in again. */
+  relogins = 0;
   private running = false;
   private loops: Promise<void>[] = [];
   private image: Buffer | undefined;
@@ -102,23 +104,31 @@ export class Load {
 
     const pause = () => sleep(150);
     // Join (again until answered: a join that was stored but not answered signs in on retry).
-    while (this.running) {
-      const joined = await send('register', [], 'POST', '/api/register-user', { email, password: 'pass1' });
-      if (joined.status === 200 || joined.status === 201) {
-        // A join stored but not answered (the process died) signs in on the retry instead.
-        if ((joined.json as { registered?: boolean } | null)?.registered) {
-          this.acks.push({ requestId: joined.requestId, command: 'register', expects: ['UserRegistered'] });
+    // A 401 later (sessions lost with a Redis that kept nothing) signs in again, as the web does.
+    const join = async () => {
+      while (this.running) {
+        const joined = await send('register', [], 'POST', '/api/register-user', { email, password: 'pass1' });
+        if (joined.status === 200 || joined.status === 201) {
+          if ((joined.json as { registered?: boolean } | null)?.registered) {
+            this.acks.push({ requestId: joined.requestId, command: 'register', expects: ['UserRegistered'] });
+          }
+          return;
         }
-        break;
+        await pause();
       }
-      await pause();
-    }
+    };
+    await join();
     let step = 0;
     let points = 0;
     while (this.running) {
       step += 1;
       if (points < 25) {
         const order = await send('purchase', [], 'POST', '/api/payments/orders', { amountUsd: 1 });
+        if (order.status === 401) {
+          this.relogins += 1;
+          await join();
+          continue;
+        }
         const orderId = (order.json as { orderId?: string } | null)?.orderId;
         if (orderId) {
           const captured = await send('purchase', ['PointsPurchased'], 'POST', `/api/payments/orders/${orderId}/capture`);
@@ -131,11 +141,22 @@ export class Load {
         form.set('image', new Blob([new Uint8Array(this.image!)], { type: 'image/png' }), 'me.png');
         const claimed = await send('claim', ['PassesReserved', 'PassesClaimed'], 'POST', '/api/register-special-user', form);
         if (claimed.status === 200) points -= 20;
+        if (claimed.status === 401) {
+          this.relogins += 1;
+          await join();
+        }
       } else if (step % 4 === 0) {
-        await send('freePoint', ['FreePointAwarded'], 'POST', '/api/free-point');
+        if ((await send('freePoint', ['FreePointAwarded'], 'POST', '/api/free-point')).status === 401) {
+          this.relogins += 1;
+          await join();
+        }
       } else {
         const sent = await send('chat', ['ChatMessageSent'], 'POST', '/api/chat-messages', { message: `load ${index} step ${step}` });
         if (sent.status === 201) points -= 1;
+        if (sent.status === 401) {
+          this.relogins += 1;
+          await join();
+        }
       }
       // About what the rate limits let one member do (5 messages per 10 s).
       await sleep(this.options.stepMs ?? 400);

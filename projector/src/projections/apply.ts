@@ -38,9 +38,28 @@ export function parseUntilInvalid(events: RecordedEvent[]): { parsed: Positioned
   return { parsed };
 }
 
-/** Loads what the batch needs, projects it and stores writes + checkpoint in one step. */
-export async function projectInto(keyspace: Keyspace, events: PositionedEvent[]): Promise<ProjectedBatch> {
+/**
+ * Thrown when a keyspace's checkpoint is not where this projector left it, e.g. Redis restarted
+ * without persistence while the projector was idle: the batch would land on read models that
+ * lost what came before. The projector restarts from the stored checkpoint (from 0 when gone).
+ */
+export class ReadModelsChangedError extends Error {
+  constructor(keyspace: string, stored: string | null, expected: string | null) {
+    super(`Read models ${keyspace} are at ${stored ?? 'the start'}, not where this projector left them (${expected ?? 'the start'}); restarting from their checkpoint`);
+    this.name = 'ReadModelsChangedError';
+  }
+}
+
+/**
+ * Loads what the batch needs, projects it and stores writes + checkpoint in one step. With
+ * `expectedCheckpoint` (the last position this caller stored, null for none), a keyspace whose
+ * checkpoint is elsewhere is refused with ReadModelsChangedError instead of being written.
+ */
+export async function projectInto(keyspace: Keyspace, events: PositionedEvent[], expectedCheckpoint?: string | null): Promise<ProjectedBatch> {
   const snapshot = await keyspace.snapshot(usersOf(events));
+  if (expectedCheckpoint !== undefined && snapshot.checkpoint !== expectedCheckpoint) {
+    throw new ReadModelsChangedError(keyspace.id, snapshot.checkpoint, expectedCheckpoint);
+  }
   const projected = projectBatch(events, snapshot);
   if (!projected.batch) return projected;
   if ((await keyspace.apply(projected.batch)) === 'stale') throw new ConcurrentProjectionError(keyspace.id);

@@ -1,0 +1,57 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { canConnect } from '@pass/events/testing/services';
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+/**
+ * A redis-server of the suite's own, on a free port (never the machine's shared 6379), so it can
+ * be killed and restarted. `aof`: append-only file with fsync on every write (what survives a
+ * restart); otherwise nothing is persisted.
+ */
+export class OwnRedis {
+  private child: ChildProcess | undefined;
+  readonly dir = mkdtempSync(join(tmpdir(), 'pass-faults-redis-'));
+  port = 0;
+
+  constructor(private readonly aof: boolean) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    this.port ||= await freePort();
+    const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir];
+    args.push(...(this.aof ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
+    this.child = spawn('redis-server', args, { stdio: 'ignore' });
+    for (let i = 0; i < 100; i++) {
+      if (await canConnect('127.0.0.1', this.port, 200)) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`redis-server did not start on ${this.port}`);
+  }
+
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill(signal);
+    await exited;
+  }
+
+  async close(): Promise<void> {
+    await this.kill('SIGKILL');
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
