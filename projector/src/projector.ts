@@ -111,7 +111,9 @@ export function createProjector(deps: ProjectorDeps): Projector {
         if (parsed.length === 0 && unreadable) throw unreadable;
         // The keyspace must still be where this subscription left it (Redis may have restarted empty).
         const projected = await projectInto(ks(), parsed, comparePositions(lastPosition, START) === 0 ? null : positionToString(lastPosition));
-        lastPosition = parsed[parsed.length - 1]!.position;
+        // Only forwards: a batch handed over again changes nothing, the checkpoint included.
+        const end = parsed[parsed.length - 1]!.position;
+        if (comparePositions(end, lastPosition) > 0) lastPosition = end;
         eventsProjected += projected.applied;
         lastError = null;
         retryMs = RETRY_MIN_MS;

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { streams, type EventStore, type RecordedEvent } from '@pass/events';
+import { streams, type EventStore, type RecordedEvent, type SubscribeToAllOptions } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { requireService, testRedisUrl } from '@pass/events/testing/services';
-import { createMemoryReadModels, createRedisReadModels, deleteKeysUnder, projectInto, toPositioned, type Keyspace } from '@pass/projector';
+import { createMemoryReadModels, createProjector, createRedisReadModels, deleteKeysUnder, projectInto, toPositioned, type Keyspace } from '@pass/projector';
+import { pino } from 'pino';
 import { appendEvents } from '@pass/projector/testing/append';
 import { generateEvents } from '@pass/projector/testing/generate-events';
 import { startHarness } from '@pass/command-api/testing/harness';
@@ -99,6 +100,51 @@ describe.each(kinds)('projection deliveries into %s read models', (kind) => {
     expect(applied).toBe(all.length);
     expect(await second.dump()).toEqual(await cleanPass(secondClean, all));
     tally.note('events redelivered', stale === 0 ? all.length : 0);
+  });
+});
+
+/** The store, with a subscription that hands every batch over twice, the previous one in between. */
+function stuttering(store: EventStore): { store: EventStore; redelivered: () => number } {
+  let redelivered = 0;
+  const wrapped: EventStore = Object.create(store) as EventStore;
+  wrapped.subscribeToAll = (options: SubscribeToAllOptions) => {
+    let previous: RecordedEvent[] | undefined;
+    return store.subscribeToAll({
+      ...options,
+      maxBatchSize: 97,
+      onEvents: async (events) => {
+        await options.onEvents(events);
+        if (previous) {
+          await options.onEvents(previous);
+          redelivered += previous.length;
+        }
+        await options.onEvents(events);
+        redelivered += events.length;
+        previous = events;
+      },
+    });
+  };
+  return { store: wrapped, redelivered: () => redelivered };
+}
+
+describe('the live projector fed a stuttering subscription', () => {
+  it.each(kinds)('into %s read models: equal to a clean pass, no restart', async (kind) => {
+    const all = await events();
+    const { store: source, redelivered } = stuttering(store!);
+    const root = `test:faults:${randomUUID()}`;
+    roots.push(root);
+    const readModels = kind === 'memory' ? createMemoryReadModels() : createRedisReadModels({ redis: redis!, root });
+    const projector = createProjector({ eventStore: source, readModels, logger: pino({ level: 'silent' }) });
+    await projector.start();
+    await projector.settled();
+    const status = await projector.status();
+    await projector.stop();
+    expect(status.lastError).toBeNull();
+    expect(status.eventsProjected).toBe(all.length);
+    expect(redelivered()).toBeGreaterThan(all.length);
+    const { clean } = keyspaces(kind);
+    expect(await projector.keyspace.dump()).toEqual(await cleanPass(clean, all));
+    tally.note('events redelivered', redelivered());
   });
 });
 
