@@ -16,8 +16,8 @@ export async function freePort(): Promise<number> {
 
 /**
  * A redis-server of the suite's own, on a free port (never the machine's shared 6379), so it can
- * be killed and restarted. `aof`: append-only file with fsync on every write (what survives a
- * restart); otherwise nothing is persisted.
+ * be killed and restarted. `aof`: append-only file, fsynced every second as the deployment's
+ * compose file runs it; otherwise nothing is persisted.
  */
 export class OwnRedis {
   private child: ChildProcess | undefined;
@@ -33,7 +33,7 @@ export class OwnRedis {
   async start(): Promise<void> {
     this.port ||= await freePort();
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir];
-    args.push(...(this.aof ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']));
+    args.push(...(this.aof ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no']));
     this.child = spawn('redis-server', args, { stdio: 'ignore' });
     for (let i = 0; i < 100; i++) {
       if (await canConnect('127.0.0.1', this.port, 200)) return;

@@ -18,8 +18,9 @@ export function faultTally(suite: string): Tally {
   let failures = 0;
   let lost = 0;
   const notes = new Map<string, number | string>();
-  const started = Date.now();
+  let started = 0;
   beforeEach(() => {
+    started ||= Date.now();
     tried += 1;
     onTestFailed(() => {
       failures += 1;
