@@ -27,6 +27,8 @@ export interface ProjectorDeps {
   metrics?: Registry;
   /** Called after every stored batch with the number of events applied (rebuild progress). */
   onBatch?: (applied: number, position: string) => void;
+  /** Called each time the subscription (re)starts, before it reads the checkpoint. */
+  onSubscribe?: (keyspace: Keyspace) => Promise<void>;
 }
 
 export interface ProjectorStatus {
@@ -96,6 +98,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
   };
 
   const subscribe = async () => {
+    await deps.onSubscribe?.(ks());
     const stored = await ks().checkpoint();
     lastPosition = stored ? positionFromString(stored) : START;
     release();

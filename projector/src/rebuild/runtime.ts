@@ -62,8 +62,8 @@ export function createProjectionRuntime(deps: ProjectionRuntimeDeps): Projection
     state = { ...state, ...next };
     deps.onRebuildState?.(state, rebuildError);
   };
-  const projector = (keyspaceId: string, publisher: LivePublisher | undefined, onBatch?: (n: number) => void) =>
-    createProjector({
+  const projector = (keyspaceId: string, publisher: LivePublisher | undefined, onBatch?: (n: number) => void): Projector => {
+    const created: Projector = createProjector({
       eventStore: deps.eventStore,
       readModels: deps.readModels,
       publisher,
@@ -72,7 +72,17 @@ export function createProjectionRuntime(deps: ProjectionRuntimeDeps): Projection
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
       ...(deps.maxBatchSize ? { maxBatchSize: deps.maxBatchSize } : {}),
       ...(onBatch ? { onBatch } : {}),
+      // The live projector's keyspace is the one readers use. A Redis that restarted empty has
+      // forgotten which (readers then claim the first keyspace): point them back here, where
+      // the projector re-projects from 0.
+      onSubscribe: async (keyspace) => {
+        if (live !== created || (await deps.readModels.activeId()) === keyspace.id) return;
+        log.warn({ keyspace: keyspace.id }, 'readers were not on the live keyspace (read models lost?); switching them back');
+        await deps.readModels.activate(keyspace.id);
+      },
     });
+    return created;
+  };
 
   const rebuild = async () => {
     const id = newKeyspaceId();
