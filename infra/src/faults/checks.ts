@@ -1,5 +1,6 @@
+import { io as connect } from 'socket.io-client';
 import type { RecordedEvent } from '@pass/events';
-import { Browser } from '../testing/client';
+import { Browser, type LiveClient } from '../testing/client';
 
 /** Everything a reader sees through query-api (the read models), as one comparable value. */
 export async function readSide(origin: string): Promise<Record<string, unknown>> {
@@ -52,4 +53,24 @@ export function halfDoneClaims(events: RecordedEvent[]): { pending: string[]; cl
     claimedButReleased: [...claimed].filter((id) => released.has(id)),
     reservations: reserved.size,
   };
+}
+
+/** A socket that, like a browser behind the proxy, reconnects to whichever query-api answers. */
+export function roamingSocket(origins: string[]): { current: () => LiveClient; reconnects: () => number; close: () => void } {
+  let socket: LiveClient;
+  let reconnects = 0;
+  let closed = false;
+  let turn = 0;
+  const open = () => {
+    const origin = origins[turn++ % origins.length]!;
+    socket = connect(origin, { transports: ['websocket'], reconnection: false });
+    socket.on('connect_error', () => setTimeout(() => !closed && open(), 200));
+    socket.on('disconnect', () => {
+      if (closed) return;
+      reconnects += 1;
+      setTimeout(open, 100);
+    });
+  };
+  open();
+  return { current: () => socket, reconnects: () => reconnects, close: () => ((closed = true), socket.disconnect()) };
 }

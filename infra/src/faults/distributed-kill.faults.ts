@@ -1,11 +1,10 @@
-import { io as connect } from 'socket.io-client';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/testing/services';
 import { CommandHandler } from '@pass/command-api/kernel/command-handler';
 import { PassReservationReconciler } from '@pass/command-api/passes/reconciler';
-import { Browser, nextEvent, type LiveClient } from '../testing/client';
-import { halfDoneClaims } from './checks';
+import { Browser, nextEvent } from '../testing/client';
+import { halfDoneClaims, roamingSocket } from './checks';
 import { Cluster } from './cluster';
 import { doubledAcks, Load, missingAcks, readEverything } from './load';
 import { faultTally } from './tally';
@@ -22,26 +21,6 @@ import { faultTally } from './tally';
 const pgUp = await requireService('infra faults: SIGKILL distributed (PostgreSQL)', testPostgresUrl(), 5432);
 const redisUp = await requireService('infra faults: SIGKILL distributed (Redis)', testRedisUrl(), 6379);
 const tally = faultTally('SIGKILL of each distributed process mid-load');
-
-/** A socket that, like a browser behind the proxy, reconnects to whichever query-api answers. */
-function roamingSocket(origins: string[]): { current: () => LiveClient; reconnects: () => number; close: () => void } {
-  let socket: LiveClient;
-  let reconnects = 0;
-  let closed = false;
-  let turn = 0;
-  const open = () => {
-    const origin = origins[turn++ % origins.length]!;
-    socket = connect(origin, { transports: ['websocket'], reconnection: false });
-    socket.on('connect_error', () => setTimeout(() => !closed && open(), 200));
-    socket.on('disconnect', () => {
-      if (closed) return;
-      reconnects += 1;
-      setTimeout(open, 100);
-    });
-  };
-  open();
-  return { current: () => socket, reconnects: () => reconnects, close: () => ((closed = true), socket.disconnect()) };
-}
 
 describe.skipIf(!pgUp || !redisUp)('distributed: kill -9 of each process mid-load', () => {
   const cluster = new Cluster({ redisUrl: testRedisUrl() });

@@ -7,7 +7,8 @@ import { openEventStore } from '@pass/events/event-store/open';
 import { CommandHandler } from '@pass/command-api/kernel/command-handler';
 import { PassReservationReconciler } from '@pass/command-api/passes/reconciler';
 import { spawnStandalone, type SpawnedService } from '../testing/spawn-process';
-import { halfDoneClaims, readSide, settledReadSide } from './checks';
+import { Browser, nextEvent } from '../testing/client';
+import { halfDoneClaims, readSide, roamingSocket, settledReadSide } from './checks';
 import { doubledAcks, Load, missingAcks, readEverything } from './load';
 import { faultTally } from './tally';
 
@@ -26,8 +27,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function start(): Promise<SpawnedService> {
-  const p = await spawnStandalone({ DATA_DIR: dataDir });
+/** Starts the process; a restart listens on the same port, as behind a fixed address. */
+async function start(port?: string): Promise<SpawnedService> {
+  const p = await spawnStandalone({ DATA_DIR: dataDir, ...(port ? { PORT: port } : {}) });
   running.push(p);
   return p;
 }
@@ -35,6 +37,8 @@ async function start(): Promise<SpawnedService> {
 describe('standalone: kill -9 mid-load, restart on the same data', () => {
   it('keeps every acknowledged command, and the read models equal a clean rebuild', { timeout: 150_000 }, async () => {
     let current = await start();
+    const port = new URL(current.url).port;
+    const watcher = roamingSocket([current.url]);
     const load = new Load({ origin: () => current.url, clients: 12, claimEvery: 6 });
     await load.start();
     try {
@@ -43,8 +47,17 @@ describe('standalone: kill -9 mid-load, restart on the same data', () => {
       await current.stop();
       const ackedAtKill = load.acks.length;
       // The clients keep trying while the process is down, then go on against the new one.
-      current = await start();
+      current = await start(port);
       await load.untilAcked(40);
+      // The socket client reconnected by itself and hears live events again.
+      const member = new Browser(current.url);
+      expect((await member.request('POST', '/api/register-user', { email: 'socket@example.com', password: 'pass1' })).status).toBeLessThan(300);
+      await expect.poll(() => watcher.current().connected, { timeout: 10_000 }).toBe(true);
+      const heard = nextEvent(watcher.current(), 'chatMessage', (m) => m.message === 'after the restart', 15_000);
+      expect((await member.request('POST', '/api/chat-messages', { message: 'after the restart' })).status).toBe(201);
+      await heard;
+      expect(watcher.reconnects()).toBeGreaterThanOrEqual(1);
+      watcher.close();
       tally.note('acknowledged before the kill', ackedAtKill);
     } finally {
       await load.stop();
