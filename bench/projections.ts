@@ -7,7 +7,8 @@
  *
  * Redis at TEST_REDIS_URL (default redis://127.0.0.1:6379), under a fresh key prefix removed
  * afterwards. Events come from the deterministic generator (register, free points, purchase,
- * claim, card, chat, and admin actions).
+ * claim, card, chat, and admin actions). BENCH_ADAPTERS=memory skips Redis (e.g. to profile with
+ * `node --cpu-prof`).
  */
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
@@ -85,7 +86,10 @@ export async function run(): Promise<{ title: string; markdown: string }> {
   rows.push({ target: 'memory adapter (projections + apply)', events: events.length, seconds: (performance.now() - t) / 1000 });
 
   const u = new URL(testRedisUrl());
-  if (await canConnect(u.hostname || '127.0.0.1', Number(u.port || 6379))) {
+  const adapters = (process.env.BENCH_ADAPTERS ?? 'memory,redis').split(',');
+  if (!adapters.includes('redis')) {
+    notes.push('Redis not run (BENCH_ADAPTERS).');
+  } else if (await canConnect(u.hostname || '127.0.0.1', Number(u.port || 6379))) {
     const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
     const root = `bench:rm:${randomUUID()}`;
     const rawRoot = `bench:raw:${randomUUID()}`;
