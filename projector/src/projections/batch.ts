@@ -7,13 +7,13 @@ import {
   type GlobalPosition,
   type GlobalPostView,
 } from '@pass/events';
-import type { BatchSnapshot, ReadModelWrite, UserRow, WriteBatch } from '../read-models/types';
+import type { BatchSnapshot, MainRecord, ReadModelWrite, UserRow, WriteBatch } from '../read-models/types';
 import { projectChat } from './chat';
 import { countryWrites } from './countries';
 import { evolveGlobalPosts } from './global-posts';
-import { evolveMainData } from './main-data';
+import { evolveMainData, sameMain } from './main-data';
 import { rankingWrites } from './ranking';
-import { evolveUser, userIdOf } from './users';
+import { evolveUser, sameRow, userIdOf } from './users';
 
 export interface PositionedEvent {
   position: GlobalPosition;
@@ -57,49 +57,46 @@ export function projectBatch(events: PositionedEvent[], snapshot: BatchSnapshot)
   const fresh = after === null ? events : events.filter((e) => comparePositions(e.position, after) > 0);
   if (fresh.length === 0) return { batch: null, live: [], applied: 0 };
 
-  let main = snapshot.main;
+  // Working copies, updated in place event by event; the snapshot stays as read (the diff base).
+  const main: MainRecord = { ...snapshot.main };
   let posts = snapshot.posts;
-  const rows = new Map<string, UserRow | undefined>(snapshot.users);
-  const touched = new Set<string>();
+  const rows = new Map<string, UserRow>();
   const chatWrites: ReadModelWrite[] = [];
   const live: LiveNotice[] = [];
 
   for (const { event } of fresh) {
-    main = evolveMainData(main, event);
+    evolveMainData(main, event);
     const userId = userIdOf(event);
+    let row: UserRow | undefined;
     if (userId !== undefined) {
-      const next = evolveUser(rows.get(userId), event, main.userSeq);
-      if (next) {
-        rows.set(userId, next);
-        touched.add(userId);
+      row = rows.get(userId);
+      if (row === undefined) {
+        const stored = snapshot.users.get(userId);
+        row = stored && { ...stored };
       }
+      row = evolveUser(row, event, main.userSeq);
+      if (row) rows.set(userId, row);
     }
-    const chat = projectChat(main, event);
-    main = chat.main;
-    chatWrites.push(...chat.writes);
-    if (chat.message) live.push({ kind: 'chatMessage', message: chat.message });
-    if (chat.cleared) live.push({ kind: 'chatCleared' });
-    const postResult = evolveGlobalPosts(posts, event, userId === undefined ? undefined : rows.get(userId));
+    const chat = projectChat(main, event, chatWrites);
+    if (chat?.message) live.push({ kind: 'chatMessage', message: chat.message });
+    if (chat?.cleared) live.push({ kind: 'chatCleared' });
+    const postResult = evolveGlobalPosts(posts, event, row);
     posts = postResult.posts;
     if (postResult.published) live.push({ kind: postResult.published.kind, post: postResult.published.post });
   }
 
   const writes: ReadModelWrite[] = [];
   let countriesChanged = false;
-  for (const userId of touched) {
+  for (const [userId, now] of rows) {
     const before = snapshot.users.get(userId);
-    const now = rows.get(userId)!;
-    if (before && JSON.stringify(before) === JSON.stringify(now)) continue;
+    if (before && sameRow(before, now)) continue;
     writes.push({ op: 'user', row: now });
-    const ranking = rankingWrites(before, now);
-    const countries = countryWrites(before, now);
-    countriesChanged ||= countries.length > 0;
-    writes.push(...ranking.writes, ...countries);
-    main = { ...main, members: main.members + ranking.membersDelta };
+    main.members += rankingWrites(before, now, writes);
+    if (countryWrites(before, now, writes)) countriesChanged = true;
   }
-  writes.push(...chatWrites);
+  for (const w of chatWrites) writes.push(w);
   if (posts !== snapshot.posts) writes.push({ op: 'posts', posts });
-  const mainChanged = JSON.stringify(main) !== JSON.stringify(snapshot.main);
+  const mainChanged = !sameMain(main, snapshot.main);
   if (mainChanged) writes.push({ op: 'main', main });
   if (mainChanged || countriesChanged) live.unshift({ kind: 'mainData' });
 

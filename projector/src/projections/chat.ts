@@ -9,7 +9,9 @@ import type { MainRecord, ReadModelWrite } from '../read-models/types';
 export function projectChat(
   main: MainRecord,
   event: DomainEvent,
-): { main: MainRecord; writes: ReadModelWrite[]; message?: ChatMessageView; cleared?: true } {
+  writes: ReadModelWrite[],
+): { message?: ChatMessageView; cleared?: true } | undefined {
+  // `main` is the batch's working copy, updated in place; writes go straight into the batch's list.
   switch (event.type) {
     case 'ChatMessageSent': {
       const d = event.data;
@@ -21,11 +23,15 @@ export function projectChat(
         priority: d.priority,
         sentAt: d.sentAt,
       };
-      return { main: { ...main, globalMessages: main.globalMessages + 1 }, writes: [{ op: 'chatPush', message }], message };
+      main.globalMessages += 1;
+      writes.push({ op: 'chatPush', message });
+      return { message };
     }
     case 'ChatCleared':
-      return { main: { ...main, globalMessages: 0 }, writes: [{ op: 'chatClear' }], cleared: true };
+      main.globalMessages = 0;
+      writes.push({ op: 'chatClear' });
+      return { cleared: true };
     default:
-      return { main, writes: [] };
+      return undefined;
   }
 }

@@ -6,13 +6,12 @@ function countedCountry(row: UserRow | undefined): string | null {
   return row && isMember(row) && row.country !== '' ? row.country : null;
 }
 
-/** Members per country, as the change between a user's row before and after a batch. */
-export function countryWrites(before: UserRow | undefined, after: UserRow): ReadModelWrite[] {
+/** Members per country, as the change between a user's row before and after a batch (appended to `writes`; true when any). */
+export function countryWrites(before: UserRow | undefined, after: UserRow, writes: ReadModelWrite[]): boolean {
   const was = countedCountry(before);
   const is = countedCountry(after);
-  if (was === is) return [];
-  const writes: ReadModelWrite[] = [];
+  if (was === is) return false;
   if (was !== null) writes.push({ op: 'country', country: was, delta: -1 });
   if (is !== null) writes.push({ op: 'country', country: is, delta: 1 });
-  return writes;
+  return true;
 }

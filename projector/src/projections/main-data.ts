@@ -9,31 +9,48 @@ import type { MainRecord } from '../read-models/types';
  * passes members actually received (PassesClaimed). Members and chat count are kept by the
  * ranking and chat projections.
  */
-export function evolveMainData(main: MainRecord, event: DomainEvent): MainRecord {
+export function evolveMainData(main: MainRecord, event: DomainEvent): void {
+  // Updates the batch's working copy in place (one event at a time, no object per event).
   switch (event.type) {
     case 'UserRegistered':
-      return { ...main, userSeq: main.userSeq + 1 };
+      main.userSeq += 1;
+      return;
     case 'PassSupplySet':
-      return { ...main, available: event.data.available };
+      main.available = event.data.available;
+      return;
     case 'PassesReserved':
-      return { ...main, available: Math.max(0, main.available - event.data.passes) };
+      main.available = Math.max(0, main.available - event.data.passes);
+      return;
     case 'PassReservationReleased':
-      return { ...main, available: main.available + event.data.passes };
+      main.available += event.data.passes;
+      return;
     case 'PassesClaimed':
-      return { ...main, sold: main.sold + event.data.passes };
+      main.sold += event.data.passes;
+      return;
     case 'FreePointAwarded':
-      return { ...main, views: main.views + 1 };
+      main.views += 1;
+      return;
     case 'AdViewsReset':
-      return { ...main, views: event.data.views };
+      main.views = event.data.views;
+      return;
     case 'MainDataEdited':
-      return { ...main, cpm: event.data.cpm, donations: event.data.donations, startDate: event.data.startDate };
+      main.cpm = event.data.cpm;
+      main.donations = event.data.donations;
+      main.startDate = event.data.startDate;
+      return;
     case 'PointsPurchased':
-      return { ...main, purchasesUsd: roundCents(main.purchasesUsd + event.data.amountUsd) };
+      main.purchasesUsd = roundCents(main.purchasesUsd + event.data.amountUsd);
+      return;
     case 'PurchaseReversed':
-      return { ...main, purchasesUsd: roundCents(main.purchasesUsd - event.data.amountUsd) };
-    default:
-      return main;
+      main.purchasesUsd = roundCents(main.purchasesUsd - event.data.amountUsd);
+      return;
   }
+}
+
+/** Same figures (MainRecord is flat: every value is a number or a string). */
+export function sameMain(a: MainRecord, b: MainRecord): boolean {
+  for (const k in a) if (a[k as keyof MainRecord] !== b[k as keyof MainRecord]) return false;
+  return Object.keys(a).length === Object.keys(b).length;
 }
 
 /** Money is summed in cents so 0.1 + 0.2 never shows as 0.30000000000000004. */

@@ -8,25 +8,33 @@ export function userScore(row: UserRow): number {
 
 export const isMember = (row: UserRow | undefined): boolean => (row?.passes ?? 0) > 0;
 
+const sameIndexText = (a: UserRow, b: UserRow) => a.fullname === b.fullname && a.country === b.country && a.createdAt === b.createdAt;
+
 /**
  * Ranking, registry order, search index and e-mail lookup of one user, as the difference between their row
  * before and after a batch: re-scores the user in `users` and in each index set they stay in,
- * adds the new sets, removes the ones they left. Returns the change in the member count too.
+ * adds the new sets, removes the ones they left. Appends to `writes`; returns the change in the
+ * member count. Words are only worked out when they matter: most batches change a balance, not
+ * a name, and tokenising (Unicode folding, date formatting) was a large part of the cost.
  */
-export function rankingWrites(before: UserRow | undefined, after: UserRow): { writes: ReadModelWrite[]; membersDelta: number } {
-  const writes: ReadModelWrite[] = [];
+export function rankingWrites(before: UserRow | undefined, after: UserRow, writes: ReadModelWrite[]): number {
   const score = userScore(after);
   const scoreChanged = !before || userScore(before) !== score;
-  const oldSets = before ? rowIndexSets(before) : new Set<string>();
-  const newSets = rowIndexSets(after);
+  const textChanged = !before || !sameIndexText(before, after);
   if (scoreChanged) writes.push({ op: 'zadd', set: 'users', member: after.key, score });
-  for (const set of newSets) {
-    if (scoreChanged || !oldSets.has(set)) writes.push({ op: 'zadd', set: set as SortedSetName, member: after.key, score });
-  }
-  for (const set of oldSets) {
-    if (!newSets.has(set)) writes.push({ op: 'zrem', set: set as SortedSetName, member: after.key });
+  if (scoreChanged || textChanged) {
+    const newSets = rowIndexSets(after);
+    const oldSets = before && textChanged ? rowIndexSets(before) : undefined;
+    for (const set of newSets) {
+      if (scoreChanged || !oldSets?.has(set)) writes.push({ op: 'zadd', set: set as SortedSetName, member: after.key, score });
+    }
+    if (oldSets) {
+      for (const set of oldSets) {
+        if (!newSets.has(set)) writes.push({ op: 'zrem', set: set as SortedSetName, member: after.key });
+      }
+    }
   }
   // E-mails never change after registration (UserRegistered is the only event that sets one).
   if (!before && after.email) writes.push({ op: 'email', email: emailToken(after.email), member: after.key });
-  return { writes, membersDelta: Number(isMember(after)) - Number(isMember(before)) };
+  return Number(isMember(after)) - Number(isMember(before));
 }
