@@ -1,22 +1,31 @@
 /**
  * An ordered set of (score, member) with rank lookups, ordered like a Redis sorted set: by score,
  * then by member. Stored as chunks of bounded size so inserts stay cheap at a million entries
- * (a flat array would shift every element on each insert).
+ * (a flat array would shift every element on each insert). A chunk keeps members and scores in
+ * two parallel arrays rather than an object per entry: a keyspace holds ~10 entries per user
+ * (words, date, pairs), so the objects cost about 40 bytes each and most of the insert time.
  */
 
 const MAX_CHUNK = 1024;
 
-interface Entry {
+export interface Entry {
   score: number;
   member: string;
 }
 
-function less(a: Entry, b: Entry): boolean {
-  return a.score < b.score || (a.score === b.score && a.member < b.member);
+interface Chunk {
+  members: string[];
+  scores: number[];
+}
+
+/** The chunk's entry at i strictly before (score, member). */
+function atLessThan(chunk: Chunk, i: number, score: number, member: string): boolean {
+  const s = chunk.scores[i]!;
+  return s < score || (s === score && chunk.members[i]! < member);
 }
 
 export class SortedList {
-  private chunks: Entry[][] = [];
+  private chunks: Chunk[] = [];
   private scores = new Map<string, number>();
 
   get size(): number {
@@ -30,24 +39,36 @@ export class SortedList {
   add(member: string, score: number): void {
     const old = this.scores.get(member);
     if (old === score) return;
-    if (old !== undefined) this.removeEntry({ member, score: old });
+    if (old !== undefined) this.removeEntry(member, old);
     this.scores.set(member, score);
-    const entry = { member, score };
     if (this.chunks.length === 0) {
-      this.chunks.push([entry]);
+      this.chunks.push({ members: [member], scores: [score] });
       return;
     }
-    const ci = this.chunkFor(entry);
+    const ci = this.chunkFor(score, member);
     const chunk = this.chunks[ci]!;
-    chunk.splice(this.positionIn(chunk, entry), 0, entry);
-    if (chunk.length > MAX_CHUNK) this.chunks.splice(ci, 1, chunk.slice(0, MAX_CHUNK / 2), chunk.slice(MAX_CHUNK / 2));
+    const i = this.positionIn(chunk, score, member);
+    if (i === chunk.members.length) {
+      chunk.members.push(member);
+      chunk.scores.push(score);
+    } else {
+      chunk.members.splice(i, 0, member);
+      chunk.scores.splice(i, 0, score);
+    }
+    if (chunk.members.length > MAX_CHUNK) {
+      const half = MAX_CHUNK / 2;
+      const tail = { members: chunk.members.slice(half), scores: chunk.scores.slice(half) };
+      chunk.members.length = half;
+      chunk.scores.length = half;
+      this.chunks.splice(ci + 1, 0, tail);
+    }
   }
 
   remove(member: string): boolean {
     const old = this.scores.get(member);
     if (old === undefined) return false;
     this.scores.delete(member);
-    this.removeEntry({ member, score: old });
+    this.removeEntry(member, old);
     return true;
   }
 
@@ -55,24 +76,22 @@ export class SortedList {
   rank(member: string): number | undefined {
     const score = this.scores.get(member);
     if (score === undefined) return undefined;
-    const entry = { member, score };
-    const ci = this.chunkFor(entry);
+    const ci = this.chunkFor(score, member);
     let before = 0;
-    for (let i = 0; i < ci; i++) before += this.chunks[i]!.length;
-    return before + this.positionIn(this.chunks[ci]!, entry);
+    for (let i = 0; i < ci; i++) before += this.chunks[i]!.members.length;
+    return before + this.positionIn(this.chunks[ci]!, score, member);
   }
 
   /** Number of entries with score strictly below `score`. */
   countBelow(score: number): number {
-    const probe = { score, member: '' };
     let n = 0;
     for (const chunk of this.chunks) {
-      const last = chunk[chunk.length - 1]!;
-      if (less(last, probe)) {
-        n += chunk.length;
+      const len = chunk.members.length;
+      if (atLessThan(chunk, len - 1, score, '')) {
+        n += len;
         continue;
       }
-      return n + this.positionIn(chunk, probe);
+      return n + this.positionIn(chunk, score, '');
     }
     return n;
   }
@@ -82,12 +101,13 @@ export class SortedList {
     const out: Entry[] = [];
     let offset = 0;
     for (const chunk of this.chunks) {
-      if (offset + chunk.length <= start) {
-        offset += chunk.length;
+      const len = chunk.members.length;
+      if (offset + len <= start) {
+        offset += len;
         continue;
       }
-      for (let i = Math.max(0, start - offset); i < chunk.length && offset + i < stop; i++) out.push(chunk[i]!);
-      offset += chunk.length;
+      for (let i = Math.max(0, start - offset); i < len && offset + i < stop; i++) out.push({ score: chunk.scores[i]!, member: chunk.members[i]! });
+      offset += len;
       if (offset >= stop) break;
     }
     return out;
@@ -95,42 +115,48 @@ export class SortedList {
 
   /** Calls `fn` on every entry in order (faster than the iterator on hot paths). */
   scan(fn: (entry: Entry) => void): void {
-    for (const chunk of this.chunks) for (let i = 0; i < chunk.length; i++) fn(chunk[i]!);
+    for (const chunk of this.chunks) for (let i = 0; i < chunk.members.length; i++) fn({ score: chunk.scores[i]!, member: chunk.members[i]! });
   }
 
   *[Symbol.iterator](): IterableIterator<Entry> {
-    for (const chunk of this.chunks) yield* chunk;
+    for (const chunk of this.chunks) for (let i = 0; i < chunk.members.length; i++) yield { score: chunk.scores[i]!, member: chunk.members[i]! };
   }
 
-  private removeEntry(entry: Entry): void {
-    const ci = this.chunkFor(entry);
+  private removeEntry(member: string, score: number): void {
+    const ci = this.chunkFor(score, member);
     const chunk = this.chunks[ci]!;
-    const i = this.positionIn(chunk, entry);
-    if (chunk[i]?.member !== entry.member) throw new Error(`SortedList out of order at ${entry.member}`);
-    chunk.splice(i, 1);
-    if (chunk.length === 0) this.chunks.splice(ci, 1);
+    const i = this.positionIn(chunk, score, member);
+    if (chunk.members[i] !== member) throw new Error(`SortedList out of order at ${member}`);
+    if (i === chunk.members.length - 1) {
+      chunk.members.pop();
+      chunk.scores.pop();
+    } else {
+      chunk.members.splice(i, 1);
+      chunk.scores.splice(i, 1);
+    }
+    if (chunk.members.length === 0) this.chunks.splice(ci, 1);
   }
 
-  /** Index of the first chunk whose last entry is not less than `entry` (or the last chunk). */
-  private chunkFor(entry: Entry): number {
+  /** Index of the first chunk whose last entry is not before (score, member) (or the last chunk). */
+  private chunkFor(score: number, member: string): number {
     let lo = 0;
     let hi = this.chunks.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       const chunk = this.chunks[mid]!;
-      if (less(chunk[chunk.length - 1]!, entry)) lo = mid + 1;
+      if (atLessThan(chunk, chunk.members.length - 1, score, member)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
-  /** First index in `chunk` whose entry is not less than `entry`. */
-  private positionIn(chunk: Entry[], entry: Entry): number {
+  /** First index in `chunk` whose entry is not before (score, member). */
+  private positionIn(chunk: Chunk, score: number, member: string): number {
     let lo = 0;
-    let hi = chunk.length;
+    let hi = chunk.members.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (less(chunk[mid]!, entry)) lo = mid + 1;
+      if (atLessThan(chunk, mid, score, member)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
