@@ -18,8 +18,33 @@ export function wordTokens(text: string): string[] {
     .filter((t) => t.length > 0);
 }
 
+/**
+ * Small memo tables for the projections' hot path: a row is re-indexed whenever its score
+ * changes, and tokenising (Unicode folding, split) or parsing a date each time was a large part of
+ * a batch. Bounded: emptied when full, so memory stays flat whatever the number of users.
+ */
+const MEMO_LIMIT = 10_000;
+function memo<V>(table: Map<string, V>, key: string, compute: (key: string) => V): V {
+  let value = table.get(key);
+  if (value === undefined) {
+    if (table.size >= MEMO_LIMIT) table.clear();
+    table.set(key, (value = compute(key)));
+  }
+  return value;
+}
+
+/** A timestamp as toISOString writes it, with a time of day that cannot roll over to the next day. */
+const CANONICAL_ISO = /^\d{4}-\d{2}-\d{2}T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/;
+const displayDays = new Map<string, string>();
+
 /** dd/mm/yyyy in UTC, as the registry shows dates. */
 export function displayDate(iso: string): string {
+  // Same day, same answer: canonical timestamps are looked up by their date part.
+  if (CANONICAL_ISO.test(iso)) return memo(displayDays, iso.slice(0, 10), (day) => parseDisplayDate(`${day}T00:00:00.000Z`));
+  return parseDisplayDate(iso);
+}
+
+function parseDisplayDate(iso: string): string {
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '';
   const p = (n: number) => String(n).padStart(2, '0');
@@ -105,13 +130,24 @@ export function searchPlan(query: ReadonlyArray<`ix:${string}`>): SearchPlan {
  * date, and one per pair of words (or UNPAIRED_SET for a row with too many words).
  */
 export function rowIndexSets(row: { fullname: string; country: string; createdAt: string }): Set<string> {
-  const words = [...new Set([...wordTokens(row.fullname), ...wordTokens(row.country)])];
-  const sets = new Set<string>(words.map((w) => `ix:${w}`));
-  const date = displayDate(row.createdAt);
-  if (date) sets.add(`ix:${date}`);
-  if (words.length > MAX_PAIRED_WORDS) sets.add(UNPAIRED_SET);
-  else for (let i = 0; i < words.length; i++) for (let j = i + 1; j < words.length; j++) sets.add(pairSet(words[i]!, words[j]!));
+  const text = memo(textSetsMemo, `${row.fullname}\n${row.country}`, () => textSets(row.fullname, row.country));
+  const sets = new Set<string>(text.words);
+  const day = displayDate(row.createdAt);
+  if (day) sets.add(memo(dateSetMemo, day, (d) => `ix:${d}`));
+  for (const set of text.pairs) sets.add(set);
   return sets;
+}
+
+const textSetsMemo = new Map<string, { words: string[]; pairs: string[] }>();
+const dateSetMemo = new Map<string, string>();
+
+/** The word sets and the pair sets (or UNPAIRED_SET) of a card's name and country. */
+function textSets(fullname: string, country: string): { words: string[]; pairs: string[] } {
+  const words = [...new Set([...wordTokens(fullname), ...wordTokens(country)])];
+  const pairs: string[] = [];
+  if (words.length > MAX_PAIRED_WORDS) pairs.push(UNPAIRED_SET);
+  else for (let i = 0; i < words.length; i++) for (let j = i + 1; j < words.length; j++) pairs.push(pairSet(words[i]!, words[j]!));
+  return { words: words.map((w) => `ix:${w}`), pairs };
 }
 
 /** Fixed-width base-36 ordinal: lexical order of keys is registration order. */
