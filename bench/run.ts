@@ -20,6 +20,7 @@ const modules: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'projections', load: () => import('./projections') },
   { name: 'queries', load: () => import('./queries') },
   { name: 'web', load: () => import('./web') },
+  { name: 'live', load: () => import('./live') },
 ];
 
 const only = process.argv.slice(2);
