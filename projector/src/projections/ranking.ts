@@ -1,4 +1,4 @@
-import { emailToken, rowIndexSets } from '../read-models/search';
+import { emailToken, rowIndexSetList, rowIndexSets } from '../read-models/search';
 import type { ReadModelWrite, SortedSetName, UserRow } from '../read-models/types';
 
 /** Score in every user sorted set: members (passes > 0) first, most passes first. */
@@ -22,17 +22,18 @@ export function rankingWrites(before: UserRow | undefined, after: UserRow, write
   const scoreChanged = !before || userScore(before) !== score;
   const textChanged = !before || !sameIndexText(before, after);
   if (scoreChanged) writes.push({ op: 'zadd', set: 'users', member: after.key, score });
-  if (scoreChanged || textChanged) {
+  if (before && textChanged) {
     const newSets = rowIndexSets(after);
-    const oldSets = before && textChanged ? rowIndexSets(before) : undefined;
+    const oldSets = rowIndexSets(before);
     for (const set of newSets) {
-      if (scoreChanged || !oldSets?.has(set)) writes.push({ op: 'zadd', set: set as SortedSetName, member: after.key, score });
+      if (scoreChanged || !oldSets.has(set)) writes.push({ op: 'zadd', set: set as SortedSetName, member: after.key, score });
     }
-    if (oldSets) {
-      for (const set of oldSets) {
-        if (!newSets.has(set)) writes.push({ op: 'zrem', set: set as SortedSetName, member: after.key });
-      }
+    for (const set of oldSets) {
+      if (!newSets.has(set)) writes.push({ op: 'zrem', set: set as SortedSetName, member: after.key });
     }
+  } else if (scoreChanged) {
+    // Same words (or a new row): every set, re-scored.
+    for (const set of rowIndexSetList(after)) writes.push({ op: 'zadd', set: set as SortedSetName, member: after.key, score });
   }
   // E-mails never change after registration (UserRegistered is the only event that sets one).
   if (!before && after.email) writes.push({ op: 'email', email: emailToken(after.email), member: after.key });

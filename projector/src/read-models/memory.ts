@@ -46,7 +46,9 @@ class MemoryKeyspace implements Keyspace {
     for (const id of userIds) {
       const key = this.keyOf.get(id);
       const row = key === undefined ? undefined : this.rows.get(key);
-      if (row) users.set(id, { ...row });
+      // Shared, not copied: stored rows are never changed in place (a write replaces them) and
+      // projectBatch copies a row before evolving it.
+      if (row) users.set(id, row);
     }
     return { checkpoint: this.cp, main: { ...this.mainRecord }, users, posts: [...this.postList] };
   }

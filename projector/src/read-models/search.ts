@@ -130,11 +130,15 @@ export function searchPlan(query: ReadonlyArray<`ix:${string}`>): SearchPlan {
  * date, and one per pair of words (or UNPAIRED_SET for a row with too many words).
  */
 export function rowIndexSets(row: { fullname: string; country: string; createdAt: string }): Set<string> {
+  return new Set(rowIndexSetList(row));
+}
+
+/** rowIndexSets as a list (no duplicates: words are distinct, so are their pairs). */
+export function rowIndexSetList(row: { fullname: string; country: string; createdAt: string }): string[] {
   const text = memo(textSetsMemo, `${row.fullname}\n${row.country}`, () => textSets(row.fullname, row.country));
-  const sets = new Set<string>(text.words);
   const day = displayDate(row.createdAt);
-  if (day) sets.add(memo(dateSetMemo, day, (d) => `ix:${d}`));
-  for (const set of text.pairs) sets.add(set);
+  const sets = day ? [...text.words, memo(dateSetMemo, day, (d) => `ix:${d}`)] : [...text.words];
+  for (const set of text.pairs) sets.push(set);
   return sets;
 }
 
