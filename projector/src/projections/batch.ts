@@ -7,7 +7,7 @@ import {
   type GlobalPosition,
   type GlobalPostView,
 } from '@pass/events';
-import type { BatchSnapshot, MainRecord, ReadModelWrite, UserRow, WriteBatch } from '../read-models/types';
+import { copyRow, type BatchSnapshot, type MainRecord, type ReadModelWrite, type UserRow, type WriteBatch } from '../read-models/types';
 import { projectChat } from './chat';
 import { countryWrites } from './countries';
 import { evolveGlobalPosts } from './global-posts';
@@ -72,7 +72,7 @@ export function projectBatch(events: PositionedEvent[], snapshot: BatchSnapshot)
       row = rows.get(userId);
       if (row === undefined) {
         const stored = snapshot.users.get(userId);
-        row = stored && { ...stored };
+        row = stored && copyRow(stored);
       }
       row = evolveUser(row, event, main.userSeq);
       if (row) rows.set(userId, row);

@@ -44,7 +44,11 @@ export function evolveUser(row: UserRow | undefined, event: DomainEvent, seq: nu
       points: d.points,
       passes: 0,
       buyed: 0,
-      ...emptyCard,
+      fullname: '',
+      country: '',
+      link: '',
+      image: null,
+      message: '',
       createdAt: d.registeredAt,
       updatedAt: d.registeredAt,
     };

@@ -7,6 +7,7 @@ import { SortedList } from './sorted-list';
 const INTERSECTION_TTL_MS = 10_000;
 import {
   CHAT_HISTORY_LIMIT,
+  copyRow,
   emptyMain,
   type BatchSnapshot,
   type CountriesRecord,
@@ -66,7 +67,7 @@ class MemoryKeyspace implements Keyspace {
         this.mainRecord = { ...w.main };
         return;
       case 'user':
-        this.rows.set(w.row.key, { ...w.row });
+        this.rows.set(w.row.key, copyRow(w.row));
         this.keyOf.set(w.row.userId, w.row.key);
         return;
       case 'zadd': {
