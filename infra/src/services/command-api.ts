@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { openEventStore } from '@pass/events/event-store/open';
 import { requireSettings, type Settings } from '../config/settings';
 import { createAppShell } from '../http/app-shell';
+import { shellSecurity } from '../http/security-headers';
 import { composeCommandApi } from '../wiring/command-side';
 import { listen, stopAccepting } from '../wiring/http';
 import { isEntryPoint, Resources } from '../wiring/lifecycle';
@@ -33,6 +34,7 @@ export async function startCommandApiService(settings: Settings, logger: Logger)
       logger,
       trustProxy: settings.trustProxy,
       serveWebApp: false,
+      ...shellSecurity(settings),
       routers: [
         opsRouter({ service: 'command-api', mode: 'distributed', eventStore, registry, logger, checks: [eventStoreCheck(eventStore), redisCheck('redis', probe)] }),
         commandApi.router,

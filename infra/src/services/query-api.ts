@@ -14,6 +14,7 @@ import { createRedisReadModels, createRemoteProjectionControl } from '@pass/proj
 import { attachSocketServer, readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
 import { createAppShell } from '../http/app-shell';
+import { shellSecurity, socketSecurity } from '../http/security-headers';
 import { listen, stopAccepting } from '../wiring/http';
 import { isEntryPoint, Resources } from '../wiring/lifecycle';
 import { createRegistry, opsRouter, redisCheck } from '../wiring/ops';
@@ -53,6 +54,7 @@ export async function startQueryApiService(settings: Settings, logger: Logger) {
       logger,
       trustProxy: settings.trustProxy,
       webDistDir: settings.webDistDir,
+      ...shellSecurity(settings),
       routers: [
         opsRouter({
           service: 'query-api',
@@ -75,6 +77,7 @@ export async function startQueryApiService(settings: Settings, logger: Logger) {
       logger,
       metrics: registry,
       redisAdapter: { pubClient, subClient, key: keys.socketIo },
+      ...socketSecurity(settings),
     });
     const url = await listen(server, settings.host, settings.port);
     resources.add(async () => {

@@ -7,6 +7,7 @@ import { broadcastPublisher, createMemoryReadModels, type Broadcaster } from '@p
 import { attachSocketServer, readSideChecks } from '@pass/query-api';
 import type { Settings } from '../config/settings';
 import { createAppShell } from '../http/app-shell';
+import { shellSecurity, socketSecurity } from '../http/security-headers';
 import { composeCommandApi } from '../wiring/command-side';
 import { listen, stopAccepting } from '../wiring/http';
 import { Resources } from '../wiring/lifecycle';
@@ -47,6 +48,7 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
       logger,
       trustProxy: settings.trustProxy,
       webDistDir: settings.webDistDir,
+      ...shellSecurity(settings),
       routers: [
         opsRouter({
           service: 'standalone',
@@ -70,6 +72,7 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
       gateway: commandApi.gateway,
       logger,
       metrics: registry,
+      ...socketSecurity(settings),
     });
     const url = await listen(server, settings.host, settings.port);
     resources.add(async () => {
