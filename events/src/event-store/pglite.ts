@@ -11,7 +11,8 @@
  * filesystem's `syncToFs`, which NodeFS does not need (a no-op: its writes are already direct).
  *
  * Concurrent one-event appends are sent as one group (one call, one commit): PGlite runs one
- * query at a time, so this is where concurrent writers gain throughput.
+ * query at a time, so this is where concurrent writers gain throughput. Appends run as named
+ * prepared statements (`queryPrepared`), parsed and planned once.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -65,6 +66,95 @@ function lockDataDir(dataDir: string): () => void {
   return () => rmSync(file, { force: true });
 }
 
+const encoder = new TextEncoder();
+
+/** One frontend protocol message: type byte, length, body. */
+function message(type: string, parts: Uint8Array[]): Uint8Array {
+  const length = parts.reduce((n, p) => n + p.length, 0);
+  const out = new Uint8Array(5 + length);
+  out[0] = type.charCodeAt(0);
+  new DataView(out.buffer).setInt32(1, 4 + length);
+  let at = 5;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+const cString = (value: string) => encoder.encode(`${value}\0`);
+const int16 = (n: number) => new Uint8Array([(n >> 8) & 0xff, n & 0xff]);
+const int32 = (n: number) => {
+  const b = new Uint8Array(4);
+  new DataView(b.buffer).setInt32(0, n);
+  return b;
+};
+const SYNC = message('S', []);
+const EXECUTE = message('E', [cString(''), int32(0)]);
+
+/** Bind (unnamed portal, text parameters and results), Execute and Sync, in one buffer. */
+function bindExecuteSync(name: string, params: (string | null)[]): Uint8Array {
+  const nameBytes = Buffer.byteLength(name);
+  let bindLength = 4 + 1 + nameBytes + 1 + 2 + 2 + 2;
+  for (const p of params) bindLength += 4 + (p === null ? 0 : Buffer.byteLength(p));
+  const out = Buffer.allocUnsafe(1 + bindLength + EXECUTE.length + SYNC.length);
+  let at = out.write('B', 0, 'latin1');
+  at = out.writeInt32BE(bindLength, at);
+  out[at++] = 0; // unnamed portal
+  at += out.write(name, at, 'utf8');
+  out[at++] = 0;
+  at = out.writeInt16BE(0, at); // parameter formats: all text
+  at = out.writeInt16BE(params.length, at);
+  for (const p of params) {
+    if (p === null) at = out.writeInt32BE(-1, at);
+    else {
+      const length = out.write(p, at + 4, 'utf8');
+      out.writeInt32BE(length, at);
+      at += 4 + length;
+    }
+  }
+  at = out.writeInt16BE(0, at); // result formats: all text
+  out.set(EXECUTE, at);
+  out.set(SYNC, at + EXECUTE.length);
+  return out;
+}
+
+/**
+ * `SqlClient.queryPrepared` for PGlite. `PGlite.query` sends parse, describe, bind, describe,
+ * execute and sync as six calls into the WASM module and parses and plans the text every time;
+ * an append through it cost about as much again as the append itself. Here a hot statement is
+ * parsed once as a named prepared statement, and each call is one bind/execute/sync message
+ * under PGlite's query lock (so it never interleaves with `query`).
+ */
+function preparedStatements(db: PGlite): NonNullable<SqlClient['queryPrepared']> {
+  const prepared = new Map<string, string>();
+  const run = (bytes: Uint8Array[]) => {
+    const length = bytes.reduce((n, b) => n + b.length, 0);
+    const all = new Uint8Array(length);
+    let at = 0;
+    for (const b of bytes) {
+      all.set(b, at);
+      at += b.length;
+    }
+    return db.execProtocol(all);
+  };
+  return (name, text, params) =>
+    db._runExclusiveQuery(async () => {
+      const known = prepared.get(name);
+      if (known !== text) {
+        if (known !== undefined) await run([message('C', [encoder.encode('S'), cString(name)]), SYNC]);
+        prepared.delete(name);
+        await run([message('P', [cString(name), cString(text), int16(0)]), SYNC]);
+        prepared.set(name, text);
+      }
+      const { messages } = await db.execProtocol(bindExecuteSync(name, params));
+      for (const m of messages) {
+        if (m.name === 'dataRow') return (m as unknown as { fields: (string | null)[] }).fields;
+      }
+      return undefined;
+    });
+}
+
 export async function openPgliteEventStore(options: PgliteEventStoreOptions = {}): Promise<SqlEventStore> {
   const dataDir = options.dataDir === undefined ? undefined : resolve(options.dataDir);
   let db: PGlite | undefined;
@@ -87,7 +177,10 @@ export async function openPgliteEventStore(options: PgliteEventStoreOptions = {}
   const opened = db;
   options.logger?.debug({ dataDir: dataDir ?? 'memory' }, 'pglite event store open');
   // PGlite runs one query at a time and queues the rest; the store needs nothing more.
-  const client: SqlClient = opened as unknown as SqlClient;
+  const client: SqlClient = {
+    query: (text, params) => opened.query(text, params),
+    queryPrepared: preparedStatements(opened),
+  };
   return new SqlEventStore({
     kind: 'pglite',
     client,

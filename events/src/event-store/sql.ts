@@ -37,6 +37,12 @@ export interface EventStoreLogger {
 
 export interface SqlClient {
   query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: R[] }>;
+  /**
+   * Optional fast path for a hot statement: runs `text` as the named prepared statement `name`
+   * (parsed and planned once) with text parameters, answering the first row's columns as text
+   * (undefined: no row). Errors carry `code` and `detail` like `query`'s.
+   */
+  queryPrepared?(name: string, text: string, params: (string | null)[]): Promise<(string | null)[] | undefined>;
 }
 
 /** Thrown when event ids of an append are already stored somewhere else than this append would put them. */
@@ -338,6 +344,40 @@ function groupError(encoded: string): Error & { code: string; detail: string } {
   return Object.assign(new Error(message), { code, detail });
 }
 
+/** A text[] literal of non-null values (every element quoted, so any text is safe in it). */
+function arrayLiteral(values: string[]): string {
+  return `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+}
+
+/** Parses a one-dimensional text[] in PostgreSQL's output format (elements quoted when needed, NULL unquoted). */
+export function parseTextArray(text: string): (string | null)[] {
+  const out: (string | null)[] = [];
+  let i = 1;
+  const end = text.length - 1;
+  if (end <= i) return out;
+  while (i < end) {
+    if (text[i] === '"') {
+      let value = '';
+      i++;
+      while (text[i] !== '"') {
+        if (text[i] === '\\') i++;
+        value += text[i];
+        i++;
+      }
+      i++;
+      out.push(value);
+    } else {
+      let j = i;
+      while (j < end && text[j] !== ',') j++;
+      const raw = text.slice(i, j);
+      out.push(raw === 'NULL' ? null : raw);
+      i = j;
+    }
+    i++; // the comma (or past the end)
+  }
+  return out;
+}
+
 const DEFAULT_BATCH = 500;
 
 /** Which subscription's handler is running, so stop() called from inside it does not wait for itself. */
@@ -353,6 +393,7 @@ export class SqlEventStore implements EventStore {
   private readonly sql: {
     append: string;
     appendOne: string;
+    appendFast: string;
     appendRetry: string;
     appendGroup: string;
     streamForwards: string;
@@ -384,6 +425,14 @@ export class SqlEventStore implements EventStore {
     this.sql = {
       append: `SELECT ${s}.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS r`,
       appendOne: `SELECT ${s}.append_event($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb) AS r`,
+      appendFast: `WITH claimed AS (
+  UPDATE ${s}.streams st SET revision = st.revision + 1
+   WHERE st.stream_id = $1 AND ($2::bigint IN (-2, -3) OR st.revision = $2::bigint)
+   RETURNING st.revision
+)
+INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata)
+SELECT $3::uuid, $1, c.revision, $4, $5::jsonb, $6::jsonb FROM claimed c
+RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       appendRetry: `SELECT ${s}.append_retry($1, $2, $3::uuid[]) AS r`,
       appendGroup: `SELECT ${s}.append_group($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[]) AS r`,
       streamForwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
@@ -432,6 +481,15 @@ export class SqlEventStore implements EventStore {
 
   private async appendNow(streamId: string, expected: number, events: NewEvent[]): Promise<string | null | undefined> {
     const single = events.length === 1 ? events[0]! : undefined;
+    if (single && this.client.queryPrepared) {
+      const params = [streamId, String(expected), single.id, single.type, JSON.stringify(single.data ?? null), JSON.stringify(single.metadata ?? {})];
+      // The usual case (the stream exists, the expectation holds) as one prepared statement; it
+      // writes nothing and answers no row otherwise, and append_event then decides (new stream,
+      // wrong revision, retry). A duplicate id fails it with 23505, handled by append().
+      const fast = (await this.client.queryPrepared('es_append_fast', this.sql.appendFast, params))?.[0];
+      if (fast) return fast;
+      return (await this.client.queryPrepared('es_append_event', this.sql.appendOne, params))?.[0];
+    }
     const [text, params] = single
       ? [this.sql.appendOne, [streamId, expected, single.id, single.type, JSON.stringify(single.data ?? null), JSON.stringify(single.metadata ?? {})]]
       : [
@@ -472,15 +530,20 @@ export class SqlEventStore implements EventStore {
         }
         let results: (string | null)[];
         try {
-          const row = (await this.client.query<{ r: (string | null)[] }>(this.sql.appendGroup, [
+          const params = [
             group.map((a) => a.streamId),
-            group.map((a) => a.expected),
+            group.map((a) => String(a.expected)),
             group.map((a) => a.event.id),
             group.map((a) => a.event.type),
             group.map((a) => JSON.stringify(a.event.data ?? null)),
             group.map((a) => JSON.stringify(a.event.metadata ?? {})),
-          ])).rows[0];
-          results = row?.r ?? [];
+          ];
+          if (this.client.queryPrepared) {
+            const r = (await this.client.queryPrepared('es_append_group', this.sql.appendGroup, params.map(arrayLiteral)))?.[0];
+            results = r ? parseTextArray(r) : [];
+          } else {
+            results = (await this.client.query<{ r: (string | null)[] }>(this.sql.appendGroup, params)).rows[0]?.r ?? [];
+          }
         } catch (error) {
           for (const a of group) a.done({ error });
           continue;
