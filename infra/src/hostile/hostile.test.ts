@@ -617,6 +617,18 @@ describe('hostile input against the standalone process', () => {
     );
     if (!ownSite) stats.failures.push("socket handshake — this site's own Origin was refused");
 
+    // Security headers on the page, the API, an error and an upload.
+    for (const path of ['/', '/content/join', '/api/main-data', '/api/nope', String(xss?.body?.user?.image?.url ?? '/uploads/none')]) {
+      stats.tried++;
+      stats.http++;
+      const res = await fetch(url + path, { headers: { accept: path.startsWith('/api') ? 'application/json' : 'text/html' } });
+      const csp = res.headers.get('content-security-policy') ?? '';
+      if (!/default-src 'self'/.test(csp) || !/object-src 'none'/.test(csp) || !/base-uri 'self'/.test(csp) || !/frame-ancestors 'self'/.test(csp)) {
+        stats.failures.push(`headers — ${path}: Content-Security-Policy missing or loose: ${csp}`);
+      }
+      if (res.headers.get('x-content-type-options') !== 'nosniff') stats.failures.push(`headers — ${path}: no nosniff`);
+    }
+
     // Everything acknowledged above is in the store.
     for (const ack of acknowledged) {
       const events = await app.eventStore.readStream(ack.stream);
