@@ -1,6 +1,12 @@
+import { pino } from 'pino';
 import { io as connect } from 'socket.io-client';
-import type { RecordedEvent } from '@pass/events';
+import { expect } from 'vitest';
+import type { EventStore, RecordedEvent } from '@pass/events';
+import { CommandHandler } from '@pass/command-api/kernel/command-handler';
+import { PassReservationReconciler } from '@pass/command-api/passes/reconciler';
 import { Browser, type LiveClient } from '../testing/client';
+import { doubledAcks, missingAcks, readEverything, type Ack } from './load';
+import type { Tally } from './tally';
 
 /** Everything a reader sees through query-api (the read models), as one comparable value. */
 export async function readSide(origin: string): Promise<Record<string, unknown>> {
@@ -73,4 +79,28 @@ export function roamingSocket(origins: string[]): { current: () => LiveClient; r
   };
   open();
   return { current: () => socket, reconnects: () => reconnects, close: () => ((closed = true), socket.disconnect()) };
+}
+
+/** Runs the claim reconciler once as if a minute had passed, so it settles every reservation it would release. */
+export async function reconcileAsIfLater(store: EventStore): Promise<void> {
+  const logger = pino({ level: 'silent' });
+  await new PassReservationReconciler({ handler: new CommandHandler({ eventStore: store, logger }), logger, clock: () => new Date(Date.now() + 61_000) }).runOnce();
+}
+
+/**
+ * The verdict after a fault: every acknowledged command's events are stored exactly once, and
+ * once the reconciler has run no claim is left half-done. Counts go to the suite's tally.
+ */
+export async function expectNothingLostOrHalfDone(store: EventStore, acks: Ack[], tally: Tally): Promise<void> {
+  const all = await readEverything(store);
+  const { missing, checked } = missingAcks(acks, all);
+  tally.lost(missing.length);
+  tally.note('acknowledged commands', checked);
+  expect(missing).toEqual([]);
+  expect(doubledAcks(acks, all)).toEqual([]);
+  await reconcileAsIfLater(store);
+  const half = halfDoneClaims(await readEverything(store));
+  expect(half.pending).toEqual([]);
+  expect(half.claimedButReleased).toEqual([]);
+  tally.note('reservations', half.reservations);
 }

@@ -1,14 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openEventStore } from '@pass/events/event-store/open';
-import { CommandHandler } from '@pass/command-api/kernel/command-handler';
-import { PassReservationReconciler } from '@pass/command-api/passes/reconciler';
 import { spawnStandalone, type SpawnedService } from '../testing/spawn-process';
 import { Browser, nextEvent } from '../testing/client';
-import { halfDoneClaims, readSide, roamingSocket, settledReadSide } from './checks';
+import { halfDoneClaims, readSide, reconcileAsIfLater, roamingSocket, settledReadSide } from './checks';
 import { doubledAcks, Load, missingAcks, readEverything } from './load';
 import { faultTally } from './tally';
 
@@ -83,9 +80,7 @@ describe('standalone: kill -9 mid-load, restart on the same data', () => {
       expect(load.acks.filter((a) => a.command === 'claim').length).toBeGreaterThan(0);
 
       // The reconciler, a minute later (what the next start or its 30 s timer does).
-      const logger = pino({ level: 'silent' });
-      const reconciler = new PassReservationReconciler({ handler: new CommandHandler({ eventStore: store, logger }), logger, clock: () => new Date(Date.now() + 61_000) });
-      await reconciler.runOnce();
+      await reconcileAsIfLater(store);
       const half = halfDoneClaims(await readEverything(store));
       expect(half.pending).toEqual([]);
       expect(half.claimedButReleased).toEqual([]);

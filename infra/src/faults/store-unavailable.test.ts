@@ -1,12 +1,9 @@
-import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/testing/services';
-import { CommandHandler } from '@pass/command-api/kernel/command-handler';
-import { PassReservationReconciler } from '@pass/command-api/passes/reconciler';
 import { Browser, nextEvent } from '../testing/client';
-import { halfDoneClaims } from './checks';
+import { expectNothingLostOrHalfDone } from './checks';
 import { Cluster } from './cluster';
-import { doubledAcks, Load, missingAcks, readEverything } from './load';
+import { Load } from './load';
 import { faultTally } from './tally';
 import { TcpProxy } from './tcp-proxy';
 
@@ -93,19 +90,7 @@ describe.skipIf(!pgUp || !redisUp)('event store unavailable', () => {
     expect(live).toEqual(rebuilt);
 
     const store = await cluster.store();
-    const all = await readEverything(store);
-    const { missing, checked } = missingAcks(load.acks, all);
-    tally.lost(missing.length);
-    tally.note('acknowledged commands', checked);
     tally.note('events', events);
-    expect(missing).toEqual([]);
-    expect(doubledAcks(load.acks, all)).toEqual([]);
-
-    const logger = pino({ level: 'silent' });
-    await new PassReservationReconciler({ handler: new CommandHandler({ eventStore: store, logger }), logger, clock: () => new Date(Date.now() + 61_000) }).runOnce();
-    const half = halfDoneClaims(await readEverything(store));
-    expect(half.pending).toEqual([]);
-    expect(half.claimedButReleased).toEqual([]);
-    tally.note('reservations', half.reservations);
+    await expectNothingLostOrHalfDone(store, load.acks, tally);
   });
 });
