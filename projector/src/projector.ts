@@ -123,7 +123,6 @@ export function createProjector(deps: ProjectorDeps): Projector {
         metrics?.eventsProjected.inc(label(), projected.applied);
         metrics?.batchSeconds.observe(label(), (performance.now() - started) / 1000);
         deps.onBatch?.(projected.applied, positionToString(lastPosition));
-        release();
         if (publisher && projected.live.length > 0) {
           try {
             await publisher.publish(await liveEventsFor(projected.live, ks()));
@@ -132,6 +131,8 @@ export function createProjector(deps: ProjectorDeps): Projector {
             log.warn({ err: error }, 'live events not published');
           }
         }
+        // Settled means stored and broadcast, so whoever waits on it sees the live events too.
+        release();
         if (unreadable) throw unreadable;
       },
       onCaughtUp: () => {
