@@ -53,6 +53,8 @@ export interface Projector {
   status(): Promise<ProjectorStatus>;
   /** Resolves once everything the store held when called has been projected. */
   settled(): Promise<void>;
+  /** Resolves once the subscription has caught up and follows live events (what /readyz reports). */
+  caughtUp(): Promise<void>;
   /** Stops or resumes live events (a rebuild stays quiet until it takes over). */
   setPublisher(publisher: LivePublisher | undefined): void;
 }
@@ -75,6 +77,8 @@ export function createProjector(deps: ProjectorDeps): Projector {
   let subscription: Subscription | undefined;
   let running = false;
   let caughtUp = false;
+  let markCaughtUp = () => {};
+  const caughtUpOnce = new Promise<void>((done) => (markCaughtUp = done));
   let lastError: string | null = null;
   let eventsProjected = 0;
   let lastPosition: GlobalPosition = START;
@@ -137,6 +141,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
       },
       onCaughtUp: () => {
         caughtUp = true;
+        markCaughtUp();
         log.info({ keyspace: ks().id, position: positionToString(lastPosition), eventsProjected }, 'projector caught up');
       },
       onError: (error) => {
@@ -190,6 +195,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
       if (comparePositions(lastPosition, target) >= 0) return;
       await new Promise<void>((done) => waiters.add({ target, done }));
     },
+    caughtUp: () => caughtUpOnce,
     async status() {
       const k = ks();
       const lag = await lagOf(k, deps.eventStore);

@@ -38,10 +38,7 @@ export async function catchUp(runtime: ProjectionRuntime, logger: Logger): Promi
       .catch(() => undefined);
   }, 5_000);
   try {
-    await runtime.live().settled();
-    // settled() resolves as the last batch is stored; the subscription reports "caught up" (what
-    // /readyz checks) a moment later, once it has switched to live delivery.
-    while (!(await runtime.live().status()).caughtUp) await new Promise((r) => setTimeout(r, 25));
+    await runtime.live().caughtUp();
   } finally {
     clearInterval(progress);
   }
