@@ -9,8 +9,10 @@ import { resolve } from 'node:path';
 import type { EventStore } from './port';
 import type { EventStoreLogger } from './sql';
 
-export { openPgliteEventStore } from './pglite';
-export { openPostgresEventStore } from './postgres';
+import { openPgliteEventStore } from './pglite';
+import { openPostgresEventStore } from './postgres';
+
+export { openPgliteEventStore, openPostgresEventStore };
 
 export interface OpenEventStoreOptions {
   logger?: EventStoreLogger;
@@ -21,7 +23,6 @@ export async function openEventStore(url: string, options: OpenEventStoreOptions
   if (url.startsWith('pglite:')) {
     const location = url.slice('pglite:'.length);
     if (!location) throw new Error('Event store URL "pglite:" needs a directory or "memory"');
-    const { openPgliteEventStore } = await import('./pglite');
     return openPgliteEventStore({
       ...(location === 'memory' ? {} : { dataDir: resolve(location) }),
       ...(logger ? { logger } : {}),
@@ -37,7 +38,6 @@ export async function openEventStore(url: string, options: OpenEventStoreOptions
     if (poolSize !== undefined && (!Number.isInteger(poolSize) || poolSize < 1)) {
       throw new Error(`Event store URL: poolSize must be a positive integer, got "${poolSizeParam}"`);
     }
-    const { openPostgresEventStore } = await import('./postgres');
     return openPostgresEventStore({
       connectionString: parsed.toString(),
       ...(schema ? { schema } : {}),
