@@ -185,7 +185,7 @@ export async function openPgliteEventStore(options: PgliteEventStoreOptions = {}
     kind: 'pglite',
     client,
     schema: SCHEMA,
-    groupAppends: true,
+    singleWriter: true,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
     release: async () => {

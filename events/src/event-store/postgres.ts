@@ -71,9 +71,15 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
   let reconnectTimer: NodeJS.Timeout | undefined;
   let reconnectDelay = 0;
 
+  const client: SqlClient = {
+    query: <R,>(text: string, params?: unknown[]) => pool.query(text, params) as unknown as Promise<{ rows: R[] }>,
+    // A named statement is parsed and planned once per pooled connection (node-postgres keeps
+    // track of which connection has prepared it).
+    queryPrepared: async (name, text, values) => (await pool.query({ name, text, values, rowMode: 'array' })).rows[0] as (string | null)[] | undefined,
+  };
   const store = new SqlEventStore({
     kind: 'postgres',
-    client: pool as unknown as SqlClient,
+    client,
     schema,
     ...(logger ? { logger } : {}),
     ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),

@@ -26,6 +26,7 @@ import {
   type SubscribeToAllOptions,
   type Subscription,
 } from './port';
+import { SingleWriterAppends } from './single-writer';
 
 /** The few pino methods the adapters use; a pino `Logger` fits. */
 export interface EventStoreLogger {
@@ -143,7 +144,8 @@ BEGIN
       USING ERRCODE = 'ES400';
   END IF;
   IF (p_expected >= 0 AND v_first_revision <> p_expected + 1) OR (p_expected = -1 AND v_first_revision <> 0) THEN
-    SELECT st.revision INTO v_current FROM ${s}.streams st WHERE st.stream_id = p_stream_id;
+    -- From the events, not the streams row: the embedded store's single writer does not keep that row.
+    SELECT max(e.revision) INTO v_current FROM ${s}.events e WHERE e.stream_id = p_stream_id;
     RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = coalesce(v_current, -1)::text;
   END IF;
   SELECT e.revision || '/' || e.transaction_id || '/' || e.global_position INTO v_result
@@ -177,32 +179,6 @@ ${claimRevisionsSql(s, 'p_ids')}
   SELECT i.revision || '/' || i.transaction_id || '/' || i.global_position INTO v_result
     FROM inserted i ORDER BY i.global_position DESC LIMIT 1;
   RETURN v_result;
-END
-$fn$;
-
--- Several one-event appends from concurrent callers in one call and one transaction (the
--- embedded store's group commit). Each runs in its own subtransaction, so one refused append
--- leaves the others alone; ids and data come as text and are cast inside it, so one malformed
--- value fails only its own append. Answers per append the append_event result or
--- 'E' SQLSTATE \x1f detail \x1f message.
-CREATE OR REPLACE FUNCTION ${s}.append_group(
-  p_streams text[], p_expected bigint[], p_ids text[], p_types text[], p_data text[], p_metadata text[]
-) RETURNS text[] LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_results text[] := '{}';
-  v_result text;
-  v_detail text;
-BEGIN
-  FOR i IN 1 .. cardinality(p_ids) LOOP
-    BEGIN
-      v_result := ${s}.append_event(p_streams[i], p_expected[i], p_ids[i]::uuid, p_types[i], p_data[i]::jsonb, p_metadata[i]::jsonb);
-    EXCEPTION WHEN OTHERS THEN
-      GET STACKED DIAGNOSTICS v_detail = PG_EXCEPTION_DETAIL;
-      v_result := 'E' || SQLSTATE || chr(31) || coalesce(v_detail, '') || chr(31) || SQLERRM;
-    END;
-    v_results := v_results || v_result;
-  END LOOP;
-  RETURN v_results;
 END
 $fn$;
 
@@ -267,7 +243,8 @@ interface EventRow {
   type: string;
   data: unknown;
   metadata: Record<string, unknown> | null;
-  recorded_at: Date | string;
+  /** Milliseconds since the epoch (a number parses far faster than a timestamp's text). */
+  recorded_ms: string | number;
 }
 
 /** 'last revision/transaction id/global position', or NULL from append_retry when not a retry. */
@@ -286,7 +263,7 @@ function toEvent(row: EventRow): RecordedEvent {
     type: row.type,
     data: row.data,
     metadata: row.metadata ?? {},
-    recordedAt: row.recorded_at instanceof Date ? row.recorded_at : new Date(row.recorded_at),
+    recordedAt: new Date(Number(row.recorded_ms)),
   };
 }
 
@@ -309,7 +286,8 @@ export function isConnectionFailure(error: unknown): boolean {
   );
 }
 
-const COLUMNS = `event_id::text AS event_id, stream_id, revision, transaction_id::text AS tx, global_position, type, data, metadata, recorded_at`;
+const COLUMNS = `event_id::text AS event_id, stream_id, revision, transaction_id::text AS tx, global_position, type, data, metadata,
+  floor(extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms`;
 
 export interface SqlEventStoreOptions {
   kind: string;
@@ -321,61 +299,11 @@ export interface SqlEventStoreOptions {
   /** Releases the adapter's connections; called once by close(). */
   release: () => Promise<void>;
   /**
-   * Send one-event appends that arrive while another append runs together, in one call and one
-   * transaction. For PGlite, which runs one query at a time anyway: concurrent appends then cost
-   * one round-trip and one commit instead of one each. Default false.
+   * This process is the database's only writer (PGlite, kept so by its lock file): appends go
+   * through `SingleWriterAppends` (revisions in memory, plain INSERTs, group commit) instead of
+   * the append functions that lock a per-stream row. Needs `client.queryPrepared`. Default false.
    */
-  groupAppends?: boolean;
-}
-
-interface QueuedAppend {
-  streamId: string;
-  expected: number;
-  event: NewEvent;
-  done: (outcome: { result: string } | { error: unknown }) => void;
-}
-
-/** Upper bound on appends sent in one group. */
-const MAX_GROUP = 64;
-
-/** A database error carried back as text from append_group. */
-function groupError(encoded: string): Error & { code: string; detail: string } {
-  const [code = '', detail = '', message = ''] = encoded.slice(1).split('\x1f');
-  return Object.assign(new Error(message), { code, detail });
-}
-
-/** A text[] literal of non-null values (every element quoted, so any text is safe in it). */
-function arrayLiteral(values: string[]): string {
-  return `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
-}
-
-/** Parses a one-dimensional text[] in PostgreSQL's output format (elements quoted when needed, NULL unquoted). */
-export function parseTextArray(text: string): (string | null)[] {
-  const out: (string | null)[] = [];
-  let i = 1;
-  const end = text.length - 1;
-  if (end <= i) return out;
-  while (i < end) {
-    if (text[i] === '"') {
-      let value = '';
-      i++;
-      while (text[i] !== '"') {
-        if (text[i] === '\\') i++;
-        value += text[i];
-        i++;
-      }
-      i++;
-      out.push(value);
-    } else {
-      let j = i;
-      while (j < end && text[j] !== ',') j++;
-      const raw = text.slice(i, j);
-      out.push(raw === 'NULL' ? null : raw);
-      i = j;
-    }
-    i++; // the comma (or past the end)
-  }
-  return out;
+  singleWriter?: boolean;
 }
 
 const DEFAULT_BATCH = 500;
@@ -395,7 +323,6 @@ export class SqlEventStore implements EventStore {
     appendOne: string;
     appendFast: string;
     appendRetry: string;
-    appendGroup: string;
     streamForwards: string;
     streamBackwards: string;
     allFromStart: string;
@@ -408,12 +335,14 @@ export class SqlEventStore implements EventStore {
   private readonly subscriptions = new Set<Subscription>();
   private readonly appendListeners = new Set<() => void>();
   private closing: Promise<void> | undefined;
-  private readonly groupAppends: boolean;
-  private readonly queue: QueuedAppend[] = [];
-  private draining = false;
+  private readonly singleWriter: SingleWriterAppends | undefined;
 
   constructor(options: SqlEventStoreOptions) {
-    this.groupAppends = options.groupAppends ?? false;
+    if (options.singleWriter) {
+      const { client } = options;
+      if (!client.queryPrepared) throw new Error('singleWriter needs a client with queryPrepared');
+      this.singleWriter = new SingleWriterAppends({ query: client.query.bind(client), queryPrepared: client.queryPrepared.bind(client) }, quoteIdent(options.schema));
+    }
     this.kind = options.kind;
     this.client = options.client;
     this.logger = options.logger;
@@ -434,7 +363,6 @@ INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata)
 SELECT $3::uuid, $1, c.revision, $4, $5::jsonb, $6::jsonb FROM claimed c
 RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       appendRetry: `SELECT ${s}.append_retry($1, $2, $3::uuid[]) AS r`,
-      appendGroup: `SELECT ${s}.append_group($1::text[], $2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[]) AS r`,
       streamForwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
       streamBackwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
       allFromStart: `SELECT ${COLUMNS} FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id, global_position LIMIT $1`,
@@ -460,7 +388,7 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
     const expected = encodeExpected(expectedRevision);
     let result: string | null | undefined;
     try {
-      result = this.groupAppends && events.length === 1 ? await this.enqueue(streamId, expected, events[0]!) : await this.appendNow(streamId, expected, events);
+      result = this.singleWriter ? await this.appendSingleWriter(streamId, expected, events, expectedRevision) : await this.appendNow(streamId, expected, events);
     } catch (error) {
       if ((error as { code?: unknown }).code !== '23505') throw this.appendError(error, streamId, expectedRevision);
       // An event id is stored already: a retry of an acknowledged append (answered as the first
@@ -506,57 +434,19 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
     return (await this.client.query<AppendRow>(text, params)).rows[0]?.r;
   }
 
-  private enqueue(streamId: string, expected: number, event: NewEvent): Promise<string> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ streamId, expected, event, done: (o) => ('result' in o ? resolve(o.result) : reject(o.error)) });
-      if (!this.draining) void this.drain();
-    });
-  }
-
-  /** Sends queued appends: alone when nothing else waited, else as one group. */
-  private async drain(): Promise<void> {
-    this.draining = true;
+  /** The single-writer path: a refused expectation is still answered as the first time when it is a retry of stored ids. */
+  private async appendSingleWriter(streamId: string, expected: number, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<string> {
+    const outcome = await this.singleWriter!.append(streamId, expected, events);
+    if ('result' in outcome) return outcome.result;
+    if ('error' in outcome) throw outcome.error;
+    let stored: string | null | undefined;
     try {
-      while (this.queue.length > 0) {
-        const group = this.queue.splice(0, MAX_GROUP);
-        if (group.length === 1) {
-          const [only] = group as [QueuedAppend];
-          try {
-            only.done({ result: (await this.appendNow(only.streamId, only.expected, [only.event])) ?? '' });
-          } catch (error) {
-            only.done({ error });
-          }
-          continue;
-        }
-        let results: (string | null)[];
-        try {
-          const params = [
-            group.map((a) => a.streamId),
-            group.map((a) => String(a.expected)),
-            group.map((a) => a.event.id),
-            group.map((a) => a.event.type),
-            group.map((a) => JSON.stringify(a.event.data ?? null)),
-            group.map((a) => JSON.stringify(a.event.metadata ?? {})),
-          ];
-          if (this.client.queryPrepared) {
-            const r = (await this.client.queryPrepared('es_append_group', this.sql.appendGroup, params.map(arrayLiteral)))?.[0];
-            results = r ? parseTextArray(r) : [];
-          } else {
-            results = (await this.client.query<{ r: (string | null)[] }>(this.sql.appendGroup, params)).rows[0]?.r ?? [];
-          }
-        } catch (error) {
-          for (const a of group) a.done({ error });
-          continue;
-        }
-        group.forEach((a, k) => {
-          const r = results[k];
-          if (typeof r === 'string' && r.startsWith('E')) a.done({ error: groupError(r) });
-          else a.done({ result: r ?? '' });
-        });
-      }
-    } finally {
-      this.draining = false;
+      stored = (await this.client.query<AppendRow>(this.sql.appendRetry, [streamId, expected, events.map((e) => e.id)])).rows[0]?.r;
+    } catch (error) {
+      throw this.appendError(error, streamId, expectedRevision);
     }
+    if (stored) return stored;
+    throw new WrongExpectedRevisionError(streamId, expectedRevision, outcome.refused);
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -630,14 +520,21 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       let retryDelay = 0;
       let pendingDelay = 0;
       let startHead: GlobalPosition | undefined;
-      while (!stopped) {
+      const read = (from: GlobalPosition) => {
         // Cleared before reading: an append acknowledged during the read sets it again.
         signalled = false;
+        return this.readAll({ after: from, maxCount: maxBatch });
+      };
+      /** The page after a full batch, read while the handler works on that batch (catch-up). */
+      let ahead: { after: GlobalPosition; page: Promise<RecordedEvent[]> } | undefined;
+      while (!stopped) {
         let batch: RecordedEvent[];
         try {
           // "Caught up" means: everything that existed when the subscription started.
           startHead ??= await this.headPosition();
-          batch = await this.readAll({ after, maxCount: maxBatch });
+          const next = ahead?.after === after ? ahead.page : read(after);
+          ahead = undefined;
+          batch = await next;
         } catch (error) {
           if (stopped) return;
           if (!(error instanceof EventStoreUnavailableError)) throw error;
@@ -649,8 +546,15 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
         retryDelay = 0;
         if (stopped) return;
         if (batch.length > 0) {
+          const end = batch[batch.length - 1]!.position;
+          if (batch.length === maxBatch) {
+            // More is likely waiting: the store reads it while the handler runs, instead of after.
+            const page = read(end);
+            page.catch(() => undefined); // awaited (and its error handled) on the next turn, if any
+            ahead = { after: end, page };
+          }
           await handlerContext.run(token, () => options.onEvents(batch));
-          after = batch[batch.length - 1]!.position;
+          after = end;
         }
         if (!caughtUp && comparePositions(after, startHead) >= 0) {
           caughtUp = true;
