@@ -93,7 +93,7 @@ async function throughput(store: EventStore, client: SqlClient, rawTable: string
     const p = payload(i);
     const streamId = `${run}-raw-${w}`;
     const params = [randomUUID(), streamId, String(revision(streamId)), 'BenchHappened', JSON.stringify(p.data), JSON.stringify(p.metadata)];
-    // Where the client has a prepared-statement path (PGlite), the raw INSERT takes it too, as the
+    // Where the client has a prepared-statement path (both stores), the raw INSERT takes it too, as the
     // port's append does: the comparison is the database's best plain INSERT, not a slower call.
     return client.queryPrepared ? client.queryPrepared(`bench_raw_insert_${writers}`, rawInsert, params) : client.query(rawInsert, params);
   };
@@ -205,7 +205,7 @@ export async function run(): Promise<{ title: string; markdown: string }> {
   }
 
   const lines = [
-    `Command: \`${COMMAND}\` (${APPENDS.toLocaleString('en-US')} single-event appends per figure in ${ROUNDS} rounds alternating with the raw INSERTs into a table with the same columns and indexes (on PGlite both through a prepared statement), after ${WARMUP} warm-up; durability as configured: PGlite writes each commit's WAL to the file before acknowledging; PostgreSQL with the server's own settings).`,
+    `Command: \`${COMMAND}\` (${APPENDS.toLocaleString('en-US')} single-event appends per figure in ${ROUNDS} rounds alternating with the raw INSERTs into a table with the same columns and indexes (both through a named prepared statement; the raw INSERT at 8 writers is 8 independent INSERTs, while the port sends what is queued together, so PGlite's port can beat it there), after ${WARMUP} warm-up; durability as configured: PGlite writes each commit's WAL to the file before acknowledging; PostgreSQL with the server's own settings).`,
     '',
     '| Store | Writers | Port append (events/s) | Raw INSERT (events/s) | Port / raw | Limit |',
     '|---|---:|---:|---:|---:|---|',
