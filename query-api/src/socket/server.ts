@@ -25,6 +25,7 @@ import { toCountriesView, toMainDataView, type ReadModelStore } from '@pass/proj
 import { clientAddressResolver } from '../http/client-address';
 import { checkRequestOrigin } from '../http/origin';
 import { queryMetrics } from '../metrics';
+import { coalesceWrites } from './coalesce';
 
 export interface SocketDeps {
   readModels: ReadModelStore;
@@ -87,6 +88,8 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
     const { pubClient, subClient, key } = deps.redisAdapter;
     io.adapter(createAdapter(pubClient, subClient, key ? { key } : {}));
   }
+  // One system call per socket for the broadcasts of a tick (a chat message makes two).
+  coalesceWrites(io);
   const sockets = deps.metrics ? queryMetrics(deps.metrics).sockets : undefined;
 
   // ---- connected users, across instances
