@@ -77,6 +77,23 @@ describe('coalesceWrites', () => {
     expect(counters.map((c) => c.calls)).toEqual([1, 1]);
   });
 
+  it('writes anything but a broadcast at once, taking along a broadcast waiting for that socket', async () => {
+    const client = await open('websocket');
+    const counter = countWrites(rawOf(client.id!));
+    const server = io.sockets.sockets.get(client.id!)!;
+    const first = received(client, ['direct'], 1);
+    server.emit('direct', 1);
+    expect(counter.calls).toBe(1);
+    expect(await first).toEqual(['direct:1']);
+    const arrival = received(client, ['everyone', 'reply'], 2);
+    io.emit('everyone', 2);
+    expect(counter.calls).toBe(1);
+    server.emit('reply', 3);
+    expect(counter.calls).toBe(2);
+    expect(await arrival).toEqual(['everyone:2', 'reply:3']);
+    expect(counter.calls).toBe(2);
+  });
+
   it('still answers acknowledgements and reaches long-polling clients', async () => {
     const ws = await open('websocket');
     expect(await ws.emitWithAck('echo', 'hello')).toBe('hello');

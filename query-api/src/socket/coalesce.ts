@@ -11,54 +11,73 @@ interface Corkable {
   uncork(): void;
 }
 
+/** The adapter's `apply` (private in its types): every broadcast, local or from Redis, visits its sockets through it. */
+interface Applying {
+  apply(opts: unknown, callback: (socket: unknown) => void): void;
+}
+
 const corkable = (value: unknown): value is Corkable =>
   typeof value === 'object' && value !== null && typeof (value as Corkable).cork === 'function' && typeof (value as Corkable).uncork === 'function';
 
+/** Sends what the connection has queued, corked so that several packets leave in one writev. */
+function flushCorked(conn: EngineConnection, flush: () => void): void {
+  const raw = conn.transport?.socket?._socket;
+  if (!corkable(raw)) return flush();
+  raw.cork();
+  try {
+    flush();
+  } finally {
+    raw.uncork();
+  }
+}
+
 /**
- * Packets written to a connection in one tick leave in one system call.
+ * The broadcasts of one tick leave each socket in one system call.
  *
  * Socket.IO already encodes a broadcast once (and pre-builds its WebSocket frame), so fanning
- * out is one write per socket, and profiles of a 5,000-socket fan-out show those writes' system
- * calls as nearly all of the work (bench/fanout.ts). A chat message causes two broadcasts in
- * the same tick (`updatedMainData`, then `chatMessage`); engine.io sends the first at once and
- * holds the second until the first write's callback, so each socket cost two calls and every
- * socket's `chatMessage` waited behind the first broadcast to all sockets.
+ * out is one write per socket, and profiles of a 5,000-socket fan-out show those writes'
+ * system calls as nearly all of the work (bench/fanout.ts). A chat message causes two
+ * broadcasts in the same tick (`updatedMainData`, then `chatMessage`); engine.io sent the first
+ * at once and held the second until the first write's callback, so each socket cost two calls
+ * and every socket's `chatMessage` waited behind the first broadcast to all sockets.
  *
- * Here a connection's flush waits for the end of the tick (process.nextTick, so no I/O and no
- * timer comes in between), then sends everything queued with the TCP socket corked: one
- * writev per socket per tick, in the order the sockets were first written to. Order and
- * content of packets are engine.io's own; only the moment of the flush moves.
+ * Here a flush requested while the adapter visits sockets for a broadcast waits for the end of
+ * the tick (process.nextTick: no I/O or timer comes in between), then everything queued goes
+ * out with the TCP socket corked, sockets in the order they were first written to. Any other
+ * write (an acknowledgement, a reply, a ping) flushes at once as before, taking along whatever
+ * broadcast its socket has waiting. Order and content of packets are engine.io's own.
  */
 export function coalesceWrites(io: Server): void {
-  let due = new Set<EngineConnection>();
   const flushes = new WeakMap<EngineConnection, () => void>();
+  let due = new Set<EngineConnection>();
+  let broadcasting = 0;
 
   const flushDue = () => {
     const batch = due;
     due = new Set();
-    for (const conn of batch) {
-      const raw = conn.transport?.socket?._socket;
-      const flush = flushes.get(conn)!;
-      if (!corkable(raw)) {
-        flush();
-        continue;
-      }
-      raw.cork();
-      try {
-        flush();
-      } finally {
-        raw.uncork();
-      }
+    for (const conn of batch) flushCorked(conn, flushes.get(conn)!);
+  };
+
+  const adapter = io.of('/').adapter as unknown as Applying;
+  const apply = adapter.apply.bind(adapter);
+  adapter.apply = (opts, callback) => {
+    broadcasting++;
+    try {
+      apply(opts, callback);
+    } finally {
+      broadcasting--;
     }
   };
 
   // Per Socket.IO connection rather than on io.engine, which a Server not yet attached lacks;
-  // the handshake's few packets before it flush as before.
+  // the handshake's packets before it flush as before.
   io.on('connection', (socket) => {
     const conn = socket.conn as unknown as EngineConnection;
     if (flushes.has(conn)) return;
-    flushes.set(conn, conn.flush.bind(conn));
+    const flush = conn.flush.bind(conn);
+    flushes.set(conn, flush);
     conn.flush = () => {
+      if (broadcasting === 0) return flushCorked(conn, flush);
       if (due.size === 0) process.nextTick(flushDue);
       due.add(conn);
     };
