@@ -9,9 +9,14 @@
  * - latency: an open-loop schedule of 500 free-point/chat commands per second, measured from the
  *   scheduled start (queueing included), against the targets of the command-side issue.
  * Time is passed in: the bench clock advances 31 s per free point, so the 30 s rule never refuses.
+ * A free point needs the ticket of a countdown watched to the end: the bench signs each one with
+ * the instance's session secret (as POST /api/free-point/ticket does) on the bench clock as it
+ * reads when the member asks, and the award's own clock reading is 31 s later, so every ticket is
+ * a countdown that has run and is newer than the member's last point.
  * PostgreSQL is measured when TEST_POSTGRES_URL (default postgres://postgres@127.0.0.1:5432/test)
  * is reachable, in a fresh schema dropped afterwards.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,6 +37,7 @@ import { CommandHandler } from '../command-api/src/kernel/command-handler';
 import { claimPasses } from '../command-api/src/passes/claim';
 import { poolDecider } from '../command-api/src/passes/pool-decider';
 import { hashPassword } from '../command-api/src/sessions/passwords';
+import { AdViewTickets } from '../command-api/src/users/ad-view-tickets';
 import { userDecider } from '../command-api/src/users/decider';
 import { join as joinForm } from '../command-api/src/users/join';
 import type { ActionLimits } from '../command-api/src/sessions/rate-limiter';
@@ -109,7 +115,12 @@ async function measure(storeName: string, target: number, store: EventStore): Pr
   // Claims and registrations need no such jump (a claim must be recorded within 15 s of its reservation).
   const steady = () => new Date(nowMs);
   const uploadsDir = mkdtempSync(join(tmpdir(), 'pass-bench-uploads-'));
-  const api = await createCommandApi({ eventStore: store, logger, clock, config: { uploadsDir, cookieSecure: false, sessionSecret: 'b'.repeat(40), actionLimits: BENCH_ACTION_LIMITS } });
+  const sessionSecret = 'b'.repeat(40);
+  const api = await createCommandApi({ eventStore: store, logger, clock, config: { uploadsDir, cookieSecure: false, sessionSecret, actionLimits: BENCH_ACTION_LIMITS } });
+  const tickets = new AdViewTickets(sessionSecret);
+  // Issued 1 ms past the clock's last reading: strictly after any point the member was given at it.
+  const watched = (m: Principal) => ({ ticket: tickets.issue(m.id, new Date(nowMs + 1)).ticket });
+  const freePoint = (m: Principal) => api.gateway.awardFreePoint(m, watched(m), { correlationId: randomUUID() });
   const handler = new CommandHandler({ eventStore: store, logger });
   const ctx = (): CommandContext => ({ correlationId: randomUUID(), causationId: randomUUID(), actor: { type: 'system', id: 'bench' }, now: steady() });
   const rowsOut: Row[] = [];
@@ -136,9 +147,9 @@ async function measure(storeName: string, target: number, store: EventStore): Pr
     };
 
     // Warm-up: JIT, connection pools, the state cache.
-    await closedLoop('warm-up', CLIENTS, 1_000, (c) => api.gateway.awardFreePoint(member(c), { correlationId: randomUUID() }).then(expectOk));
+    await closedLoop('warm-up', CLIENTS, 1_000, (c) => freePoint(member(c)).then(expectOk));
 
-    rowsOut.push(await closedLoop('free point', CLIENTS, 6_000, (c) => api.gateway.awardFreePoint(member(c), { correlationId: randomUUID() }).then(expectOk)));
+    rowsOut.push(await closedLoop('free point', CLIENTS, 6_000, (c) => freePoint(member(c)).then(expectOk)));
     rowsOut.push(
       await closedLoop('chat message', CLIENTS, 6_000, (c) =>
         api.gateway.sendChatMessage(member(c), { message: 'hello from the bench' }, { correlationId: randomUUID() }).then(expectOk),
@@ -147,22 +158,34 @@ async function measure(storeName: string, target: number, store: EventStore): Pr
     rowsOut.push(await closedLoop('claim 1 pass (3 appends, hot pool stream)', CLIENTS, 1_500, (c) => claimPasses({ handler, logger, clock: steady }, member(c).id, 1, ctx())));
 
     // The same commands through the Express routes (fetch client in this same process, keep-alive).
-    // Its own instance and clock: time moves 31 s before each free-point request (and only
-    // then), so the 30 s rule never refuses while the 24 h sessions stay valid (2,200 × 31 s < 24 h).
-    let httpNowMs = nowMs;
+    // Its own instance and clock. Each bench member lives on their own timeline for the free
+    // points: the request says where (x-bench-now, read by this bench's app only), so one
+    // member's 31 s between points does not age the tickets of the other requests in flight
+    // (with one shared clock moving per request, a request waiting behind others found its
+    // ticket past the 5 minutes a ticket lasts). Sessions stay valid: 2,200 × 31 s < 24 h.
+    const httpNowMs = nowMs;
+    const benchNow = new AsyncLocalStorage<number>();
     const httpApi = await createCommandApi({
       eventStore: store,
       logger,
-      clock: () => new Date(httpNowMs),
-      config: { uploadsDir, cookieSecure: false, sessionSecret: 'b'.repeat(40), loginLimits: { perEmail: { max: 5, windowMs: 60_000 }, perIp: { max: 10_000, windowMs: 60_000 } }, actionLimits: BENCH_ACTION_LIMITS },
+      clock: () => new Date(benchNow.getStore() ?? httpNowMs),
+      config: { uploadsDir, cookieSecure: false, sessionSecret, loginLimits: { perEmail: { max: 5, windowMs: 60_000 }, perIp: { max: 10_000, windowMs: 60_000 } }, actionLimits: BENCH_ACTION_LIMITS },
     });
     const app = express();
+    // Parsed here, so the route runs inside the member's timeline (a body stream's callbacks would not).
+    app.use(express.json({ limit: '100kb' }));
+    app.use((req, _res, next) => {
+      const at = Number(req.headers['x-bench-now']);
+      if (Number.isFinite(at) && at > 0) benchNow.run(at, next);
+      else next();
+    });
     app.use(httpApi.router);
     const server = createServer(app);
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const cookies: string[] = [];
+      const ids: string[] = [];
       for (let i = 0; i < CLIENTS; i++) {
         const res = await fetch(`${base}/api/register-user`, {
           method: 'POST',
@@ -176,22 +199,29 @@ async function measure(storeName: string, target: number, store: EventStore): Pr
         await provider.captureOrder(orderId);
         await fetch(`${base}/api/buy-points`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ orderId }) });
         cookies.push(cookie);
+        ids.push(id);
       }
-      const post = async (client: number, path: string, body?: unknown) => {
+      const post = async (client: number, path: string, body?: unknown, at?: number): Promise<unknown> => {
         const res = await fetch(base + path, {
           method: 'POST',
-          headers: { cookie: cookies[client]!, ...(body ? { 'content-type': 'application/json' } : {}) },
+          headers: { cookie: cookies[client]!, ...(body ? { 'content-type': 'application/json' } : {}), ...(at ? { 'x-bench-now': String(at) } : {}) },
           ...(body ? { body: JSON.stringify(body) } : {}),
         });
-        await res.arrayBuffer();
-        if (!res.ok) throw new Error(`${path} answered ${res.status}`);
+        const text = await res.text();
+        if (!res.ok) throw new Error(`${path} answered ${res.status}: ${text}`);
+        return JSON.parse(text) as unknown;
       };
-      const freePoint = (c: number) => {
-        httpNowMs += 31_000;
-        return post(c, '/api/free-point');
+      // A member's countdown starts 1 ms after their last point (its ticket, signed as the ticket
+      // route signs it) and the point is asked 31 s after that last point, on their timeline.
+      const lastPointAt = ids.map(() => httpNowMs);
+      const freePointOverHttp = async (c: number) => {
+        const { ticket } = tickets.issue(ids[c]!, new Date(lastPointAt[c]! + 1));
+        const at = lastPointAt[c]! + 31_000;
+        await post(c, '/api/free-point', { ticket }, at);
+        lastPointAt[c] = at;
       };
-      await closedLoop('warm-up', CLIENTS, 200, freePoint);
-      rowsOut.push(await closedLoop('free point over HTTP (POST /api/free-point)', CLIENTS, 2_000, freePoint));
+      await closedLoop('warm-up', CLIENTS, 200, freePointOverHttp);
+      rowsOut.push(await closedLoop('free point over HTTP (POST /api/free-point)', CLIENTS, 2_000, freePointOverHttp));
       rowsOut.push(await closedLoop('chat message over HTTP (POST /api/chat-messages)', CLIENTS, 3_000, (c) => post(c, '/api/chat-messages', { message: 'over http' })));
     } finally {
       server.closeAllConnections();
@@ -200,8 +230,8 @@ async function measure(storeName: string, target: number, store: EventStore): Pr
     }
 
     // A second of the steady rate first, unmeasured, so the timers and pools settle.
-    await openLoop('warm-up', RATE_PER_SECOND, 1, (i) => api.gateway.awardFreePoint(member(i), { correlationId: randomUUID() }).then(expectOk));
-    rate.push(await openLoop('free point', RATE_PER_SECOND, RATE_SECONDS, (i) => api.gateway.awardFreePoint(member(i), { correlationId: randomUUID() }).then(expectOk)));
+    await openLoop('warm-up', RATE_PER_SECOND, 1, (i) => freePoint(member(i)).then(expectOk));
+    rate.push(await openLoop('free point', RATE_PER_SECOND, RATE_SECONDS, (i) => freePoint(member(i)).then(expectOk)));
     rate.push(
       await openLoop('chat message', RATE_PER_SECOND, RATE_SECONDS, (i) =>
         api.gateway.sendChatMessage(member(i), { message: 'hello at a steady rate' }, { correlationId: randomUUID() }).then(expectOk),

@@ -28,6 +28,7 @@ import { MemorySessionStore, type SessionStore } from './sessions/session-store'
 import { Sessions } from './sessions/sessions';
 import { siteRoutes } from './site/routes';
 import { createImageJobs, type ImageJobs } from './uploads/image-jobs';
+import { AdViewTickets } from './users/ad-view-tickets';
 import { certificateRoutes } from './users/certificate-routes';
 import { userRoutes } from './users/routes';
 import { toUserView } from './users/view';
@@ -146,7 +147,8 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   // One connection for sessions and login counters; BullMQ opens its own (it needs blocking commands).
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
   const sessionStore = await openSessionStore(config, redis);
-  const sessions = new Sessions({ store: sessionStore, secret: await sessionSecretFor(config), cookieSecure: config.cookieSecure, clock });
+  const secret = await sessionSecretFor(config);
+  const sessions = new Sessions({ store: sessionStore, secret, cookieSecure: config.cookieSecure, clock });
   const images =
     deps.jobs ??
     createImageJobs({ redisUrl: config.redisUrl, uploadsDir: config.uploadsDir, logger, prefix: `${config.redisPrefix ?? 'pass:'}bull` });
@@ -165,6 +167,7 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
     uploadsDir: config.uploadsDir,
     logger,
     clock,
+    adViews: new AdViewTickets(secret),
   };
 
   if (config.admin) await bootstrapAdmin({ handler, clock, logger }, config.admin);

@@ -49,8 +49,11 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: two command-api instances'
     expect((await onB.request('GET', `/api/verify-access/${user.id}`)).status).toBe(200);
 
     // Each instance caches the member; the store's revision check keeps the rule across them.
-    expect((await onA.request('POST', '/api/free-point')).status).toBe(200);
-    expect((await onB.request('POST', '/api/free-point')).status).toBe(429);
+    // B checks the ticket A's rule accepted (one session secret) and sees the point A recorded.
+    const ticket = { ticket: a.adViewTicket(user.id) };
+    expect((await onA.request('POST', '/api/free-point', ticket)).status).toBe(200);
+    expect((await onB.request('POST', '/api/free-point', ticket)).status).toBe(409);
+    expect((await onB.request('POST', '/api/free-point', { ticket: b.adViewTicket(user.id, 0) })).status).toBe(429);
 
     // Failed passwords count across instances.
     for (const h of [a, b, a]) expect((await h.browser().request('POST', '/api/register-user', { email: 'dist@example.com', password: 'bad1' })).status).toBe(401);

@@ -27,7 +27,7 @@ export function createInProcessGateway(s: CommandServices, clock: Clock): Comman
   }
   return {
     sendChatMessage: (user, draft, ctx) => run(user, () => sendChatMessage(s, user, draft, context(user, ctx), ctx.clientAddress)),
-    awardFreePoint: (user, ctx) => run(user, () => awardFreePoint(s, user, context(user, ctx), ctx.clientAddress)),
+    awardFreePoint: (user, request, ctx) => run(user, () => awardFreePoint(s, user, request, context(user, ctx), ctx.clientAddress)),
     currentUser: (user) => run(user, () => currentUser(s, user)),
   };
 }

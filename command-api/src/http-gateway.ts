@@ -44,7 +44,7 @@ export function createHttpCommandGateway(options: HttpCommandGatewayOptions): Co
 
   return {
     sendChatMessage: (_user, draft, ctx) => call<SendChatMessageResponse>('POST', '/api/chat-messages', ctx, draft),
-    awardFreePoint: (_user, ctx) => call<FreePointResponse>('POST', '/api/free-point', ctx),
+    awardFreePoint: (_user, request, ctx) => call<FreePointResponse>('POST', '/api/free-point', ctx, request),
     currentUser: (user, ctx) => call<UserView>('GET', `/api/verify-access/${encodeURIComponent(user.id)}`, ctx),
   };
 }

@@ -11,3 +11,4 @@ export { PassReservationReconciler } from './passes/reconciler';
 export { storeSyncedClock, systemClock, type Clock, type StoreSyncedClock } from './kernel/clock';
 export type { SessionStore, SessionRecord } from './sessions/session-store';
 export { createHttpCommandGateway, type HttpCommandGatewayOptions } from './http-gateway';
+export { AdViewTickets } from './users/ad-view-tickets';

@@ -48,7 +48,24 @@ export type RegisterUserResponse = UserView & { registered: boolean };
  * update an existing certificate).
  */
 export interface RegisterSpecialUserResponse { id: string; user: UserView }
-/** POST /api/free-point → the updated user; 429 when asked again within 30 s. */
+/**
+ * POST /api/free-point/ticket → a signed ticket proving the /content/check countdown started
+ * now (server time). The web asks for it when the countdown starts and sends it with the award.
+ */
+export interface AdViewTicketResponse {
+  ticket: string;
+  issuedAt: string;
+  /** The award is accepted from this time (the countdown's 29 s, less a second of slack). */
+  readyAt: string;
+  /** Not accepted after this time. */
+  expiresAt: string;
+}
+/**
+ * POST /api/free-point {ticket} → the updated user. 400 without a valid ticket of this member or
+ * when it expired, 429 (Retry-After) before the ad was watched to the end or within 30 s of the
+ * last point, 409 when the ticket already earned its point. `error` is a message the UI shows.
+ */
+export interface FreePointRequest { ticket: string }
 export interface FreePointResponse { user: UserView }
 /** POST /api/chat-messages → 201; 402 with `{error}` when the member has no points left. */
 export interface SendChatMessageRequest { message: string }
@@ -194,8 +211,8 @@ export interface ClientToServerEvents {
   getChatMessages: () => void;
   /** The user is taken from the handshake's session cookie, never from the payload. */
   sendChatMessage: (draft: SendChatMessageRequest, ack?: Ack<SendChatMessageResponse>) => void;
-  /** Awards the free point of /content/check (same rule as POST /api/free-point). */
-  increaseChatCount: (ack?: Ack<FreePointResponse>) => void;
+  /** Awards the free point of /content/check (same rules and ticket as POST /api/free-point). */
+  increaseChatCount: (request: FreePointRequest, ack?: Ack<FreePointResponse>) => void;
   /**
    * Kept for the spec's client: the point of a chat message is spent inside sendChatMessage's
    * single append, so this answers the session's current user and changes nothing.

@@ -17,7 +17,8 @@ const command = <T extends string, D extends z.ZodRawShape>(type: T, data: D) =>
 // ---- user-{id} ------------------------------------------------------------------------------
 export const userCommandSchemas = {
   RegisterUser: command('RegisterUser', { userId: id, email: z.string().min(1), passwordHash: z.string().min(1) }),
-  AwardFreePoint: command('AwardFreePoint', { userId: id }),
+  /** `adViewStartedAt`: when the member's signed ad-view ticket was issued (the countdown started). */
+  AwardFreePoint: command('AwardFreePoint', { userId: id, adViewStartedAt: now }),
   /** Credits a purchase the payment provider has captured; once per capture id. */
   CreditPurchase: command('CreditPurchase', {
     userId: id,

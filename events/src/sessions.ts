@@ -4,6 +4,7 @@
  * changes). Standalone wires them in-process; distributed wires an HTTP client to command-api.
  */
 import type {
+  FreePointRequest,
   FreePointResponse,
   SendChatMessageRequest,
   SendChatMessageResponse,
@@ -44,6 +45,6 @@ export interface RequestContext {
 
 export interface CommandGateway {
   sendChatMessage(user: Principal, draft: SendChatMessageRequest, ctx: RequestContext): Promise<GatewayResult<SendChatMessageResponse>>;
-  awardFreePoint(user: Principal, ctx: RequestContext): Promise<GatewayResult<FreePointResponse>>;
+  awardFreePoint(user: Principal, request: FreePointRequest, ctx: RequestContext): Promise<GatewayResult<FreePointResponse>>;
   currentUser(user: Principal, ctx: RequestContext): Promise<GatewayResult<UserView>>;
 }

@@ -134,7 +134,9 @@ describe('authorization matrix', () => {
   // [method, path (with :self = the member's id), body, expected status per role]
   const routes: [string, string, unknown, Record<Role, number>][] = [
     ['GET', '/api/verify-access/:self', undefined, { guest: 401, member: 200, 'another member': 403, admin: 401 }],
-    ['POST', '/api/free-point', undefined, { guest: 401, member: 200, 'another member': 200, admin: 401 }],
+    ['POST', '/api/free-point/ticket', undefined, { guest: 401, member: 200, 'another member': 200, admin: 401 }],
+    // Past the session check, a point needs a countdown's ticket.
+    ['POST', '/api/free-point', undefined, { guest: 401, member: 400, 'another member': 400, admin: 401 }],
     ['POST', '/api/chat-messages', { message: 'hola' }, { guest: 401, member: 201, 'another member': 201, admin: 401 }],
     ['POST', '/api/buy-points', { orderId: 'SIM-unknown' }, { guest: 401, member: 402, 'another member': 402, admin: 401 }],
     ['POST', '/api/register-special-user', undefined, { guest: 401, member: 400, 'another member': 400, admin: 401 }],

@@ -53,8 +53,10 @@ describe('POST /api/chat-messages', () => {
     const ok = await h.api.gateway.sendChatMessage(user!, { message: 'from a socket' }, { correlationId: 'c1' });
     expect(ok).toMatchObject({ ok: true, data: { message: { userId: id, message: 'from a socket' }, user: { chatCount: 9 } } });
     expect(await h.api.gateway.sendChatMessage(user!, { message: '' }, { correlationId: 'c2' })).toEqual({ ok: false, status: 400, error: 'Please enter a message' });
-    expect(await h.api.gateway.awardFreePoint(user!, { correlationId: 'c3' })).toMatchObject({ ok: true, data: { user: { chatCount: 10 } } });
-    expect(await h.api.gateway.awardFreePoint(user!, { correlationId: 'c4' })).toMatchObject({ ok: false, status: 429 });
+    const ticket = h.adViewTicket(id);
+    expect(await h.api.gateway.awardFreePoint(user!, { ticket: '' }, { correlationId: 'c3' })).toMatchObject({ ok: false, status: 400 });
+    expect(await h.api.gateway.awardFreePoint(user!, { ticket }, { correlationId: 'c3' })).toMatchObject({ ok: true, data: { user: { chatCount: 10 } } });
+    expect(await h.api.gateway.awardFreePoint(user!, { ticket }, { correlationId: 'c4' })).toMatchObject({ ok: false, status: 409 });
     expect(await h.api.gateway.currentUser(user!, { correlationId: 'c5' })).toMatchObject({ ok: true, data: { id, chatCount: 10 } });
   });
 });

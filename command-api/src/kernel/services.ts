@@ -3,6 +3,7 @@ import type { PaymentProvider } from '../payments/port';
 import type { ActionThrottle, LoginThrottle } from '../sessions/rate-limiter';
 import type { Sessions } from '../sessions/sessions';
 import type { ImageJobs } from '../uploads/image-jobs';
+import type { AdViewTickets } from '../users/ad-view-tickets';
 import type { Clock } from './clock';
 import type { CommandHandler } from './command-handler';
 
@@ -18,4 +19,6 @@ export interface CommandServices {
   uploadsDir: string;
   logger: Logger;
   clock: Clock;
+  /** Signs and checks the free point's ad-view tickets (keyed from the session secret). */
+  adViews: AdViewTickets;
 }

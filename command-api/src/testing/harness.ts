@@ -8,7 +8,8 @@ import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import express from 'express';
 import { pino } from 'pino';
 import { createCommandApi, type CommandApi, type CommandApiConfig } from '../command-api';
-import type { Clock } from '../kernel/clock';
+import { systemClock, type Clock } from '../kernel/clock';
+import { AdViewTickets } from '../users/ad-view-tickets';
 import type { ActionLimits } from '../sessions/rate-limiter';
 
 export interface Harness {
@@ -18,6 +19,11 @@ export interface Harness {
   uploadsDir: string;
   /** A browser: keeps its own cookies. */
   browser(): Browser;
+  /**
+   * An ad-view ticket for `userId` whose countdown started `watchedMs` before the API's clock
+   * reads now, signed with the harness's session secret: what a member who watched it holds.
+   */
+  adViewTicket(userId: string, watchedMs?: number): string;
   close(): Promise<void>;
 }
 
@@ -46,10 +52,11 @@ export async function startHarness(options: { config?: Partial<CommandApiConfig>
   const store = options.store ?? (await openPgliteEventStore());
   const ownUploads = !options.config?.uploadsDir;
   const uploadsDir = options.config?.uploadsDir ?? (await mkdtemp(join(tmpdir(), 'pass-uploads-')));
+  const sessionSecret = options.config?.sessionSecret ?? 'x'.repeat(40);
   const api = await createCommandApi({
     eventStore: store,
     logger: pino({ level: 'silent' }),
-    config: { cookieSecure: false, admin: ADMIN, sessionSecret: 'x'.repeat(40), actionLimits: RELAXED_ACTION_LIMITS, ...options.config, uploadsDir },
+    config: { cookieSecure: false, admin: ADMIN, actionLimits: RELAXED_ACTION_LIMITS, ...options.config, sessionSecret, uploadsDir },
     ...(options.clock ? { clock: options.clock } : {}),
   });
   const app = express();
@@ -94,6 +101,10 @@ export async function startHarness(options: { config?: Partial<CommandApiConfig>
     store,
     uploadsDir,
     browser,
+    adViewTicket: (userId, watchedMs = 29_000) => {
+      const now = (options.clock ?? systemClock)().getTime();
+      return new AdViewTickets(sessionSecret).issue(userId, new Date(now - watchedMs)).ticket;
+    },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));

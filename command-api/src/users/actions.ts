@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   chatMessageSchema,
   streams,
+  type AdViewTicketResponse,
   type CommandContext,
   type FreePointResponse,
   type Principal,
@@ -22,9 +23,30 @@ async function throttle(s: CommandServices, action: ThrottledAction, user: Princ
   if (wait > 0) throw new DomainError('too_soon', tooManyActionsMessage(action, wait), { retryAfterSeconds: wait });
 }
 
-export async function awardFreePoint(s: CommandServices, user: Principal, ctx: CommandContext, clientAddress?: string): Promise<FreePointResponse> {
+/** The ticket for the countdown that starts now (on the business clock the award is decided on). */
+export function issueAdViewTicket(s: CommandServices, user: Principal, ctx: CommandContext): AdViewTicketResponse {
+  return s.adViews.issue(user.id, ctx.now);
+}
+
+export const NO_AD_VIEW = 'Watch the free-point countdown on the free points page to earn a point';
+
+export async function awardFreePoint(
+  s: CommandServices,
+  user: Principal,
+  request: unknown,
+  ctx: CommandContext,
+  clientAddress?: string,
+): Promise<FreePointResponse> {
   await throttle(s, 'freePoint', user, clientAddress);
-  const { state } = await s.handler.handle(userDecider, streams.user(user.id), { type: 'AwardFreePoint', data: { userId: user.id }, now: ctx.now }, ctx);
+  const ticket = (request as { ticket?: unknown } | null | undefined)?.ticket;
+  const adViewStartedAt = s.adViews.startedAt(user.id, ticket);
+  if (!adViewStartedAt) throw new DomainError('invalid', NO_AD_VIEW, { fields: { ticket: NO_AD_VIEW } });
+  const { state } = await s.handler.handle(
+    userDecider,
+    streams.user(user.id),
+    { type: 'AwardFreePoint', data: { userId: user.id, adViewStartedAt }, now: ctx.now },
+    ctx,
+  );
   return { user: toUserView(state) };
 }
 

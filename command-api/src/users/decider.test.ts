@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Image } from '@pass/events';
 import { deciderSpec } from '../kernel/decider-spec';
-import { CLAIM_RECORD_DEADLINE_MS, userDecider, type UserEvent } from './decider';
+import { AD_VIEW_MIN_MS, AD_VIEW_TTL_MS, CLAIM_RECORD_DEADLINE_MS, userDecider, type UserEvent } from './decider';
 
 const spec = deciderSpec(userDecider);
 const t0 = new Date('2026-01-01T10:00:00.000Z');
@@ -32,21 +32,41 @@ describe('user: register', () => {
 });
 
 describe('user: free point', () => {
-  it('awards one point', () => {
-    spec.given([registered]).when({ type: 'AwardFreePoint', data: { userId }, now: at(1000) }).then([
-      { type: 'FreePointAwarded', data: { userId, points: 1, awardedAt: at(1000).toISOString() } },
+  // The ad view (its ticket) started `watchedMs` before `now`.
+  const award = (nowMs: number, watchedMs = 29_000) =>
+    ({ type: 'AwardFreePoint', data: { userId, adViewStartedAt: at(nowMs - watchedMs) }, now: at(nowMs) }) as const;
+  it('awards one point for an ad watched to the end of the countdown', () => {
+    spec.given([registered]).when(award(40_000)).then([
+      { type: 'FreePointAwarded', data: { userId, points: 1, awardedAt: at(40_000).toISOString() } },
     ]);
+  });
+  it('accepts the point from 28 s after the countdown started (a second of slack before its 29 s)', () => {
+    spec.given([registered]).when(award(40_000, AD_VIEW_MIN_MS)).thenState((s) => expect(s.points).toBe(11));
+  });
+  it('refuses a point asked before the countdown ran, saying how long is left', () => {
+    const error = spec.given([registered]).when(award(40_000, 5_000)).thenThrows('too_soon', /Watch the countdown to the end: your point is ready in 23 seconds/);
+    expect(error.details.retryAfterSeconds).toBe(23);
+  });
+  it('refuses a ticket from the future (never watched)', () => {
+    spec.given([registered]).when(award(40_000, -60_000)).thenThrows('too_soon');
+  });
+  it('refuses a countdown older than a few minutes', () => {
+    spec.given([registered]).when(award(400_000, AD_VIEW_TTL_MS + 1)).thenThrows('invalid', /expired/);
   });
   const first: UserEvent = { type: 'FreePointAwarded', data: { userId, points: 1, awardedAt: at(0).toISOString() } };
   it('refuses a second point within 30 seconds, saying how long to wait', () => {
-    const error = spec.given([registered, first]).when({ type: 'AwardFreePoint', data: { userId }, now: at(29_500) }).thenThrows('too_soon', /1 seconds/);
+    const error = spec.given([registered, first]).when(award(29_500, 29_000)).thenThrows('too_soon', /1 seconds/);
     expect(error.details.retryAfterSeconds).toBe(1);
   });
-  it('awards again once 30 seconds have passed', () => {
-    spec.given([registered, first]).when({ type: 'AwardFreePoint', data: { userId }, now: at(30_000) }).thenState((s) => expect(s.points).toBe(12));
+  it('refuses a ticket issued before the last point: one countdown, one point', () => {
+    // Issued 10 s before the first award, shown again 60 s later.
+    spec.given([registered, first]).when(award(60_000, 70_000)).thenThrows('conflict', /already earned its point/);
+  });
+  it('awards again for a new countdown started after the last point', () => {
+    spec.given([registered, first]).when(award(60_000, 29_000)).thenState((s) => expect(s.points).toBe(12));
   });
   it('refuses an unknown member', () => {
-    spec.given([]).when({ type: 'AwardFreePoint', data: { userId }, now: t0 }).thenThrows('not_found');
+    spec.given([]).when(award(40_000)).thenThrows('not_found');
   });
 });
 

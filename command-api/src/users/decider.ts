@@ -36,6 +36,14 @@ export type UserEvent = Extract<DomainEvent, { type: (typeof USER_EVENT_TYPES)[n
  */
 export const CLAIM_RECORD_DEADLINE_MS = 15_000;
 
+/**
+ * The free point rewards an ad watched to the end: /content/check counts 30 s down and asks at
+ * 1 s, 29 s after its ad-view ticket was issued. A second of slack covers timers and the trip;
+ * a ticket is good for a few minutes (a slow tab), and only once (see AwardFreePoint).
+ */
+export const AD_VIEW_MIN_MS = 28_000;
+export const AD_VIEW_TTL_MS = 5 * 60_000;
+
 export interface Certificate {
   fullname: string;
   country: string;
@@ -181,6 +189,19 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     }
     case 'AwardFreePoint': {
       requireUser(state);
+      const started = command.data.adViewStartedAt.getTime();
+      const watchedMs = command.now.getTime() - started;
+      if (watchedMs < AD_VIEW_MIN_MS) {
+        const seconds = Math.ceil((AD_VIEW_MIN_MS - watchedMs) / 1000);
+        throw new DomainError('too_soon', `Watch the countdown to the end: your point is ready in ${seconds} seconds`, { retryAfterSeconds: seconds });
+      }
+      if (watchedMs > AD_VIEW_TTL_MS) {
+        throw new DomainError('invalid', 'This free-point countdown has expired: open the free points page again');
+      }
+      // One ticket, one point: a ticket issued before the last award has been used (or overtaken).
+      if (state.lastFreePointAt && started <= Date.parse(state.lastFreePointAt)) {
+        throw new DomainError('conflict', 'This countdown already earned its point: open the free points page again');
+      }
       if (state.lastFreePointAt) {
         const waitMs = Date.parse(state.lastFreePointAt) + TIMERS.freePointMinIntervalMs - command.now.getTime();
         if (waitMs > 0) {

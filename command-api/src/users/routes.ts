@@ -8,7 +8,7 @@ import { isDomainError } from '../kernel/domain-error';
 import type { CommandServices } from '../kernel/services';
 import { creditCapturedOrder } from '../payments/buy-points';
 import { tooManyAttemptsMessage } from '../sessions/rate-limiter';
-import { awardFreePoint, currentUser } from './actions';
+import { awardFreePoint, currentUser, issueAdViewTicket } from './actions';
 import { join } from './join';
 import { toUserView } from './view';
 
@@ -52,9 +52,15 @@ export function userRoutes(s: CommandServices): Router {
     res.json(await currentUser(s, user));
   });
 
+  // /content/check asks for this when its countdown starts, and sends it back with the award.
+  router.post('/api/free-point/ticket', (req, res) => {
+    const user = requireUser(res);
+    res.set('Cache-Control', 'no-store').json(issueAdViewTicket(s, user, commandContext(req, user, s.clock)));
+  });
+
   router.post('/api/free-point', async (req, res) => {
     const user = requireUser(res);
-    res.json(await awardFreePoint(s, user, commandContext(req, user, s.clock), req.ip));
+    res.json(await awardFreePoint(s, user, req.body, commandContext(req, user, s.clock), req.ip));
   });
 
   router.post('/api/buy-points', async (req, res) => {

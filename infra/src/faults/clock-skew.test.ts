@@ -11,25 +11,29 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { streams, type EventStore } from '@pass/events';
 import { openEventStore } from '@pass/events/event-store/open';
 import { requireService, testPostgresUrl } from '@pass/events/testing/services';
-import { createCommandApi, storeSyncedClock, type Clock, type CommandApi } from '@pass/command-api';
+import { AdViewTickets, createCommandApi, storeSyncedClock, type Clock, type CommandApi } from '@pass/command-api';
 import { RELAXED_ACTION_LIMITS } from '@pass/command-api/testing/harness';
 import { Browser } from '../testing/client';
 import { faultTally } from './tally';
 
 /**
- * Clock skew on the free-point rule (at most one free point per 30 s per member). Two
- * command-api instances on one event store whose machine clocks differ by SKEW in each
- * direction; a member alternates between them.
+ * Clock skew on the free-point rules (a point for a countdown watched 29 s, its ticket issued
+ * when it started; one point per countdown and per 30 s). Two command-api instances on one
+ * event store whose machine clocks differ by SKEW in each direction; a member alternates
+ * between them.
  *
  * The rule is decided on the command side's business time, which follows the event store's
  * clock (`storeSyncedClock`, the default composition): the previous award's time and "now"
  * come from the same clock whichever instance decides. With raw machine clocks (what the code
  * did before), instance B running 20 s ahead let a member earn again 10 s after an award on A,
- * and an award on B blocked the member on A for 50 s.
+ * and an award on B blocked the member on A for 50 s. The ad-view ticket is dated by the
+ * instance that issues it and checked by the one that awards: on raw clocks a ticket from the
+ * slow one is 40 s old at once on the fast one (a point without watching).
  */
 const pgUp = await requireService('infra faults: clock skew (PostgreSQL)', testPostgresUrl(), 5432);
-const tally = faultTally('clock skew on the 30 s free-point rule');
+const tally = faultTally('clock skew on the free-point countdown');
 const SKEW_MS = 20_000;
+const SECRET = 's'.repeat(40);
 
 interface Instance {
   url: string;
@@ -48,7 +52,7 @@ async function instance(store: EventStore, clock: Clock): Promise<Instance> {
   const api = await createCommandApi({
     eventStore: store,
     logger: pino({ level: 'silent' }),
-    config: { cookieSecure: false, sessionSecret: 's'.repeat(40), uploadsDir: join(dir, 'uploads'), actionLimits: RELAXED_ACTION_LIMITS },
+    config: { cookieSecure: false, sessionSecret: SECRET, uploadsDir: join(dir, 'uploads'), actionLimits: RELAXED_ACTION_LIMITS },
     clock,
   });
   const app = express();
@@ -101,8 +105,18 @@ async function member(a: Instance, b: Instance): Promise<{ onA: Browser; onB: Br
   return { onA, onB, id: joined.body.id };
 }
 
+/** The ticket of a countdown started now on this instance (POST /api/free-point/ticket). */
+async function ticketOn(browser: Browser): Promise<{ ticket: string }> {
+  const res = await browser.request('POST', '/api/free-point/ticket');
+  expect(res.status).toBe(200);
+  return { ticket: res.body.ticket };
+}
+
+/** Seconds the refusal says are left. */
+const secondsLeft = (body: { error: string }) => Number(/in (\d+) seconds/.exec(body.error)?.[1]);
+
 describe.each(stores)('two command-api instances 40 s apart on one $kind store', ({ store }) => {
-  it('deciding on the store clock: no second point within 30 s, and no wait beyond 30 s, whichever instance decides', async () => {
+  it('deciding on the store clock: a countdown counts its real 29 s, one point per countdown, whichever instance issues and decides', async () => {
     const slow = await storeSyncedClock(store, { local: behind });
     const fast = await storeSyncedClock(store, { local: ahead });
     cleanups.push(async () => (slow.stop(), fast.stop()));
@@ -113,29 +127,34 @@ describe.each(stores)('two command-api instances 40 s apart on one $kind store',
     const b = await instance(store, fast.clock);
     cleanups.push(() => a.close(), () => b.close());
 
-    // Award on the slow one, ask on the fast one at once: refused, and told ~30 s (not 10 s, not 70 s).
+    // A countdown started on the slow one and claimed on the fast one at once: refused, ~28 s left (not a point for 0 s).
     const first = await member(a, b);
-    expect((await first.onA.request('POST', '/api/free-point')).status).toBe(200);
-    const soonOnFast = await first.onB.request('POST', '/api/free-point');
+    const soonOnFast = await first.onB.request('POST', '/api/free-point', await ticketOn(first.onA));
     expect(soonOnFast.status).toBe(429);
-    const wait1 = Number(/in (\d+) seconds/.exec(soonOnFast.body.error)?.[1]);
-    expect(wait1).toBeGreaterThanOrEqual(28);
-    expect(wait1).toBeLessThanOrEqual(30);
+    expect(secondsLeft(soonOnFast.body)).toBeGreaterThanOrEqual(26);
+    expect(secondsLeft(soonOnFast.body)).toBeLessThanOrEqual(28);
 
-    // Award on the fast one, ask on the slow one: refused with ~30 s, not 50 s.
+    // Started on the fast one, claimed on the slow one: ~28 s left, not 68 s.
     const second = await member(a, b);
-    expect((await second.onB.request('POST', '/api/free-point')).status).toBe(200);
-    const soonOnSlow = await second.onA.request('POST', '/api/free-point');
+    const soonOnSlow = await second.onA.request('POST', '/api/free-point', await ticketOn(second.onB));
     expect(soonOnSlow.status).toBe(429);
-    const wait2 = Number(/in (\d+) seconds/.exec(soonOnSlow.body.error)?.[1]);
-    expect(wait2).toBeGreaterThanOrEqual(28);
-    expect(wait2).toBeLessThanOrEqual(30);
+    expect(secondsLeft(soonOnSlow.body)).toBeGreaterThanOrEqual(26);
+    expect(secondsLeft(soonOnSlow.body)).toBeLessThanOrEqual(28);
 
-    for (const m of [first, second]) {
+    // A countdown that ran (its ticket signed 29 s ago on the store clock, as the instance would have
+    // issued it then) earns on the slow one; the fast one agrees it is spent, and that a new one has not run.
+    const watched = { ticket: new AdViewTickets(SECRET).issue(first.id, new Date(slow.clock().getTime() - 29_000)).ticket };
+    expect((await first.onA.request('POST', '/api/free-point', watched)).status).toBe(200);
+    expect((await first.onB.request('POST', '/api/free-point', watched)).status).toBe(409);
+    const next = await first.onB.request('POST', '/api/free-point', await ticketOn(first.onB));
+    expect(next.status).toBe(429);
+    expect(secondsLeft(next.body)).toBeGreaterThanOrEqual(26);
+
+    for (const [m, points] of [[first, 1], [second, 0]] as const) {
       const awarded = (await store.readStream(streams.user(m.id))).filter((e) => e.type === 'FreePointAwarded');
-      expect(awarded).toHaveLength(1);
+      expect(awarded).toHaveLength(points);
     }
-    tally.note('skewed awards refused', 2);
+    tally.note('skewed awards refused', 4);
   });
 
   it('with raw machine clocks the skew shows (why the store clock is the default)', async () => {
@@ -143,13 +162,11 @@ describe.each(stores)('two command-api instances 40 s apart on one $kind store',
     const b = await instance(store, ahead);
     cleanups.push(() => a.close(), () => b.close());
     const m = await member(a, b);
-    expect((await m.onA.request('POST', '/api/free-point')).status).toBe(200);
-    // 40 s "later" on B's clock: a second point at once.
-    expect((await m.onB.request('POST', '/api/free-point')).status).toBe(200);
+    // Started on A, claimed on B at once: B's clock says 40 s have passed, a point without watching.
+    expect((await m.onB.request('POST', '/api/free-point', await ticketOn(m.onA))).status).toBe(200);
     const n = await member(a, b);
-    expect((await n.onB.request('POST', '/api/free-point')).status).toBe(200);
-    const held = await n.onA.request('POST', '/api/free-point');
+    const held = await n.onA.request('POST', '/api/free-point', await ticketOn(n.onB));
     expect(held.status).toBe(429);
-    expect(Number(/in (\d+) seconds/.exec(held.body.error)?.[1])).toBeGreaterThan(60);
+    expect(secondsLeft(held.body)).toBeGreaterThan(60);
   });
 });

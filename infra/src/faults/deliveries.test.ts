@@ -159,9 +159,12 @@ describe('command retries (same x-request-id)', () => {
       // The same request sent again (a client retrying after a lost answer), same x-request-id.
       const requestId = `retry-${randomUUID()}`;
       const cookie = [...member.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
-      const send = () => fetch(`${h.url}/api/free-point`, { method: 'POST', headers: { cookie, 'x-request-id': requestId } }).then((r) => r.status);
+      // The countdown's ticket, as if issued when it started 29 s ago.
+      const body = JSON.stringify({ ticket: h.adViewTicket(userId) });
+      const send = () =>
+        fetch(`${h.url}/api/free-point`, { method: 'POST', headers: { cookie, 'x-request-id': requestId, 'content-type': 'application/json' }, body }).then((r) => r.status);
       expect(await send()).toBe(200);
-      expect(await Promise.all(Array.from({ length: 5 }, send))).toEqual([429, 429, 429, 429, 429]);
+      expect(await Promise.all(Array.from({ length: 5 }, send))).toEqual([409, 409, 409, 409, 409]);
 
       const { body: order } = await member.request('POST', '/api/payments/orders', { amountUsd: 5 });
       const captures = await Promise.all(Array.from({ length: 4 }, () => member.request('POST', `/api/payments/orders/${order.orderId}/capture`)));

@@ -5,7 +5,8 @@ import type { EventStore, RecordedEvent } from '@pass/events';
 /**
  * A stream of member commands from concurrent clients for the fault suites. Every client
  * registers, buys points, then sends chat messages, asks for free points and now and then
- * claims a pass. Each request carries its own x-request-id (the events' correlation id); every
+ * claims a pass. A free point is earned as the web earns it: the client opens the countdown
+ * (its ad-view ticket), chats on meanwhile, and asks for the point once 29 s have passed. Each request carries its own x-request-id (the events' correlation id); every
  * acknowledged answer (2xx) is recorded with the event types it must have left in the store.
  * Requests that fail (connection refused, 5xx, timeouts) are not acknowledged: the client
  * waits a little and goes on, as a browser would.
@@ -28,6 +29,9 @@ export interface LoadOptions {
   /** Abort a request after this long (ms). */
   timeoutMs?: number;
 }
+
+/** The web asks for the point when the 30 s countdown shows 1 s. */
+const COUNTDOWN_MS = 29_000;
 
 export class Load {
   readonly acks: Ack[] = [];
@@ -120,6 +124,8 @@ export class Load {
     await join();
     let step = 0;
     let points = 0;
+    /** The free-point countdown this client opened: its ticket and when (local time). */
+    let countdown: { ticket: string; startedAt: number } | undefined;
     while (this.running) {
       step += 1;
       if (points < 25) {
@@ -145,8 +151,19 @@ export class Load {
           this.relogins += 1;
           await join();
         }
-      } else if (step % 4 === 0) {
-        if ((await send('freePoint', ['FreePointAwarded'], 'POST', '/api/free-point')).status === 401) {
+      } else if (step % 4 === 0 && !countdown) {
+        const opened = await send('freePoint', [], 'POST', '/api/free-point/ticket');
+        const ticket = (opened.json as { ticket?: string } | null)?.ticket;
+        if (ticket) countdown = { ticket, startedAt: Date.now() };
+        if (opened.status === 401) {
+          this.relogins += 1;
+          await join();
+        }
+      } else if (step % 4 === 0 && countdown && Date.now() - countdown.startedAt >= COUNTDOWN_MS) {
+        const awarded = await send('freePoint', ['FreePointAwarded'], 'POST', '/api/free-point', { ticket: countdown.ticket });
+        // Unanswered or 5xx: asked again with the same ticket (409 if it was stored after all).
+        if (awarded.status !== 0 && awarded.status < 500) countdown = undefined;
+        if (awarded.status === 401) {
           this.relogins += 1;
           await join();
         }

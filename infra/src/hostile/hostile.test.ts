@@ -15,6 +15,7 @@ import {
   type GlobalPosition,
   type RecordedEvent,
 } from '@pass/events';
+import { AdViewTickets } from '@pass/command-api';
 import { smallPng } from '@pass/command-api/testing/images';
 import { parseSettings } from '../config/settings';
 import { startStandalone, type RunningStandalone } from '../standalone/compose';
@@ -51,6 +52,12 @@ import { checkRenderedInert } from './inert-browser';
 type Verdict = 'reject' | 'accept' | 'read' | 'noop' | ((answer: Answer) => string | null);
 
 const ADMIN = { email: 'hostile-admin@example.com', password: 'admin-pass-123' };
+const SESSION_SECRET = 'h'.repeat(40);
+/**
+ * The ticket of a free-point countdown that started `agoMs` ago (default: one that has run),
+ * signed with the process's session secret as POST /api/free-point/ticket signs it then.
+ */
+const adViewTicket = (actor: Actor, agoMs = 29_000) => new AdViewTickets(SESSION_SECRET).issue(actor.id, new Date(Date.now() - agoMs)).ticket;
 const root = resolve(import.meta.dirname, '../../..');
 
 const stats = { tried: 0, http: 0, socket: 0, accepted: 0, rejected: 0, failures: [] as string[], eventsLost: 0 };
@@ -211,7 +218,7 @@ describe('hostile input against the standalone process', () => {
       DATA_DIR: dataDir,
       EVENT_STORE_URL: 'pglite:memory',
       WEB_DIST_DIR: process.env.HOSTILE_WEB_DIST ?? resolve(root, 'web/dist'),
-      SESSION_SECRET: 'h'.repeat(40),
+      SESSION_SECRET: SESSION_SECRET,
       ADMIN_EMAIL: ADMIN.email,
       ADMIN_PASSWORD: ADMIN.password,
       LOG_LEVEL: 'silent',
@@ -327,7 +334,7 @@ describe('hostile input against the standalone process', () => {
 
     // ---- routes without a body: junk bodies are refused or ignored, never an append -----------------
     const pointTaker = await newMember('point');
-    expect((await pointTaker.send('POST', '/api/free-point')).status).toBe(200);
+    expect((await pointTaker.send('POST', '/api/free-point', { json: { ticket: adViewTicket(pointTaker) } })).status).toBe(200);
     const junk: Array<[string, { raw: string | Uint8Array; contentType?: string }]> = [
       ...Object.entries(BAD_BODIES),
       ['another member in the body', { raw: JSON.stringify({ userId: b.id, email: b.email, points: 1e6 }) }],
@@ -336,8 +343,42 @@ describe('hostile input against the standalone process', () => {
       const opts = { raw: body.raw, ...(body.contentType ? { contentType: body.contentType } : {}) };
       await httpCase('POST /api/free-point', `${name} (point already taken)`, 'reject', () => pointTaker.send('POST', '/api/free-point', opts));
       await httpCase('POST /api/free-point', `${name} as a guest`, 'reject', () => guest.send('POST', '/api/free-point', opts));
+      await httpCase('POST /api/free-point/ticket', `${name} as a guest`, 'reject', () => guest.send('POST', '/api/free-point/ticket', opts));
       await httpCase('POST /api/logout', `${name} as a guest`, 'noop', () => guest.send('POST', '/api/logout', opts));
       await httpCase('POST /api/admin-logout', `${name} as a guest`, 'noop', () => guest.send('POST', '/api/admin-logout', opts));
+    }
+
+    // ---- the free point's ad-view ticket: only a countdown of this member that has run, once ----------
+    {
+      // Each case by a member of its own, so the burst limit on asking (10 a minute) never answers first.
+      const watchers = (async function* () {
+        for (;;) yield await newMember('watch');
+      })();
+      const tickets: Record<string, (m: Actor) => Promise<unknown>> = {
+        ...Object.fromEntries(Object.entries(WRONG_TYPES).map(([name, value]) => [name, async () => value])),
+        'no ticket': async () => undefined,
+        'a countdown that has not run (asked at once after joining)': async (m) =>
+          (await httpCase('POST /api/free-point/ticket', 'a member opens the countdown', 'read', () => m.send('POST', '/api/free-point/ticket', { json: {} })))?.body?.ticket,
+        "another member's countdown": async () => adViewTicket(b),
+        'the issued-at moved back 29 s, same signature': async (m) => {
+          const [, ms, mac] = adViewTicket(m, 0).split('.');
+          return `v1.${Number(ms) - 29_000}.${mac}`;
+        },
+        'a signature from another secret': async (m) => new AdViewTickets('x'.repeat(40)).issue(m.id, new Date(Date.now() - 29_000)).ticket,
+        'a countdown started 6 minutes ago': async (m) => adViewTicket(m, 6 * 60_000),
+        'a countdown started in the future': async (m) => adViewTicket(m, -60_000),
+        'a version 2 ticket': async (m) => adViewTicket(m).replace(/^v1/, 'v2'),
+        'a ticket of 10,000 characters': async (m) => `${adViewTicket(m)}${'A'.repeat(10_000)}`,
+      };
+      for (const [name, make] of Object.entries(tickets)) {
+        const watcher = (await watchers.next()).value as Actor;
+        const ticket = await make(watcher);
+        await httpCase('POST /api/free-point', `ticket: ${name}`, 'reject', () => watcher.send('POST', '/api/free-point', { json: ticket === undefined ? {} : { ticket } }));
+      }
+      const earner = (await watchers.next()).value as Actor;
+      const earned = { json: { ticket: adViewTicket(earner) } };
+      await httpCase('POST /api/free-point', 'a countdown that has run', 'accept', () => earner.send('POST', '/api/free-point', earned));
+      await httpCase('POST /api/free-point', 'the same countdown again', 'reject', () => earner.send('POST', '/api/free-point', earned));
     }
 
     // ---- the join form's e-mail and password edge cases -------------------------------------------
@@ -646,7 +687,8 @@ describe('hostile input against the standalone process', () => {
     sockets.push(guestSocket);
     const member = await newMember('sock');
     // The free point of this member is taken, so a silent increaseChatCount appends nothing.
-    await member.send('POST', '/api/free-point');
+    const taken = adViewTicket(member);
+    await member.send('POST', '/api/free-point', { json: { ticket: taken } });
     const memberSocket = await member.socket();
     sockets.push(memberSocket);
 
@@ -692,7 +734,14 @@ describe('hostile input against the standalone process', () => {
     });
     await socketCase('sendChatMessage', 'the callback first, no draft', 'reject', () => emitWithAnswer(memberSocket, 'sendChatMessage', []));
     await socketCase('increaseChatCount', 'as a guest', 'reject', () => emitWithAnswer(guestSocket, 'increaseChatCount', []));
-    await socketCase('increaseChatCount', 'within 30 s of the last point', 'reject', () => emitWithAnswer(memberSocket, 'increaseChatCount', []));
+    await socketCase('increaseChatCount', 'no ticket', 'reject', () => emitWithAnswer(memberSocket, 'increaseChatCount', []));
+    await socketCase('increaseChatCount', 'a countdown that already earned its point', 'reject', () => emitWithAnswer(memberSocket, 'increaseChatCount', [{ ticket: taken }]));
+    await socketCase('increaseChatCount', 'a countdown that has not run', 'reject', () => emitWithAnswer(memberSocket, 'increaseChatCount', [{ ticket: adViewTicket(member, 0) }]));
+    await socketCase('increaseChatCount', "another member's countdown", 'reject', () => emitWithAnswer(memberSocket, 'increaseChatCount', [{ ticket: adViewTicket(b) }]));
+    for (const [name, value] of Object.entries(WRONG_TYPES)) {
+      await socketCase('increaseChatCount', `argument ${name}`, 'reject', () => emitWithAnswer(memberSocket, 'increaseChatCount', [value]));
+      await socketCase('increaseChatCount', `ticket = ${name}`, 'reject', () => emitWithAnswer(memberSocket, 'increaseChatCount', [{ ticket: value }]));
+    }
     await socketCase('increaseChatCount', "another member's id before the callback", 'reject', () => emitWithAnswer(memberSocket, 'increaseChatCount', [{ userId: b.id }]));
     await socketCase('decreaseChatCount', 'as a guest', 'reject', () => emitWithAnswer(guestSocket, 'decreaseChatCount', []));
     await socketCase('decreaseChatCount', 'junk before the callback', 'read', () => emitWithAnswer(memberSocket, 'decreaseChatCount', [deepObject(500)]));
@@ -744,15 +793,16 @@ describe('hostile input against the standalone process', () => {
     expect(refusedByAddress?.status).toBe(429);
     expect(refusedByAddress?.body.error).toMatch(/too fast/i);
 
-    // Free point: the rule (once per 30 s), then the burst limit on asking.
+    // Free point: the rule (one point per countdown), then the burst limit on asking.
     const clicker = await newMember('click');
-    expect((await clicker.send('POST', '/api/free-point')).status).toBe(200);
+    const clicked = { json: { ticket: adViewTicket(clicker) } };
+    expect((await clicker.send('POST', '/api/free-point', clicked)).status).toBe(200);
     const answers: Answer[] = [];
     for (let i = 0; i < 10; i++) {
-      const res = await httpCase('POST /api/free-point', `again ${i + 1}`, 'reject', () => clicker.send('POST', '/api/free-point'));
+      const res = await httpCase('POST /api/free-point', `again ${i + 1}`, 'reject', () => clicker.send('POST', '/api/free-point', clicked));
       if (res) answers.push(res);
     }
-    expect(answers.every((r) => r.status === 429)).toBe(true);
+    expect(answers.every((r) => r.status === 409 || r.status === 429)).toBe(true);
     expect(answers.at(-1)?.body.error).toMatch(/Too many requests for free points/);
     const clickerSocket = await clicker.socket();
     sockets.push(clickerSocket);

@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdViewTickets } from '@pass/command-api';
 import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/testing/services';
 import { Browser, nextEvent, type LiveClient } from '../testing/client';
 import { spawnService, type SpawnedService } from '../testing/spawn-process';
@@ -129,7 +130,9 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
     const before = (await member.request('GET', '/api/main-data')).body;
     const joined = await member.request('POST', '/api/register-user', { email: 'journey@example.com', password: 'pass1' });
     expect([200, 201]).toContain(joined.status);
-    const point = await member.request('POST', '/api/free-point');
+    // A countdown that started 29 s ago: its ticket signed with the deployment's session secret.
+    const ticket = new AdViewTickets(env.SESSION_SECRET).issue(joined.body.id, new Date(Date.now() - 29_000)).ticket;
+    const point = await member.request('POST', '/api/free-point', { ticket });
     expect(point.status).toBe(200);
     expect(point.body.user.chatCount).toBe(joined.body.chatCount + 1);
     // verify-access is a command-api read; the session cookie set through the proxy works there.

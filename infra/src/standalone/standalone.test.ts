@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { AdViewTickets } from '@pass/command-api';
 import { Browser, nextEvent } from '../testing/client';
 import { spawnStandalone, type SpawnedService } from '../testing/spawn-process';
 
@@ -43,7 +44,10 @@ describe('standalone over real HTTP and Socket.IO', () => {
       expect([200, 201]).toContain(joined.status);
       expect(joined.body).toMatchObject({ registered: true });
       const startPoints: number = joined.body.chatCount;
-      const point = await member.request('POST', '/api/free-point');
+      // A countdown that started 29 s ago: its ticket signed with the secret standalone keeps in its data folder.
+      const secret = readFileSync(join(dataDir, 'session-secret'), 'utf8').trim();
+      const ticket = new AdViewTickets(secret).issue(joined.body.id, new Date(Date.now() - 29_000)).ticket;
+      const point = await member.request('POST', '/api/free-point', { ticket });
       expect(point.status).toBe(200);
       expect(point.body.user.chatCount).toBe(startPoints + 1);
 

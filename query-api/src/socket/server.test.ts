@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { ChatMessageView, ClientToServerEvents, ServerToClientEvents, UserView } from '@pass/events';
+import { AdViewTickets } from '@pass/command-api';
 import { appendEvents } from '@pass/projector/testing/append';
 import { recordedDay, ANA } from '@pass/projector/projections/recorded-events';
 import { ADMIN, startReadSide, type Client, type ReadSide } from '../testing/read-side';
@@ -86,7 +87,7 @@ describe('Socket.IO live events', () => {
   it('refuses guests, and messages that break the chat rules', async () => {
     const guest = await side.socket();
     expect(await ack(guest, (cb) => guest.emit('sendChatMessage', { message: 'hello' }, cb))).toEqual({ ok: false, status: 401, error: 'Please join first' });
-    expect(await ack(guest, (cb) => guest.emit('increaseChatCount', cb))).toMatchObject({ ok: false, status: 401 });
+    expect(await ack(guest, (cb) => guest.emit('increaseChatCount', { ticket: '' }, cb))).toMatchObject({ ok: false, status: 401 });
     const sender = await side.socket(member);
     expect(await ack(sender, (cb) => sender.emit('sendChatMessage', { message: 'x'.repeat(501) }, cb))).toEqual({
       ok: false,
@@ -98,14 +99,22 @@ describe('Socket.IO live events', () => {
     sender.disconnect();
   });
 
-  it('awards the free point once per 30 s; decreaseChatCount only reports the user', async () => {
+  it('awards the free point for a watched countdown, once per ticket; decreaseChatCount only reports the user', async () => {
     const s = await side.socket(member);
     const before = await ack(s, (cb) => s.emit('decreaseChatCount', cb));
     expect(before.ok).toBe(true);
-    const first = await ack(s, (cb) => s.emit('increaseChatCount', cb));
+    // Without the ticket of a countdown, or with one that has not run yet: refused, with the page's message.
+    expect(await ack(s, (cb) => s.emit('increaseChatCount', cb as never))).toMatchObject({ ok: false, status: 400, error: expect.stringMatching(/countdown/) });
+    const fresh = await side.client().request('POST', '/api/free-point/ticket');
+    expect(fresh.status).toBe(401);
+    const justStarted = await member.request('POST', '/api/free-point/ticket');
+    expect(await ack(s, (cb) => s.emit('increaseChatCount', { ticket: justStarted.body.ticket }, cb))).toMatchObject({ ok: false, status: 429 });
+    // A countdown started 29 s ago (signed with the read side's session secret, as command-api would have).
+    const ticket = new AdViewTickets('s'.repeat(40)).issue(memberId, new Date(Date.now() - 29_000)).ticket;
+    const first = await ack(s, (cb) => s.emit('increaseChatCount', { ticket }, cb));
     expect(first).toMatchObject({ ok: true, data: { user: { chatCount: before.data!.user.chatCount + 1 } } });
-    const again = await ack(s, (cb) => s.emit('increaseChatCount', cb));
-    expect(again).toMatchObject({ ok: false, status: 429 });
+    const again = await ack(s, (cb) => s.emit('increaseChatCount', { ticket }, cb));
+    expect(again).toMatchObject({ ok: false, status: 409 });
     const after = await ack(s, (cb) => s.emit('decreaseChatCount', cb));
     expect(after.data!.user.chatCount).toBe(before.data!.user.chatCount + 1);
     s.disconnect();

@@ -17,6 +17,7 @@ import {
   type RequestContext,
   type ServerToClientEvents,
   type SessionVerifier,
+  type FreePointRequest,
   type FreePointResponse,
   type SendChatMessageResponse,
   type UserView,
@@ -172,9 +173,11 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
       }
       command(socket, 'sendChatMessage', ack, (user, ctx) => deps.gateway.sendChatMessage(user, { message: parsed.data.message }, ctx));
     });
-    socket.on('increaseChatCount', (...args: unknown[]) =>
-      command(socket, 'increaseChatCount', lastFunction<Ack<FreePointResponse>>(args), (user, ctx) => deps.gateway.awardFreePoint(user, ctx)),
-    );
+    // The ad-view ticket is checked by command-api; anything else sent is passed on as it is and refused there.
+    socket.on('increaseChatCount', (...args: unknown[]) => {
+      const request = typeof args[0] === 'object' && args[0] !== null ? (args[0] as FreePointRequest) : { ticket: '' };
+      command(socket, 'increaseChatCount', lastFunction<Ack<FreePointResponse>>(args), (user, ctx) => deps.gateway.awardFreePoint(user, request, ctx));
+    });
     socket.on('decreaseChatCount', (...args: unknown[]) =>
       command(socket, 'decreaseChatCount', lastFunction<Ack<{ user: UserView }>>(args), async (user, ctx) => {
         const current = await deps.gateway.currentUser(user, ctx);

@@ -1,4 +1,5 @@
 import type {
+  AdViewTicketResponse,
   AdminLoginRequest,
   AdminPostEntry,
   AdminView,
@@ -92,7 +93,9 @@ export const api = {
   registerUser: (body: RegisterUserRequest) => request<RegisterUserResponse>('POST', '/api/register-user', body),
   logout: () => request<void>('POST', '/api/logout'),
   registerSpecialUser: (form: FormData) => request<RegisterSpecialUserResponse>('POST', '/api/register-special-user', form),
-  freePoint: () => request<FreePointResponse>('POST', '/api/free-point'),
+  /** The countdown of /content/check starts: the server's proof of when (sent back with the award). */
+  adViewTicket: () => request<AdViewTicketResponse>('POST', '/api/free-point/ticket'),
+  freePoint: (ticket: string) => request<FreePointResponse>('POST', '/api/free-point', { ticket }),
   sendChatMessage: (message: string) => request<SendChatMessageResponse>('POST', '/api/chat-messages', { message }),
 
   mainData: () => request<MainDataView>('GET', '/api/main-data'),

@@ -77,6 +77,12 @@ export function fakeApi(): { [K in keyof Api]: ReturnType<typeof vi.fn> } & Api 
     registerUser: vi.fn(async () => ({ ...sampleUser, registered: true })),
     logout: vi.fn(async () => undefined),
     registerSpecialUser: vi.fn(async () => ({ id: 'u1', user: { ...sampleUser, passes: 1 } })),
+    adViewTicket: vi.fn(async () => ({
+      ticket: 'v1.ticket',
+      issuedAt: '2026-01-02T00:00:00.000Z',
+      readyAt: '2026-01-02T00:00:28.000Z',
+      expiresAt: '2026-01-02T00:05:00.000Z',
+    })),
     freePoint: vi.fn(async () => ({ user: { ...sampleUser, chatCount: sampleUser.chatCount + 1 } })),
     sendChatMessage: vi.fn(never),
     mainData: vi.fn(async () => sampleMainData),

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HttpError } from '../../api/http';
 import { startApp } from '../../testing/fakeServices';
 import { pageEntered, pageLeft } from '../ui/pageActions';
 
@@ -15,6 +16,9 @@ describe('free-point countdown (/content/check)', () => {
   it('counts 30 → 0 once per second, awards the point at 1 s and goes home at 0', async () => {
     const app = enterCheck();
     expect(app.state().checkseconds.seconds).toBe(30);
+    // The ticket is asked as the countdown starts, not when the point is.
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.api.adViewTicket).toHaveBeenCalledTimes(1);
     await vi.advanceTimersByTimeAsync(1000);
     expect(app.state().checkseconds.seconds).toBe(29);
     await vi.advanceTimersByTimeAsync(9000);
@@ -27,8 +31,9 @@ describe('free-point countdown (/content/check)', () => {
     expect(app.state().checkseconds.seconds).toBe(1);
     expect(app.state().check.isChecked).toBe(true);
     expect(app.toasts).toContainEqual({ kind: 'success', message: 'A new point has been added' });
-    // Socket not connected: the HTTP route awards it.
-    expect(app.api.freePoint).toHaveBeenCalledTimes(1);
+    // Socket not connected: the HTTP route awards it, with the ticket asked when the countdown started.
+    expect(app.api.adViewTicket).toHaveBeenCalledTimes(1);
+    expect(app.api.freePoint).toHaveBeenCalledWith('v1.ticket');
     expect(app.state().user.user.chatCount).toBe(31);
     expect(app.navigate).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1000);
@@ -44,9 +49,30 @@ describe('free-point countdown (/content/check)', () => {
     app.socket.connect();
     app.store.dispatch(pageEntered('check'));
     await vi.advanceTimersByTimeAsync(29_000);
-    expect(app.socket.emittedNames()).toContain('increaseChatCount');
+    expect(app.socket.emitted.find((e) => e.event === 'increaseChatCount')?.args[0]).toEqual({ ticket: 'v1.ticket' });
     expect(app.api.freePoint).not.toHaveBeenCalled();
     expect(app.state().user.user.chatCount).toBe(99);
+  });
+
+  it('shows the server\'s reason when the point is refused', async () => {
+    const app = startApp({ userId: 'u1' });
+    const message = 'Watch the countdown to the end: your point is ready in 3 seconds';
+    app.socket.acks.increaseChatCount = () => ({ ok: false, status: 429, error: message });
+    app.socket.connect();
+    app.store.dispatch(pageEntered('check'));
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(app.toasts).toContainEqual({ kind: 'error', message });
+    expect(app.state().user.user.chatCount).toBe(30);
+  });
+
+  it('over HTTP too, and asks without a ticket when none could be had (the server says why)', async () => {
+    const app = startApp({ userId: 'u1' });
+    app.api.adViewTicket.mockRejectedValueOnce(new Error('offline'));
+    app.api.freePoint.mockRejectedValueOnce(new HttpError(400, { error: 'Watch the free-point countdown on the free points page to earn a point' }));
+    app.store.dispatch(pageEntered('check'));
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(app.api.freePoint).toHaveBeenCalledWith('');
+    expect(app.toasts).toContainEqual({ kind: 'error', message: 'Watch the free-point countdown on the free points page to earn a point' });
   });
 
   it('at 19 without the banner: "Network connection lost", then home after 1 s', async () => {

@@ -1,5 +1,7 @@
 import type { SagaIterator } from 'redux-saga';
-import { call, delay, fork, put, race, select, take, takeLatest } from 'redux-saga/effects';
+import type { Task } from 'redux-saga';
+import { call, delay, fork, join, put, race, select, take, takeLatest } from 'redux-saga/effects';
+import type { AdViewTicketResponse } from '@pass/events/api';
 import { TIMERS } from '@pass/events/constants';
 import type { Services } from '../../app/services';
 import type { RootState } from '../../app/store';
@@ -17,8 +19,24 @@ function* thirdBannerCheck(s: Services): SagaIterator {
   yield put(popupActions.bannerThreeSet(slots > 0 && loaded === slots));
 }
 
+/**
+ * The server's proof that this countdown started now: it awards the point only for a ticket
+ * at least the countdown's length old. '' when it could not be had (the award then answers why).
+ */
+function* adViewTicket(s: Services): SagaIterator {
+  try {
+    const answer: AdViewTicketResponse = yield call(s.api.adViewTicket);
+    return answer.ticket;
+  } catch (error) {
+    s.logError('The free-point ticket could not be had', error);
+    return '';
+  }
+}
+
 /** 30 → 0, one per second (spec §2 /content/check, §4). */
 function* countdown(s: Services): SagaIterator {
+  // Asked as the countdown starts, so the ticket's time is the countdown's.
+  const ticketTask: Task = yield fork(adViewTicket, s);
   let seconds: number = yield select((st: RootState) => st.checkseconds.seconds);
   while (seconds > 0) {
     yield delay(1000);
@@ -37,7 +55,8 @@ function* countdown(s: Services): SagaIterator {
     if (seconds === TIMERS.freePointAwardedAtSecond) {
       s.toast.success(POINT_ADDED);
       yield put(checkActions.checkSet(true));
-      yield put(checkActions.freePointRequested());
+      const ticket: string = yield join(ticketTask);
+      yield put(checkActions.freePointRequested({ ticket }));
     }
   }
   yield put(checkActions.checkSet(false));

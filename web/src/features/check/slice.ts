@@ -1,4 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { FreePointRequest } from '@pass/events/api';
 import { TIMERS } from '@pass/events/constants';
 
 /** Set at 1 s of the free-point countdown, cleared at 0 (spec §2 /content/check). */
@@ -9,8 +10,8 @@ const checkSlice = createSlice({
     checkSet(state, action: PayloadAction<boolean>) {
       state.isChecked = action.payload;
     },
-    /** Asks the live connection (or HTTP) for the free point. */
-    freePointRequested() {},
+    /** Asks the live connection (or HTTP) for the free point, with the countdown's ad-view ticket. */
+    freePointRequested(_state, _action: PayloadAction<FreePointRequest>) {},
   },
 });
 

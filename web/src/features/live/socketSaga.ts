@@ -100,20 +100,26 @@ function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof ch
   else s.logError('Sending the chat message failed', answer.error);
 }
 
-function* awardFreePoint(s: Services, socket: LiveSocket): SagaIterator {
+/** A refusal's message is the server's, written for the member (e.g. the countdown did not run). */
+function freePointRefused(s: Services, message: string, detail: unknown): void {
+  s.toast.error(message || 'The free point could not be added, please try again');
+  s.logError('The free point was refused', detail);
+}
+
+function* awardFreePoint(s: Services, socket: LiveSocket, action: ReturnType<typeof checkActions.freePointRequested>): SagaIterator {
   if (socket.connected) {
     const answer: AckAnswer<FreePointResponse> = yield call(awaitAck<FreePointResponse>, (ack) =>
-      socket.emit('increaseChatCount', ack),
+      socket.emit('increaseChatCount', action.payload, ack),
     );
     if (answer.ok) yield put(userActions.userSet(answer.data.user));
-    else s.logError('The free point was refused', answer.error);
+    else freePointRefused(s, answer.status === 408 ? '' : answer.error, answer.error);
     return;
   }
   try {
-    const answer: FreePointResponse = yield call(s.api.freePoint);
+    const answer: FreePointResponse = yield call(s.api.freePoint, action.payload.ticket);
     yield put(userActions.userSet(answer.user));
   } catch (error) {
-    s.logError('The free point was refused', error);
+    freePointRefused(s, error instanceof HttpError ? error.body.error : '', error);
   }
 }
 
