@@ -5,7 +5,7 @@ import type { Clock } from '../kernel/clock';
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
-/** The request id (set by pino-http in the app shell, or the caller's x-request-id) correlates everything a request causes. */
+/** The request id (set by the app shell's access log, or the caller's x-request-id) correlates everything a request causes. */
 export function requestId(req: Request): string {
   const fromShell = (req as { id?: unknown }).id;
   if (typeof fromShell === 'string' && fromShell) return fromShell;

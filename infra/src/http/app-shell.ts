@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
+import { accessLog } from './access-log';
 import { originGuard } from './csrf';
 import { securityHeaders, type SecurityHeaderOptions } from './security-headers';
 
@@ -27,8 +26,6 @@ export interface AppShellOptions {
   allowedOrigins?: readonly string[];
 }
 
-const REQUEST_ID = /^[\w.:-]{1,100}$/;
-
 /**
  * The Express shell every HTTP process shares: request ids (also the correlation id of the
  * commands a request causes), structured access logs, baseline security headers, JSON body
@@ -40,19 +37,8 @@ export function createAppShell(options: AppShellOptions): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');
 
-  app.use(
-    pinoHttp({
-      logger: options.logger,
-      genReqId: (req, res) => {
-        const incoming = req.headers['x-request-id'];
-        const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' || req.url === '/metrics' },
-    }),
-  );
+  // Request ids (x-request-id in and out) and one access line per request.
+  app.use(accessLog({ logger: options.logger }));
 
   // Pages, scripts and API answers leave compressed (the built app's JavaScript is about a third
   // the size gzipped). Socket.IO compresses its own transports.

@@ -8,11 +8,11 @@
 import { createServer } from 'node:http';
 import express from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { openEventStore } from '@pass/events/event-store/open';
 import { createRedisReadModels, rebuildStateWriter, redisEmitterPublisher, startRebuildWorker } from '@pass/projector';
 import { readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
+import { accessLog } from '../http/access-log';
 import { listen, stopAccepting } from '../wiring/http';
 import { isEntryPoint, Resources } from '../wiring/lifecycle';
 import { createRegistry, opsRouter, redisCheck } from '../wiring/ops';
@@ -46,7 +46,7 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
 
     const app = express();
     app.disable('x-powered-by');
-    app.use(pinoHttp({ logger, autoLogging: { ignore: (req) => ['/healthz', '/readyz', '/metrics'].includes(req.url ?? '') } }));
+    app.use(accessLog({ logger }));
     app.use(
       opsRouter({
         service: 'projector',

@@ -64,5 +64,7 @@ export async function runService<R extends RunningService>(
     return;
   }
   logger.info({ url: running.url, ...options.extra?.(running, settings) }, 'listening');
+  // Log lines are batched (logger.ts): whoever waits for this one (operators, tests) sees it now.
+  logger.flush();
   if (stopping) stop(running);
 }
