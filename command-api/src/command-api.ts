@@ -145,7 +145,8 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
 
   const handler = new CommandHandler({ eventStore, logger });
   // One connection for sessions and login counters; BullMQ opens its own (it needs blocking commands).
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+  // Auto-pipelining: the session reads and limit checks of concurrent requests leave in one write.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) : undefined;
   const sessionStore = await openSessionStore(config, redis);
   const secret = await sessionSecretFor(config);
   const sessions = new Sessions({ store: sessionStore, secret, cookieSecure: config.cookieSecure, clock });
@@ -182,7 +183,8 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   );
   const api = Router();
   // The app shell parses JSON already; this keeps the router usable on its own (tests, other hosts).
-  api.use('/api', express.json({ limit: '100kb' }));
+  const json = express.json({ limit: '100kb' });
+  api.use('/api', (req, res, next) => (req.body === undefined ? json(req, res, next) : next()));
   api.use('/api', authenticate(sessions));
   api.use(userRoutes(services), chatRoutes(services), certificateRoutes(services), adminRoutes(services), siteRoutes(services), paymentRoutes(services));
   api.use('/api', apiErrorHandler);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 /**
@@ -160,33 +161,76 @@ export function tooManyActionsMessage(action: ThrottledAction, seconds: number):
     : `Too many requests for free points. Please wait ${wait} and try again.`;
 }
 
+/** The per-member and per-address windows of one action, checked and counted together in one Redis call. */
+const ATTEMPT_SCRIPT = `
+local wait = 0
+for i = 1, #KEYS do
+  local count = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if count >= tonumber(ARGV[2 * i - 1]) then
+    local ttl = redis.call('PTTL', KEYS[i])
+    if ttl > wait then wait = ttl end
+  end
+end
+if wait > 0 then return wait end
+for i = 1, #KEYS do
+  redis.call('INCR', KEYS[i])
+  redis.call('PEXPIRE', KEYS[i], ARGV[2 * i], 'NX')
+end
+return 0`;
+
+const ATTEMPT_SHA = createHash('sha1').update(ATTEMPT_SCRIPT).digest('hex');
+
+/** EVALSHA (the script is cached by Redis after its first EVAL), EVAL when Redis does not know it (first call, after a restart). */
+async function runAttemptScript(redis: Redis, keys: string[], args: number[]): Promise<unknown> {
+  try {
+    return await redis.evalsha(ATTEMPT_SHA, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+    return redis.eval(ATTEMPT_SCRIPT, keys.length, ...keys, ...args);
+  }
+}
+
+type Attempt = (action: ThrottledAction, userId: string, ip: string | undefined) => Promise<number>;
+
 export class ActionThrottle {
-  constructor(private readonly limiters: Record<ThrottledAction, { user: RateLimiter; ip: RateLimiter }>) {}
+  private constructor(private readonly attemptOf: Attempt) {}
 
   static inMemory(limits: ActionLimits = DEFAULT_ACTION_LIMITS): ActionThrottle {
-    return new ActionThrottle({
+    const limiters: Record<ThrottledAction, { user: RateLimiter; ip: RateLimiter }> = {
       chat: { user: new MemoryRateLimiter(limits.chatPerUser), ip: new MemoryRateLimiter(limits.chatPerIp) },
       freePoint: { user: new MemoryRateLimiter(limits.freePointPerUser), ip: new MemoryRateLimiter(limits.freePointPerIp) },
+    };
+    return new ActionThrottle(async (action, userId, ip) => {
+      const { user, ip: byIp } = limiters[action];
+      const [waitUser, waitIp] = await Promise.all([user.retryAfterSeconds(userId), ip ? byIp.retryAfterSeconds(ip) : Promise.resolve(0)]);
+      const wait = Math.max(waitUser, waitIp);
+      if (wait > 0) return wait;
+      await Promise.all([user.hit(userId), ip ? byIp.hit(ip) : Promise.resolve()]);
+      return 0;
     });
   }
 
+  /**
+   * Shared by every command-api process. One script per attempt checks both windows and counts
+   * both, atomically (it was six commands in three round trips, and two processes could both
+   * pass the last free slot); the keys and their expiry are the login limiter's.
+   */
   static onRedis(redis: Redis, prefix: string, limits: ActionLimits = DEFAULT_ACTION_LIMITS): ActionThrottle {
-    return new ActionThrottle({
-      chat: { user: new RedisRateLimiter(redis, `${prefix}chat:user:`, limits.chatPerUser), ip: new RedisRateLimiter(redis, `${prefix}chat:ip:`, limits.chatPerIp) },
-      freePoint: {
-        user: new RedisRateLimiter(redis, `${prefix}free:user:`, limits.freePointPerUser),
-        ip: new RedisRateLimiter(redis, `${prefix}free:ip:`, limits.freePointPerIp),
-      },
+    const windows: Record<ThrottledAction, { user: RateLimit; ip: RateLimit; userKey: string; ipKey: string }> = {
+      chat: { user: limits.chatPerUser, ip: limits.chatPerIp, userKey: `${prefix}chat:user:`, ipKey: `${prefix}chat:ip:` },
+      freePoint: { user: limits.freePointPerUser, ip: limits.freePointPerIp, userKey: `${prefix}free:user:`, ipKey: `${prefix}free:ip:` },
+    };
+    return new ActionThrottle(async (action, userId, ip) => {
+      const w = windows[action];
+      const keys = ip ? [w.userKey + userId, w.ipKey + ip] : [w.userKey + userId];
+      const args = ip ? [w.user.max, w.user.windowMs, w.ip.max, w.ip.windowMs] : [w.user.max, w.user.windowMs];
+      const waitMs = Number(await runAttemptScript(redis, keys, args));
+      return waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 1000)) : 0;
     });
   }
 
   /** Counts one attempt of `action`; returns the wait in seconds when refused (nothing counted then). */
-  async attempt(action: ThrottledAction, userId: string, ip: string | undefined): Promise<number> {
-    const { user, ip: byIp } = this.limiters[action];
-    const [waitUser, waitIp] = await Promise.all([user.retryAfterSeconds(userId), ip ? byIp.retryAfterSeconds(ip) : Promise.resolve(0)]);
-    const wait = Math.max(waitUser, waitIp);
-    if (wait > 0) return wait;
-    await Promise.all([user.hit(userId), ip ? byIp.hit(ip) : Promise.resolve()]);
-    return 0;
+  attempt(action: ThrottledAction, userId: string, ip: string | undefined): Promise<number> {
+    return this.attemptOf(action, userId, ip);
   }
 }
