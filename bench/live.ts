@@ -152,8 +152,12 @@ const connected = (socket: LiveSocket) =>
     socket.once('connect_error', fail);
   });
 
-/** Drives the open-loop chat load against `url` (registration and sockets included) and measures it. */
-export async function measureLive(layout: string, url: string, serverPids: number[]): Promise<LiveFigures> {
+/**
+ * Drives the open-loop chat load against `url` (registration and sockets included) and measures it.
+ * `senderCookie` / `observerCookie` are added to the sockets' Cookie header (e.g. a proxy's sticky
+ * cookie, to put senders and the observer on different instances).
+ */
+export async function measureLive(layout: string, url: string, serverPids: number[], options: { senderCookie?: string; observerCookie?: string } = {}): Promise<LiveFigures> {
   const total = RATE * (SECONDS + WARMUP_SECONDS);
   const memberCount = Math.ceil(total / PER_MEMBER);
   if (!Number.isInteger(RATE) || RATE < 50 || memberCount / MEMBERS_PER_ADDRESS > 250) throw new Error(`LIVE_RATE must be a whole number from 50 to 550 (loopback addresses 127.0.0.2-252)`);
@@ -161,7 +165,7 @@ export async function measureLive(layout: string, url: string, serverPids: numbe
   const setupStarted = performance.now();
   const members = await registerMembers(url, memberCount);
 
-  const observer = open(url);
+  const observer = open(url, options.observerCookie ? { cookie: options.observerCookie } : {});
   const pushedAt = new Map<string, number>();
   observer.on('chatMessage', (m) => void pushedAt.set(m.id, performance.now()));
   await connected(observer);
@@ -173,7 +177,8 @@ export async function measureLive(layout: string, url: string, serverPids: numbe
     for (let k = 0; k < GROUP; k++) {
       const m = g * GROUP + k;
       if (m >= memberCount) return;
-      const s = open(url, members[m]!);
+      const member = members[m]!;
+      const s = open(url, options.senderCookie ? { ...member, cookie: `${member.cookie}; ${options.senderCookie}` } : member);
       s.on('connect', () => {
         openSockets++;
         maxOpenSockets = Math.max(maxOpenSockets, openSockets);

@@ -1,0 +1,777 @@
+/**
+ * The command-side and read-side targets in the distributed layout: command-api, projector,
+ * 2 × query-api and the Node proxy (infra/src/services/proxy.ts) as separate processes on
+ * loopback, PostgreSQL (TEST_POSTGRES_URL, a fresh schema dropped afterwards) and Redis
+ * (TEST_REDIS_URL, a fresh key prefix deleted afterwards; nothing else is touched).
+ *
+ *   node --import tsx bench/distributed.ts
+ *   BENCH_PHASES=commands,live,queries,projection (default all) · BENCH_MEMBERS=1000000 (queries)
+ *   BENCH_CPU_PROF=<dir>: command-api runs with --cpu-prof, its profile is written there on exit
+ *
+ * - Commands go over HTTP through the proxy with the members' session cookies and an Origin
+ *   header, as a browser sends them, from 32 concurrent clients (closed loop), then at a steady
+ *   500/s (open loop, latency from the scheduled start). The same PostgreSQL's raw INSERT rate
+ *   (bench/event-store.ts's table, 32 writers) is measured in the same run as the baseline.
+ * - The product's limits stay as shipped and are met, not bypassed: chat 5 per member and 30
+ *   per address per 10 s, free point once per member (30 s rule, ad-view ticket when the
+ *   product asks for one) and the per-address free-point limit. Members are many and spread
+ *   over loopback addresses (127.2.0.0/16 … via localAddress; all of 127/8 is loopback).
+ *   Members are seeded: their UserRegistered events appended straight to the store and their
+ *   sessions issued into the Redis session store with the deployment's secret, so 15,000
+ *   argon2id hashes and the 60 joins per address per 15 min are not part of the measurement
+ *   (registration's cost is bench/commands.ts's "register" row).
+ * - ack → push: bench/live.ts's measureLive through the proxy, senders pinned to one query-api
+ *   instance and the observer to the other by the proxy's sticky cookie.
+ * - Queries: 1,000,000 members seeded through the real projections (as bench/queries.ts) into
+ *   the keyspace of two more query-api processes (their own REDIS_PREFIX, no projector writing
+ *   there), read over HTTP through a proxy and directly.
+ * - Projection: a backlog of generated events appended to a fresh schema, then a projector
+ *   process started on it; events/s from its /metrics while it catches up.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { streams, USER_SESSION_COOKIE, type DomainEvent, type EventStore } from '../events/src/index';
+import { openPostgresEventStore } from '../events/src/event-store/postgres';
+import { canConnect, testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
+import { DEFAULT_ACTION_LIMITS } from '../command-api/src/sessions/rate-limiter';
+import { RedisSessionStore } from '../command-api/src/sessions/redis-session-store';
+import { Sessions } from '../command-api/src/sessions/sessions';
+import { projectInto } from '../projector/src/projections/apply';
+import type { PositionedEvent } from '../projector/src/projections/batch';
+import { at } from '../projector/src/projections/recorded-events';
+import { createRedisReadModels } from '../projector/src/read-models/redis';
+import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
+import { appendEvents, toNewEvent } from '../projector/src/testing/append';
+import { generateEvents } from '../projector/src/testing/generate-events';
+import { spawnService, type SpawnedService } from '../infra/src/testing/spawn-process';
+import { measureLive, type LiveFigures } from './live';
+
+export const COMMAND = 'node --import tsx bench/distributed.ts';
+const PHASES = new Set((process.env.BENCH_PHASES ?? 'commands,live,queries,projection').split(',').map((p) => p.trim()));
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 32);
+const CHAT_TOTAL = Number(process.env.BENCH_CHATS ?? 12_000);
+const FREE_TOTAL = Number(process.env.BENCH_FREE_POINTS ?? 12_000);
+const RATE = 500;
+const RATE_SECONDS = 5;
+const QUERY_MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1_000_000);
+const QUERY_SAMPLES = 1_000;
+const BACKLOG_USERS = Number(process.env.BENCH_BACKLOG_USERS ?? 20_000);
+const TARGETS = { commandsPerSecond: 3_000, p99Ms: 25, push: { p50: 10, p99: 50 }, ranking: 5, search: 20, top5: 2, projection: 50_000 };
+const LIMITS = DEFAULT_ACTION_LIMITS;
+const CHATS_PER_MEMBER = LIMITS.chatPerUser.max;
+/** As many members per address as the per-address window allows for their messages / points. */
+const CHAT_MEMBERS_PER_ADDRESS = Math.floor(LIMITS.chatPerIp.max / CHATS_PER_MEMBER);
+const FREE_MEMBERS_PER_ADDRESS = LIMITS.freePointPerIp.max;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
+const f0 = (n: number) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '—');
+const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
+const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '—');
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
+
+/** utime + stime of a process from /proc (Linux), in seconds. */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return Number.NaN;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Busy share of the whole machine (all cores) from /proc/stat. */
+function machineTicks(): { busy: number; total: number } {
+  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
+  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
+  const total = cpu.reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+// ---------------------------------------------------------------- HTTP client with a source address
+
+/** One keep-alive agent per loopback source address, as one browser per address keeps its connections. */
+class Clients {
+  private readonly agents = new Map<string, Agent>();
+  constructor(private readonly base: URL) {}
+
+  agent(address: string): Agent {
+    let a = this.agents.get(address);
+    if (!a) {
+      a = new Agent({ keepAlive: true, localAddress: address, maxSockets: 64 });
+      this.agents.set(address, a);
+    }
+    return a;
+  }
+
+  send(method: string, path: string, options: { address: string; cookie?: string; body?: unknown }): Promise<{ status: number; text: string; headers: IncomingHttpHeaders }> {
+    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const headers: Record<string, string | number> = { accept: 'application/json', origin: this.base.origin };
+    if (options.cookie) headers.cookie = options.cookie;
+    if (payload !== undefined) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = Buffer.byteLength(payload);
+    } else if (method !== 'GET') headers['content-length'] = 0;
+    return new Promise((done, fail) => {
+      const req = request(
+        { hostname: this.base.hostname, port: this.base.port, path, method, agent: this.agent(options.address), headers },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => done({ status: res.statusCode ?? 0, text, headers: res.headers }));
+          res.on('error', fail);
+        },
+      );
+      req.on('error', fail);
+      req.end(payload);
+    });
+  }
+
+  close(): void {
+    for (const a of this.agents.values()) a.destroy();
+    this.agents.clear();
+  }
+}
+
+/** Address of the k-th group of members in address range `range` (127.<range>.x.y). */
+const addressIn = (range: number, group: number) => `127.${range}.${Math.floor(group / 250)}.${1 + (group % 250)}`;
+
+// ---------------------------------------------------------------- load shapes
+
+interface Loop {
+  name: string;
+  count: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  failures: Record<string, number>;
+  /** CPU seconds per request of each server process, and of the whole machine. */
+  cpuPerRequestMs: Record<string, number>;
+  load: string;
+}
+
+type Op = (i: number) => Promise<{ status: number; text: string }>;
+
+function cpuMeter(pids: Record<string, number | undefined>) {
+  const before = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuSeconds(pid)]));
+  const bench0 = process.cpuUsage();
+  const m0 = machineTicks();
+  return (requests: number): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const [k, pid] of Object.entries(pids)) out[k] = ((cpuSeconds(pid) - before[k]!) * 1000) / requests;
+    const b = process.cpuUsage(bench0);
+    out.bench = (b.user + b.system) / 1000 / requests;
+    const m1 = machineTicks();
+    // Ticks are 1/100 s per core.
+    out['machine (all processes)'] = ((m1.busy - m0.busy) * 10) / requests;
+    return out;
+  };
+}
+
+function tally(failures: Record<string, number>, res: { status: number; text: string }): void {
+  let reason = res.text.slice(0, 120);
+  try {
+    reason = (JSON.parse(res.text) as { error?: string }).error ?? reason;
+  } catch {
+    // not JSON
+  }
+  const key = `${res.status} ${reason}`;
+  failures[key] = (failures[key] ?? 0) + 1;
+}
+
+async function closedLoop(name: string, clients: number, total: number, op: Op, pids: Record<string, number | undefined>, okStatus: number): Promise<Loop> {
+  const latencies: number[] = [];
+  const failures: Record<string, number> = {};
+  let next = 0;
+  const cpu = cpuMeter(pids);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      for (let i = next++; i < total; i = next++) {
+        const t = performance.now();
+        const res = await op(i);
+        latencies.push(performance.now() - t);
+        if (res.status !== okStatus) tally(failures, res);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { name, count: total, perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures, cpuPerRequestMs: cpu(total), load: load() };
+}
+
+async function openLoop(name: string, rate: number, seconds: number, op: Op, pids: Record<string, number | undefined>, okStatus: number): Promise<Loop> {
+  const total = rate * seconds;
+  const interval = 1000 / rate;
+  const latencies: number[] = [];
+  const failures: Record<string, number> = {};
+  const running: Promise<void>[] = [];
+  const cpu = cpuMeter(pids);
+  const started = performance.now();
+  for (let i = 0; i < total; i++) {
+    const due = started + i * interval;
+    const wait = due - performance.now();
+    if (wait > 1) await sleep(wait);
+    running.push(
+      op(i).then((res) => {
+        latencies.push(performance.now() - due);
+        if (res.status !== okStatus) tally(failures, res);
+      }),
+    );
+  }
+  await Promise.all(running);
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { name, count: total, perSecond: total / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures, cpuPerRequestMs: cpu(total), load: load() };
+}
+
+// ---------------------------------------------------------------- the layout
+
+interface Layout {
+  run: string;
+  schema: string;
+  prefix: string;
+  dir: string;
+  env: Record<string, string>;
+  services: Map<string, SpawnedService>;
+  proxyUrl: string;
+}
+
+/**
+ * NODE_OPTIONS for a child that writes a CPU profile into `dir` when it exits (Node refuses
+ * --cpu-prof in NODE_OPTIONS; a --require'd inspector session does the same).
+ */
+function profileHook(dir: string): Record<string, string> {
+  mkdirSync(dir, { recursive: true });
+  const hook = join(dir, 'cpu-profile-hook.cjs');
+  writeFileSync(
+    hook,
+    `const inspector = require('node:inspector');
+const session = new inspector.Session();
+session.connect();
+session.post('Profiler.enable');
+session.post('Profiler.start');
+process.on('exit', () => session.post('Profiler.stop', (err, res) => {
+  if (!err) require('node:fs').writeFileSync(${JSON.stringify(dir)} + '/command-api-' + process.pid + '.cpuprofile', JSON.stringify(res.profile));
+}));
+`,
+  );
+  return { NODE_OPTIONS: `--require ${hook}` };
+}
+
+function storeUrl(schema: string, poolSize?: number): string {
+  const url = new URL(testPostgresUrl());
+  url.searchParams.set('schema', schema);
+  if (poolSize) url.searchParams.set('poolSize', String(poolSize));
+  return url.toString();
+}
+
+async function startLayout(): Promise<Layout> {
+  const run = randomUUID().replaceAll('-', '').slice(0, 12);
+  const schema = `dist_bench_${run}`;
+  const prefix = `bench:dist:${run}:`;
+  const dir = mkdtempSync(join(tmpdir(), 'pass-bench-dist-'));
+  const env: Record<string, string> = {
+    EVENT_STORE_URL: storeUrl(schema, Number(process.env.BENCH_POOL ?? 16)),
+    REDIS_URL: testRedisUrl(),
+    REDIS_PREFIX: prefix,
+    SESSION_SECRET: `bench-secret-${run}-0123456789abcdef`,
+    DATA_DIR: dir,
+    UPLOADS_DIR: join(dir, 'uploads'),
+    WEB_DIST_DIR: join(dir, 'no-web-build'),
+    COOKIE_SECURE: 'false',
+  };
+  const services = new Map<string, SpawnedService>();
+  const layout: Layout = { run, schema, prefix, dir, env, services, proxyUrl: '' };
+  try {
+    const profile: Record<string, string> = process.env.BENCH_CPU_PROF ? profileHook(process.env.BENCH_CPU_PROF) : {};
+    services.set('command-api', await spawnService('command-api', { ...env, ...profile }));
+    const commandApiUrl = services.get('command-api')!.url;
+    const [projector, queryA, queryB] = await Promise.all([
+      spawnService('projector', env),
+      spawnService('query-api', { ...env, COMMAND_API_URL: commandApiUrl }),
+      spawnService('query-api', { ...env, COMMAND_API_URL: commandApiUrl }),
+    ]);
+    services.set('projector', projector).set('query-a', queryA).set('query-b', queryB);
+    const proxy = await spawnService('proxy', { COMMAND_API_URL: commandApiUrl, QUERY_API_URLS: `${queryA.url},${queryB.url}` });
+    services.set('proxy', proxy);
+    layout.proxyUrl = proxy.url;
+    return layout;
+  } catch (error) {
+    await stopLayout(layout);
+    throw error;
+  }
+}
+
+async function stopLayout(layout: Layout): Promise<void> {
+  await Promise.all([...layout.services.values()].map((s) => s.stop('SIGTERM')));
+  // BENCH_LOGS=<dir>: every service's log lines, for a run that needs explaining.
+  if (process.env.BENCH_LOGS) {
+    mkdirSync(process.env.BENCH_LOGS, { recursive: true });
+    for (const [name, s] of layout.services) writeFileSync(join(process.env.BENCH_LOGS, `${name}.log`), `${s.logs.join('\n')}\n${s.stderr.join('')}`);
+  }
+  const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+  try {
+    await deleteKeysUnder(redis, layout.prefix.replace(/:$/, ''));
+  } finally {
+    redis.disconnect();
+  }
+  const client = new pg.Client({ connectionString: testPostgresUrl() });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${layout.schema}" CASCADE`);
+  await client.end();
+  rmSync(layout.dir, { recursive: true, force: true });
+}
+
+const pidsOf = (layout: Layout) => ({
+  'command-api': layout.services.get('command-api')?.child.pid,
+  proxy: layout.services.get('proxy')?.child.pid,
+  projector: layout.services.get('projector')?.child.pid,
+  'query-api A': layout.services.get('query-a')?.child.pid,
+  'query-api B': layout.services.get('query-b')?.child.pid,
+});
+
+// ---------------------------------------------------------------- members
+
+/**
+ * `count` members registered straight in the store (UserRegistered: 10 points each, enough for
+ * 5 chat messages) and signed in through the Redis session store command-api reads.
+ */
+async function seedMembers(layout: Layout, store: EventStore, count: number): Promise<string[]> {
+  const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+  const sessions = new Sessions({
+    store: new RedisSessionStore(redis, `${layout.prefix}sessions:`),
+    secret: layout.env.SESSION_SECRET!,
+    cookieSecure: false,
+    clock: () => new Date(),
+  });
+  const cookies: string[] = new Array<string>(count);
+  let next = 0;
+  const registeredAt = new Date().toISOString();
+  try {
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let i = next++; i < count; i = next++) {
+          const userId = randomUUID();
+          const event = { type: 'UserRegistered', data: { userId, email: `m${i}-${layout.run}@bench.io`, passwordHash: 'seeded', points: 10, priority: '', registeredAt } } as DomainEvent;
+          await store.append(streams.user(userId), [toNewEvent(event)], 'no_stream');
+          const { cookieValue } = await sessions.issue('user', userId);
+          cookies[i] = `${USER_SESSION_COOKIE}=${cookieValue}`;
+        }
+      }),
+    );
+  } finally {
+    redis.disconnect();
+  }
+  return cookies;
+}
+
+// ---------------------------------------------------------------- raw INSERT baseline
+
+/** bench/event-store.ts's raw table: the events table's columns and indexes, plain INSERTs. */
+async function rawInsertRate(schema: string, writers: number, seconds: number): Promise<number> {
+  const pool = new pg.Pool({ connectionString: testPostgresUrl(), max: writers });
+  const table = `"${schema}".bench_raw_events`;
+  try {
+    await pool.query(`CREATE TABLE IF NOT EXISTS ${table} (
+      global_position bigserial PRIMARY KEY,
+      transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+      event_id uuid NOT NULL UNIQUE,
+      stream_id text NOT NULL,
+      revision bigint NOT NULL,
+      type text NOT NULL,
+      data jsonb NOT NULL,
+      metadata jsonb NOT NULL,
+      recorded_at timestamptz NOT NULL DEFAULT now(),
+      UNIQUE (stream_id, revision))`);
+    await pool.query(`CREATE INDEX IF NOT EXISTS bench_raw_tx ON ${table} (transaction_id, global_position)`);
+    const sql = { name: 'bench_raw', text: `INSERT INTO ${table} (event_id, stream_id, revision, type, data, metadata) VALUES ($1, $2, $3, $4, $5, $6)` };
+    const data = JSON.stringify({ userId: randomUUID(), message: 'hello from the bench', points: 1 });
+    const meta = JSON.stringify({ correlationId: randomUUID(), actor: { type: 'user', id: randomUUID() } });
+    let count = 0;
+    const run = async (ms: number, counted: boolean) => {
+      const end = performance.now() + ms;
+      await Promise.all(
+        Array.from({ length: writers }, async (_, w) => {
+          const stream = `raw-${w}-${randomUUID()}`;
+          for (let r = 0; performance.now() < end; r++) {
+            await pool.query({ ...sql, values: [randomUUID(), stream, r, 'ChatMessageSent', data, meta] });
+            if (counted) count++;
+          }
+        }),
+      );
+    };
+    await run(500, false);
+    const started = performance.now();
+    await run(seconds * 1000, true);
+    return count / ((performance.now() - started) / 1000);
+  } finally {
+    await pool.end();
+  }
+}
+
+// ---------------------------------------------------------------- phase: commands
+
+interface CommandFigures {
+  rawInsert: { before: number; after: number; writers: number };
+  loops: Loop[];
+  tickets: boolean;
+  seedSeconds: number;
+  members: number;
+}
+
+async function benchCommands(layout: Layout): Promise<CommandFigures> {
+  const store = await openPostgresEventStore({ connectionString: testPostgresUrl(), schema: layout.schema, poolSize: 16 });
+  const clients = new Clients(new URL(layout.proxyUrl));
+  const pids = pidsOf(layout);
+  try {
+    const chatMembers = Math.ceil(CHAT_TOTAL / CHATS_PER_MEMBER);
+    const steadyChatMembers = Math.ceil((RATE * RATE_SECONDS) / CHATS_PER_MEMBER);
+    const warmChatMembers = 200;
+    // Free-point members include the chat members (different limits), then the steady-rate ones.
+    const ranges = {
+      free: { from: 0, count: FREE_TOTAL },
+      chat: { from: 0, count: chatMembers },
+      steadyFree: { from: FREE_TOTAL, count: RATE * RATE_SECONDS },
+      steadyChat: { from: FREE_TOTAL + RATE * RATE_SECONDS, count: steadyChatMembers },
+      warm: { from: FREE_TOTAL + RATE * RATE_SECONDS + steadyChatMembers, count: warmChatMembers },
+    };
+    const total = ranges.warm.from + ranges.warm.count;
+    const seedStarted = performance.now();
+    const cookies = await seedMembers(layout, store, total);
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+
+    const rawBefore = await rawInsertRate(layout.schema, CLIENTS, 4);
+    const loops: Loop[] = [];
+
+    const chat = (range: { from: number; count: number }, addressRange: number) => (i: number) => {
+      const j = i % range.count;
+      return clients.send('POST', '/api/chat-messages', {
+        address: addressIn(addressRange, Math.floor(j / CHAT_MEMBERS_PER_ADDRESS)),
+        cookie: cookies[range.from + j]!,
+        body: { message: `distributed bench ${i}` },
+      });
+    };
+    // Warm-up: JIT and connection pools in every process.
+    await closedLoop('warm-up', CLIENTS, warmChatMembers * CHATS_PER_MEMBER, chat(ranges.warm, 9), pids, 201);
+
+    loops.push(await closedLoop('chat message (POST /api/chat-messages)', CLIENTS, CHAT_TOTAL, chat(ranges.chat, 2), pids, 201));
+
+    // The free point: with an ad-view ticket when the product asks for one (issued now, accepted ~28 s later).
+    const freeAddress = (range: { from: number }, addressRange: number, j: number) => addressIn(addressRange, Math.floor(j / FREE_MEMBERS_PER_ADDRESS));
+    const probe = await clients.send('POST', '/api/free-point/ticket', { address: addressIn(8, 0), cookie: cookies[ranges.warm.from]! });
+    const tickets = probe.status !== 404;
+    const ticketOf: string[] = [];
+    let readyAt = 0;
+    if (tickets) {
+      const ask = (range: { from: number; count: number }, addressRange: number) =>
+        closedLoop(
+          'ad-view ticket (POST /api/free-point/ticket)',
+          CLIENTS,
+          range.count,
+          async (j) => {
+            const res = await clients.send('POST', '/api/free-point/ticket', { address: freeAddress(range, addressRange, j), cookie: cookies[range.from + j]! });
+            if (res.status === 200 || res.status === 201) {
+              const body = JSON.parse(res.text) as { ticket: string; readyAt: string };
+              ticketOf[range.from + j] = body.ticket;
+              readyAt = Math.max(readyAt, Date.parse(body.readyAt));
+              return { ...res, status: 200 };
+            }
+            return res;
+          },
+          pids,
+          200,
+        );
+      loops.push(await ask(ranges.free, 3));
+      await ask(ranges.steadyFree, 4);
+      // Wait out the countdown (plus a little for clock skew between this process and the store).
+      await sleep(Math.max(0, readyAt - Date.now() + 1_500));
+    }
+    const free = (range: { from: number; count: number }, addressRange: number) => (i: number) => {
+      const j = i % range.count;
+      return clients.send('POST', '/api/free-point', {
+        address: freeAddress(range, addressRange, j),
+        cookie: cookies[range.from + j]!,
+        ...(tickets ? { body: { ticket: ticketOf[range.from + j] } } : {}),
+      });
+    };
+    loops.push(await closedLoop('free point (POST /api/free-point)', CLIENTS, FREE_TOTAL, free(ranges.free, 3), pids, 200));
+
+    loops.push(await openLoop(`free point at a steady ${RATE}/s`, RATE, RATE_SECONDS, free(ranges.steadyFree, 4), pids, 200));
+    loops.push(await openLoop(`chat message at a steady ${RATE}/s`, RATE, RATE_SECONDS, chat(ranges.steadyChat, 5), pids, 201));
+    const rawAfter = await rawInsertRate(layout.schema, CLIENTS, 4);
+    return { rawInsert: { before: rawBefore, after: rawAfter, writers: CLIENTS }, loops, tickets, seedSeconds, members: total };
+  } finally {
+    clients.close();
+    await store.close();
+  }
+}
+
+// ---------------------------------------------------------------- phase: queries
+
+interface QueryFigures {
+  members: number;
+  seedSeconds: number;
+  rows: { name: string; via: string; p50: number; p99: number; max: number; target: number }[];
+  load: string;
+}
+
+async function benchQueries(layout: Layout): Promise<QueryFigures> {
+  const prefix = `${layout.prefix}q:`;
+  const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+  const started: SpawnedService[] = [];
+  try {
+    const ks = await createRedisReadModels({ redis, root: `${prefix}rm` }).active();
+    const seedStarted = performance.now();
+    let batch: PositionedEvent[] = [];
+    let n = 0;
+    for (const event of generateEvents({ users: QUERY_MEMBERS, seed: 1, allMembers: true, activity: 0 }) as Iterable<DomainEvent>) {
+      batch.push({ position: at(++n), event });
+      if (batch.length === 5_000) {
+        await projectInto(ks, batch);
+        batch = [];
+      }
+    }
+    if (batch.length) await projectInto(ks, batch);
+    const seedSeconds = (performance.now() - seedStarted) / 1000;
+    const members = (await ks.main()).members;
+
+    const env = { ...layout.env, REDIS_PREFIX: prefix, COMMAND_API_URL: layout.services.get('command-api')!.url };
+    const [qa, qb] = await Promise.all([spawnService('query-api', env), spawnService('query-api', env)]);
+    started.push(qa, qb);
+    const proxy = await spawnService('proxy', { COMMAND_API_URL: env.COMMAND_API_URL, QUERY_API_URLS: `${qa.url},${qb.url}` });
+    started.push(proxy);
+
+    const pages = Math.ceil(members / 50);
+    const pick = (i: number, k: number) => (i * 7919) % k;
+    const names = ['ana', 'bob', 'chen', 'fatima', 'jose', 'yuki', 'garcia', 'nguyen', 'khan', 'rossi'];
+    const queries: [string, (i: number) => string, number][] = [
+      ['ranking page 1', () => '/api/ranking?page=1&pageSize=50', TARGETS.ranking],
+      [`ranking, any page (1…${f0(pages)})`, (i) => `/api/ranking?page=${1 + pick(i, pages)}&pageSize=50`, TARGETS.ranking],
+      ['search one name word, first pages', (i) => `/api/ranking?q=${names[i % names.length]}&page=${1 + (i % 5)}&pageSize=50`, TARGETS.search],
+      ['search a country, any of the first 100 pages', (i) => `/api/ranking?q=${['peru', 'japan', 'kenya', 'canada', 'india'][i % 5]}&page=${1 + pick(i, 100)}&pageSize=50`, TARGETS.search],
+      ['country top 5 (GET /api/countries)', () => '/api/countries', TARGETS.top5],
+    ];
+    const rows: QueryFigures['rows'] = [];
+    for (const [via, base] of [
+      ['proxy', proxy.url],
+      ['query-api direct', qa.url],
+    ] as const) {
+      const clients = new Clients(new URL(base));
+      try {
+        for (const [name, path, target] of queries) {
+          const times: number[] = [];
+          for (let i = 0; i < QUERY_SAMPLES + 50; i++) {
+            const t = performance.now();
+            const res = await clients.send('GET', path(i), { address: '127.0.0.1' });
+            if (res.status !== 200) throw new Error(`${path(i)} answered ${res.status}: ${res.text.slice(0, 200)}`);
+            if (i >= 50) times.push(performance.now() - t);
+          }
+          times.sort((a, b) => a - b);
+          rows.push({ name, via, p50: percentile(times, 50), p99: percentile(times, 99), max: times[times.length - 1]!, target });
+        }
+      } finally {
+        clients.close();
+      }
+    }
+    return { members, seedSeconds, rows, load: load() };
+  } finally {
+    await Promise.all(started.map((s) => s.stop('SIGTERM')));
+    await deleteKeysUnder(redis, `${prefix}rm`).catch(() => undefined);
+    redis.disconnect();
+  }
+}
+
+// ---------------------------------------------------------------- phase: projection
+
+interface ProjectionFigures {
+  events: number;
+  seconds: number;
+  perSecond: number;
+  peakPerSecond: number;
+  load: string;
+}
+
+async function benchProjection(layout: Layout): Promise<ProjectionFigures> {
+  const schema = `${layout.schema}_backlog`;
+  const prefix = `${layout.prefix}p:`;
+  const store = await openPostgresEventStore({ connectionString: testPostgresUrl(), schema, poolSize: 4 });
+  let projector: SpawnedService | undefined;
+  try {
+    const events = [...generateEvents({ users: BACKLOG_USERS, seed: 42 })] as DomainEvent[];
+    // Four writers on disjoint slices (one user's events stay in order within a slice).
+    const slices = 4;
+    const byUser = (e: DomainEvent) => ((e.data as { userId?: string }).userId ?? '').charCodeAt(0) % slices;
+    const counts = await Promise.all(Array.from({ length: slices }, (_, s) => appendEvents(store, events.filter((e) => byUser(e) === s))));
+    const total = counts.reduce((a, b) => a + b, 0);
+    const port = await freePort();
+    const spawned = spawnService('projector', { ...layout.env, EVENT_STORE_URL: storeUrl(schema), REDIS_PREFIX: prefix, PROJECTOR_PORT: String(port) }, 300_000);
+    // Sample the projected-events counter while the backlog is applied.
+    const samples: { t: number; n: number }[] = [];
+    let done = false;
+    void spawned.then(
+      () => (done = true),
+      () => (done = true),
+    );
+    while (!done) {
+      try {
+        const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+        const n = [...text.matchAll(/^pass_projector_events_total\{[^}]*\} (\d+)/gm)].reduce((a, m) => a + Number(m[1]), 0);
+        samples.push({ t: performance.now(), n });
+      } catch {
+        // not listening yet
+      }
+      await sleep(200);
+    }
+    projector = await spawned;
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const n = [...text.matchAll(/^pass_projector_events_total\{[^}]*\} (\d+)/gm)].reduce((a, m) => a + Number(m[1]), 0);
+    samples.push({ t: performance.now(), n });
+    const first = samples.find((s) => s.n > 0) ?? samples[0]!;
+    const last = samples[samples.length - 1]!;
+    let peak = 0;
+    for (let i = 1; i < samples.length; i++) {
+      const dt = (samples[i]!.t - samples[i - 1]!.t) / 1000;
+      if (dt > 0) peak = Math.max(peak, (samples[i]!.n - samples[i - 1]!.n) / dt);
+    }
+    // The first sample with events already counts some; the rate is over the sampled span.
+    const seconds = (last.t - first.t) / 1000;
+    return { events: total, seconds, perSecond: (last.n - first.n) / seconds, peakPerSecond: peak, load: load() };
+  } finally {
+    await projector?.stop('SIGTERM');
+    await store.close();
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+    await deleteKeysUnder(redis, prefix.replace(/:$/, '')).catch(() => undefined);
+    redis.disconnect();
+    const client = new pg.Client({ connectionString: testPostgresUrl() });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+  }
+}
+
+// ---------------------------------------------------------------- report
+
+const verdict = (ok: boolean) => (ok ? 'met' : '**NOT met**');
+
+function renderCommands(c: CommandFigures): string[] {
+  const lines = [
+    `### Commands over HTTP through the proxy (PostgreSQL)`,
+    '',
+    `${f0(c.members)} members seeded in ${f1(c.seedSeconds)} s. ${CLIENTS} concurrent clients, keep-alive connections per source address; chat: ${CHAT_MEMBERS_PER_ADDRESS} members per address × ${CHATS_PER_MEMBER} messages; free point: one per member${c.tickets ? ' with its ad-view ticket (asked first, redeemed after the countdown)' : ''}, ${FREE_MEMBERS_PER_ADDRESS} members per address. Raw INSERT baseline: ${c.rawInsert.writers} writers on the same server, before and after the command runs.`,
+    '',
+    '| figure | commands | commands/s | p50 ms | p99 ms | limit | refused | load (1/5/15 min) |',
+    '|---|---:|---:|---:|---:|---|---|---|',
+    `| raw INSERT, same PostgreSQL (before / after) | — | ${f0(c.rawInsert.before)} / ${f0(c.rawInsert.after)} | — | — | baseline | — | — |`,
+  ];
+  for (const l of c.loops) {
+    const steady = l.name.includes('steady');
+    const ticket = l.name.includes('ticket');
+    const limit = steady ? `p99 < ${TARGETS.p99Ms} ms: ${verdict(l.p99 < TARGETS.p99Ms)}` : ticket ? '—' : `≥ ${f0(TARGETS.commandsPerSecond)}/s: ${verdict(l.perSecond >= TARGETS.commandsPerSecond)}`;
+    const refused = Object.entries(l.failures).map(([k, v]) => `${v} × ${k}`).join('; ') || '0';
+    lines.push(`| ${l.name} | ${f0(l.count)} | ${f0(l.perSecond)} | ${f1(l.p50)} | ${f1(l.p99)} | ${limit} | ${refused} | ${l.load} |`);
+  }
+  lines.push('', 'CPU per command (ms of CPU per request, by process; "machine" is every process on both cores, PostgreSQL and Redis included):', '');
+  const keys = Object.keys(c.loops[0]?.cpuPerRequestMs ?? {});
+  lines.push(`| run | ${keys.join(' | ')} |`, `|---|${keys.map(() => '---:|').join('')}`);
+  for (const l of c.loops) lines.push(`| ${l.name} | ${keys.map((k) => f2(l.cpuPerRequestMs[k]!)).join(' | ')} |`);
+  return lines;
+}
+
+function renderLive(f: LiveFigures): string[] {
+  return [
+    '### Command ack → socket push (through the proxy, sender and observer on different query-api instances)',
+    '',
+    `bench/live.ts's measureLive: ${f0(f.measured)} measured \`sendChatMessage\` at ${RATE}/s over websockets through the proxy; senders pinned to query-api B and the observer to query-api A by the proxy's sticky cookie; the socket commands go query-api → command-api over HTTP.`,
+    '',
+    '| figure | value | limit |',
+    '|---|---:|---|',
+    `| ack → push p50 ms | ${f1(f.ackToPush.p50)} | < ${TARGETS.push.p50}: ${verdict(f.ackToPush.p50 < TARGETS.push.p50)} |`,
+    `| ack → push p95 / p99 / max ms | ${f1(f.ackToPush.p95)} / ${f1(f.ackToPush.p99)} / ${f1(f.ackToPush.max)} | p99 < ${TARGETS.push.p99}: ${verdict(f.ackToPush.p99 < TARGETS.push.p99)} |`,
+    `| achieved commands/s | ${f0(f.achievedPerSecond)} | ${RATE} |`,
+    `| send → ack p50 / p99 ms | ${f1(f.sendToAck.p50)} / ${f1(f.sendToAck.p99)} | — |`,
+    `| refused / never pushed | ${f0(Object.values(f.refused).reduce((a, b) => a + b, 0))} / ${f0(f.missing)} | 0 / 0 |`,
+    `| CPU s per s while sending (command-api, projector, query-api A, query-api B, proxy / bench) | ${f.serverCpu.map(f2).join(', ')} / ${f2(f.benchCpu)} | — |`,
+    `| load average (1 min) before → after | ${f.load[0].toFixed(2)} → ${f.load[1].toFixed(2)} | 2 cores |`,
+    ...Object.entries(f.refused).map(([k, v]) => `| refused: ${k} | ${v} | — |`),
+  ];
+}
+
+function renderQueries(q: QueryFigures): string[] {
+  return [
+    `### Queries at ${f0(q.members)} members, over HTTP`,
+    '',
+    `Seeded through the projections in ${f1(q.seedSeconds)} s into the keyspace of two query-api processes (their own REDIS_PREFIX), then ${f0(QUERY_SAMPLES)} sequential GETs per row after 50 of warm-up, through a proxy in front of both and directly to one. Load average ${q.load} after.`,
+    '',
+    '| query | via | p50 ms | p99 ms | max ms | limit |',
+    '|---|---|---:|---:|---:|---|',
+    ...q.rows.map((r) => `| ${r.name} | ${r.via} | ${f2(r.p50)} | ${f2(r.p99)} | ${f2(r.max)} | p99 < ${r.target} ms: ${verdict(r.p99 < r.target)} |`),
+  ];
+}
+
+function renderProjection(p: ProjectionFigures): string[] {
+  return [
+    '### Projection throughput of the projector process',
+    '',
+    `${f0(p.events)} generated events (${f0(BACKLOG_USERS)} users) appended to a fresh schema, then the projector process started on it; its \`pass_projector_events_total\` sampled every 200 ms while catching up. Load average ${p.load} after.`,
+    '',
+    '| figure | value | limit |',
+    '|---|---:|---|',
+    `| events/s while catching up (mean over ${f1(p.seconds)} s) | ${f0(p.perSecond)} | ≥ ${f0(TARGETS.projection)}: ${verdict(p.perSecond >= TARGETS.projection)} |`,
+    `| best 200 ms sample, events/s | ${f0(p.peakPerSecond)} | — |`,
+  ];
+}
+
+export async function run(): Promise<{ title: string; markdown: string }> {
+  const pgUrl = new URL(testPostgresUrl());
+  const redisUrl = new URL(testRedisUrl());
+  const missing: string[] = [];
+  if (!(await canConnect(pgUrl.hostname || '127.0.0.1', Number(pgUrl.port || 5432)))) missing.push(`PostgreSQL (${pgUrl.host})`);
+  if (!(await canConnect(redisUrl.hostname || '127.0.0.1', Number(redisUrl.port || 6379)))) missing.push(`Redis (${redisUrl.host})`);
+  if (missing.length) return { title: 'Distributed layout', markdown: `SKIPPED: cannot reach ${missing.join(', ')}` };
+
+  const loadAtStart = load();
+  const layout = await startLayout();
+  const sections: string[][] = [];
+  try {
+    if (PHASES.has('commands')) sections.push(renderCommands(await benchCommands(layout)));
+    if (PHASES.has('live')) {
+      const pids = ['command-api', 'projector', 'query-a', 'query-b', 'proxy'].map((n) => layout.services.get(n)!.child.pid!);
+      // The proxy's sticky cookie pins a socket to an instance: senders on B, the observer on A.
+      sections.push(renderLive(await measureLive('distributed', layout.proxyUrl, pids, { senderCookie: 'pass_sio=1', observerCookie: 'pass_sio=0' })));
+    }
+    if (PHASES.has('queries')) sections.push(renderQueries(await benchQueries(layout)));
+    if (PHASES.has('projection')) sections.push(renderProjection(await benchProjection(layout)));
+  } finally {
+    await stopLayout(layout);
+  }
+  const header = [
+    `Reproduce: \`${COMMAND}\`. command-api, projector, 2 × query-api and the Node proxy as separate processes (\`npm run start:<service>\`, LOG_LEVEL=info to a pipe) on loopback, PostgreSQL ${pgUrl.host} (fresh schema, event store pool ${process.env.BENCH_POOL ?? 16}) and Redis ${redisUrl.host} (fresh key prefix); the bench process holds every client. Load average ${loadAtStart} at start (2 cores shared with other work).`,
+    '',
+  ];
+  return { title: 'Distributed layout (command side and read side targets)', markdown: [...header, ...sections.flatMap((s) => [...s, ''])].join('\n') };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { title, markdown } = await run();
+  process.stdout.write(`## ${title}\n\n${markdown}\n`);
+  process.exit(0);
+}
+
