@@ -67,8 +67,13 @@ export interface AdViewTicketResponse {
  */
 export interface FreePointRequest { ticket: string }
 export interface FreePointResponse { user: UserView }
-/** POST /api/chat-messages → 201; 402 with `{error}` when the member has no points left. */
-export interface SendChatMessageRequest { message: string }
+/**
+ * POST /api/chat-messages → 201; 402 with `{error}` when the member has no points left.
+ * `requestId` (1–100 of letters, digits, `_.:-`; a UUID per draft) makes a retry safe: sent again
+ * with the same id (after a lost answer, over HTTP or the socket), the message is posted once and
+ * the answer is the first one's message, with no point spent again.
+ */
+export interface SendChatMessageRequest { message: string; requestId?: string }
 export interface SendChatMessageResponse { message: ChatMessageView; user: UserView }
 /** POST /api/admin-login → AdminView, sets the admin session cookie. POST /api/admin-logout → 204. */
 export interface AdminLoginRequest { email: string; password: string }

@@ -27,6 +27,56 @@ describe('POST /api/chat-messages', () => {
     expect(sent).toMatchObject({ type: 'ChatMessageSent', data: { message: 'Hola a todos', pointsSpent: 1 } });
   });
 
+  it('posts a message sent again with the same request id once, answering the first result', async () => {
+    const { b, id } = await member();
+    const first = await b.request('POST', '/api/chat-messages', { message: 'only once', requestId: 'draft-1' });
+    expect(first.status).toBe(201);
+    expect(first.body.user.chatCount).toBe(9);
+    // The answer was lost; the client sends the same draft again (text re-typed differently changes nothing).
+    const again = await b.request('POST', '/api/chat-messages', { message: 'only once!', requestId: 'draft-1' });
+    expect(again.status).toBe(201);
+    expect(again.body.message).toEqual(first.body.message);
+    expect(again.body.user.chatCount).toBe(9);
+    // Several retries at once (a client and its reconnect racing): still one message.
+    const racing = await Promise.all(Array.from({ length: 5 }, () => b.request('POST', '/api/chat-messages', { message: 'race', requestId: 'draft-2' })));
+    expect(new Set(racing.map((r) => r.body.message.id)).size).toBe(1);
+    expect(racing.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    // Another draft is another message.
+    expect((await b.request('POST', '/api/chat-messages', { message: 'next', requestId: 'draft-3' })).body.user.chatCount).toBe(7);
+    const sent = (await h.store.readStream(streams.user(id))).filter((e) => e.type === 'ChatMessageSent');
+    expect(sent.map((e) => (e.data as { message: string }).message)).toEqual(['only once', 'race', 'next']);
+  });
+
+  it('answers the first result on another instance too (no cached state: the decider tells)', async () => {
+    const { b, id } = await member();
+    const first = await b.request('POST', '/api/chat-messages', { message: 'hello', requestId: 'r1' });
+    const other = await startHarness({ store: h.store });
+    try {
+      // The socket path of a second instance (its gateway takes the member the socket verified).
+      const { user } = await h.api.sessions.verify(`pass_session=${b.cookies.get('pass_session')}`);
+      const answer = await other.api.gateway.sendChatMessage(user!, { message: 'hello', requestId: 'r1' }, { correlationId: 'c-other' });
+      expect(answer).toMatchObject({ ok: true, data: { message: first.body.message, user: { chatCount: 9 } } });
+    } finally {
+      await other.close();
+    }
+    expect((await h.store.readStream(streams.user(id))).filter((e) => e.type === 'ChatMessageSent')).toHaveLength(1);
+  });
+
+  it('keeps one member\'s request id from naming another member\'s message, and refuses a malformed one', async () => {
+    const a = await member();
+    const c = await member();
+    const fromA = await a.b.request('POST', '/api/chat-messages', { message: 'a', requestId: 'same' });
+    const fromC = await c.b.request('POST', '/api/chat-messages', { message: 'c', requestId: 'same' });
+    expect(fromC.status).toBe(201);
+    expect(fromC.body.message.id).not.toBe(fromA.body.message.id);
+    expect(fromC.body.message).toMatchObject({ userId: c.id, message: 'c' });
+    for (const requestId of ['', 'has space', 'x'.repeat(101), 42]) {
+      const bad = await a.b.request('POST', '/api/chat-messages', { message: 'bad', requestId });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error).toBe('The request id is not valid');
+    }
+  });
+
   it('answers 402 once the points are spent, recording nothing', async () => {
     const { b, id } = await member();
     for (let i = 0; i < 10; i++) expect((await b.request('POST', '/api/chat-messages', { message: `m${i}` })).status).toBe(201);

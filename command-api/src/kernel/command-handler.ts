@@ -100,7 +100,8 @@ const MAX_BATCH = 64;
  *   reported, so a stale cache never refuses a command the stream would accept.
  */
 export class CommandHandler {
-  private readonly store: EventStore;
+  /** The store it appends to (reads that are not decisions: a retried chat message's first answer). */
+  readonly store: EventStore;
   private readonly logger: Logger;
   private readonly cacheSize: number;
   private readonly maxRetries: number;
@@ -138,6 +139,15 @@ export class CommandHandler {
     const fresh = await this.catchUp(decider, streamId, cached);
     this.remember(decider, streamId, fresh);
     return fresh;
+  }
+
+  /**
+   * The cached state of a stream, without reading the store (undefined when not cached). It may
+   * be behind the store: only for shortcuts that the decider would confirm anyway.
+   */
+  peek<C extends AnyCommand, S, E extends DomainEvent>(decider: Decider<C, S, E>, streamId: string): S | undefined {
+    const hit = this.cache.get(streamId);
+    return hit && hit.decider === decider.name ? (hit.state as S) : undefined;
   }
 
   /** Forgets every cached state (tests that simulate a restart). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Image } from '@pass/events';
 import { deciderSpec } from '../kernel/decider-spec';
-import { AD_VIEW_MIN_MS, AD_VIEW_TTL_MS, CLAIM_RECORD_DEADLINE_MS, userDecider, type UserEvent } from './decider';
+import { AD_VIEW_MIN_MS, AD_VIEW_TTL_MS, CLAIM_RECORD_DEADLINE_MS, RETRY_WINDOW_MESSAGES, userDecider, type UserEvent } from './decider';
 
 const spec = deciderSpec(userDecider);
 const t0 = new Date('2026-01-01T10:00:00.000Z');
@@ -178,5 +178,23 @@ describe('user: chat', () => {
   });
   it('refuses a message with no points left', () => {
     spec.given([registered, purchased(90), claimed(5)]).when(send).thenThrows('insufficient_points');
+  });
+  const sentAs = (messageId: string, pointsSpent = 1): UserEvent => ({
+    type: 'ChatMessageSent',
+    data: { userId, messageId, nickname: 'Anonymous', message: 'hola', priority: '', pointsSpent, sentAt: t0.toISOString() },
+  });
+  it('posts a retry (the same message id) once: nothing new, no point spent again', () => {
+    spec.given([registered, sentAs('m1')]).when(send).then([]);
+  });
+  it('answers a retry even when the first send spent the last point', () => {
+    spec.given([registered, purchased(90), claimed(5), sentAs('m0')]).when({ ...send, data: { ...send.data, messageId: 'm0' } }).then([]);
+  });
+  it('remembers the last RETRY_WINDOW_MESSAGES message ids, not more', () => {
+    const many = Array.from({ length: RETRY_WINDOW_MESSAGES }, (_, i) => sentAs(`x${i}`, 0));
+    spec.given([registered, sentAs('m1'), ...many]).when(send).thenState((s) => {
+      expect(s.recentChatMessageIds).toHaveLength(RETRY_WINDOW_MESSAGES);
+      expect(s.points).toBe(8);
+    });
+    spec.given([registered, sentAs('m1'), ...many.slice(1)]).when(send).then([]);
   });
 });

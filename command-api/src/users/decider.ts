@@ -44,6 +44,14 @@ export const CLAIM_RECORD_DEADLINE_MS = 15_000;
 export const AD_VIEW_MIN_MS = 28_000;
 export const AD_VIEW_TTL_MS = 5 * 60_000;
 
+/**
+ * A chat message sent again with the same request id (its message id derives from it) within
+ * the member's last this-many messages is not posted again. The chat limit (5 per 10 s) makes
+ * that at least 2 minutes of sending, far beyond a retry after a lost answer (the web retries
+ * within its 20 s socket timeout); ids only, so 50,000 cached members stay small.
+ */
+export const RETRY_WINDOW_MESSAGES = 64;
+
 export interface Certificate {
   fullname: string;
   country: string;
@@ -70,6 +78,8 @@ export interface UserState {
   creditedCaptures: ReadonlyMap<string, { points: number; amountUsd: number }>;
   reversedCaptures: ReadonlySet<string>;
   claimedReservations: ReadonlySet<string>;
+  /** Ids of the member's last chat messages (newest last), so a retried send posts nothing new. */
+  recentChatMessageIds: readonly string[];
   certificate: Certificate | null;
   createdAt: string;
   updatedAt: string;
@@ -88,6 +98,7 @@ export const initialUserState = (): UserState => ({
   creditedCaptures: new Map(),
   reversedCaptures: new Set(),
   claimedReservations: new Set(),
+  recentChatMessageIds: [],
   certificate: null,
   createdAt: '',
   updatedAt: '',
@@ -158,7 +169,12 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       };
     }
     case 'ChatMessageSent':
-      return { ...state, points: state.points - event.data.pointsSpent, updatedAt: event.data.sentAt };
+      return {
+        ...state,
+        points: state.points - event.data.pointsSpent,
+        recentChatMessageIds: [...state.recentChatMessageIds.slice(-(RETRY_WINDOW_MESSAGES - 1)), event.data.messageId],
+        updatedAt: event.data.sentAt,
+      };
     case 'MemberPostDeleted':
       return { ...state, certificate: null, updatedAt: event.data.deletedAt };
     default:
@@ -293,6 +309,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
     }
     case 'SendChatMessage': {
       requireUser(state);
+      // A retry (same request id, so same message id): posted once, nothing to spend again.
+      if (state.recentChatMessageIds.includes(command.data.messageId)) return [];
       if (state.points < POINTS_PER_CHAT_MESSAGE) {
         throw new DomainError('insufficient_points', 'You have no points left: get free points to keep chatting');
       }

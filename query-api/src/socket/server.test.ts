@@ -84,6 +84,27 @@ describe('Socket.IO live events', () => {
     sender.disconnect();
   });
 
+  it('posts a chat message resent with the same request id once, over the socket and then HTTP', async () => {
+    const listener = await side.socket();
+    const heard: string[] = [];
+    listener.on('chatMessage', (m) => heard.push(m.id));
+    const sender = await side.socket(member);
+    const draft = { message: 'said once', requestId: 'socket-draft-1' };
+    const first = await ack(sender, (cb) => sender.emit('sendChatMessage', draft, cb));
+    expect(first).toMatchObject({ ok: true, data: { message: { message: 'said once' } } });
+    // The ack was lost: the client asks again on the socket, then over HTTP (what the web does after its timeout).
+    const again = await ack(sender, (cb) => sender.emit('sendChatMessage', draft, cb));
+    const overHttp = await member.request('POST', '/api/chat-messages', draft);
+    expect(again.data!.message).toEqual(first.data!.message);
+    expect(overHttp.body.message).toEqual(first.data!.message);
+    expect(overHttp.body.user.chatCount).toBe(first.data!.user.chatCount);
+    await side.projector.settled();
+    await new Promise((done) => setTimeout(done, 200));
+    expect(heard.filter((id) => id === first.data!.message!.id)).toHaveLength(1);
+    listener.disconnect();
+    sender.disconnect();
+  });
+
   it('refuses guests, and messages that break the chat rules', async () => {
     const guest = await side.socket();
     expect(await ack(guest, (cb) => guest.emit('sendChatMessage', { message: 'hello' }, cb))).toEqual({ ok: false, status: 401, error: 'Please join first' });

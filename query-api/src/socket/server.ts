@@ -171,7 +171,10 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
         answer(ack, { ok: false, status: 400, error: parsed.error.issues[0]?.message ?? 'Invalid message' });
         return;
       }
-      command(socket, 'sendChatMessage', ack, (user, ctx) => deps.gateway.sendChatMessage(user, { message: parsed.data.message }, ctx));
+      // The client's request id makes a retried send idempotent (command-api checks it).
+      const requestId = (draft as { requestId?: unknown }).requestId;
+      const request = { message: parsed.data.message, ...(requestId === undefined ? {} : { requestId: requestId as string }) };
+      command(socket, 'sendChatMessage', ack, (user, ctx) => deps.gateway.sendChatMessage(user, request, ctx));
     });
     // The ad-view ticket is checked by command-api; anything else sent is passed on as it is and refused there.
     socket.on('increaseChatCount', (...args: unknown[]) => {

@@ -96,7 +96,8 @@ export const api = {
   /** The countdown of /content/check starts: the server's proof of when (sent back with the award). */
   adViewTicket: () => request<AdViewTicketResponse>('POST', '/api/free-point/ticket'),
   freePoint: (ticket: string) => request<FreePointResponse>('POST', '/api/free-point', { ticket }),
-  sendChatMessage: (message: string) => request<SendChatMessageResponse>('POST', '/api/chat-messages', { message }),
+  /** `requestId`: one per draft, the same on a retry, so the server posts it once. */
+  sendChatMessage: (message: string, requestId: string) => request<SendChatMessageResponse>('POST', '/api/chat-messages', { message, requestId }),
 
   mainData: () => request<MainDataView>('GET', '/api/main-data'),
   countries: () => request<CountriesView>('GET', '/api/countries'),

@@ -89,7 +89,7 @@ describe('sending a chat message', () => {
     app.socket.serverEmit('chatMessage', sent);
     await vi.advanceTimersByTimeAsync(0);
     const s = app.state();
-    expect(app.socket.emitted.find((e) => e.event === 'sendChatMessage')?.args[0]).toEqual({ message: 'hello' });
+    expect(app.socket.emitted.find((e) => e.event === 'sendChatMessage')?.args[0]).toEqual({ message: 'hello', requestId: expect.stringMatching(/^[\w-]{36}$/) });
     expect(s.user.user.chatCount).toBe(29);
     expect(s.chat.chatInfo.message).toBe('');
     expect(s.chat.globalMessages.filter((m) => m.id === 'm9')).toHaveLength(1);
@@ -119,14 +119,32 @@ describe('sending a chat message', () => {
     expect(app.state().chat.sending).toBe(false);
   });
 
-  it('gives up after the 20 s socket timeout when the server never answers', async () => {
-    const app = startApp({ userId: 'u1' });
+  it('asks again over HTTP with the same request id when the socket never answers (posted once by the server)', async () => {
+    const sent = message('m5', 'u1');
+    const app = startApp({ userId: 'u1' }, (h) => h.api.sendChatMessage.mockResolvedValue({ message: sent, user: { ...sampleUser, chatCount: 29 } }));
     app.socket.connect();
     await vi.advanceTimersByTimeAsync(0);
     app.store.dispatch(chatActions.sendRequested('hello'));
     await vi.advanceTimersByTimeAsync(19_999);
     expect(app.state().chat.sending).toBe(true);
+    expect(app.api.sendChatMessage).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
+    const { requestId } = app.socket.emitted.find((e) => e.event === 'sendChatMessage')!.args[0] as { requestId: string };
+    expect(app.api.sendChatMessage).toHaveBeenCalledWith('hello', requestId);
+    expect(app.state().chat.sending).toBe(false);
+    expect(app.state().chat.globalMessages.map((m) => m.id)).toEqual(['m5']);
+    // The late push of the same message lists it once.
+    app.socket.serverEmit('chatMessage', sent);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().chat.globalMessages.map((m) => m.id)).toEqual(['m5']);
+  });
+
+  it('gives up when the HTTP retry fails too', async () => {
+    const app = startApp({ userId: 'u1' }, (h) => h.api.sendChatMessage.mockRejectedValue(new TypeError('Failed to fetch')));
+    app.socket.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(20_000);
     expect(app.state().chat.sending).toBe(false);
     expect(app.logError).toHaveBeenCalled();
   });

@@ -58,6 +58,11 @@ function* awaitAck<T>(send: (ack: (answer: AckAnswer<T>) => void) => void): Saga
   return (answer as AckAnswer<T> | undefined) ?? { ok: false, error: 'timeout', status: 408 };
 }
 
+/** Socket answers that say nothing about whether the message was posted. */
+const RETRY_OVER_HTTP = new Set([0, 408, 503]);
+
+const newRequestId = () => crypto.randomUUID();
+
 function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof chatActions.sendRequested>): SagaIterator {
   const user: UserView = yield select((st: RootState) => st.user.user);
   // Guests go to join, members without points to the free-points page (spec §6).
@@ -71,15 +76,22 @@ function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof ch
     s.navigate('/content/check');
     return;
   }
-  let answer: AckAnswer<SendChatMessageResponse>;
-  const live = socket.connected;
+  // One id for this draft, sent again with any retry: the server posts the message once.
+  const requestId: string = yield call(newRequestId);
+  const draft = { message: action.payload, requestId };
+  let answer: AckAnswer<SendChatMessageResponse> | undefined;
+  let live = socket.connected;
   if (live) {
-    answer = yield call(awaitAck<SendChatMessageResponse>, (ack) =>
-      socket.emit('sendChatMessage', { message: action.payload }, ack),
-    );
-  } else {
+    answer = yield call(awaitAck<SendChatMessageResponse>, (ack) => socket.emit('sendChatMessage', draft, ack));
+    // No answer (lost with the connection, or too slow): asked again over HTTP, the same draft.
+    if (!answer!.ok && RETRY_OVER_HTTP.has(answer!.status)) {
+      answer = undefined;
+      live = false;
+    }
+  }
+  if (!answer) {
     try {
-      const data: SendChatMessageResponse = yield call(s.api.sendChatMessage, action.payload);
+      const data: SendChatMessageResponse = yield call(s.api.sendChatMessage, draft.message, draft.requestId);
       answer = { ok: true, data };
     } catch (error) {
       answer = { ok: false, error: String(error), status: error instanceof HttpError ? error.status : 0 };
