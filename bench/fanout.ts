@@ -214,6 +214,15 @@ function cpuSeconds(pid: number): number {
   }
 }
 
+/** Write-type system calls a process made so far (/proc/<pid>/io syscw, Linux). */
+function writeCalls(pid: number): number {
+  try {
+    return Number(/syscw: (\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))![1]);
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** POST with a chosen source address (fetch cannot pick one); answers the status and the session cookie. */
 function postFrom(url: string, path: string, body: unknown, localAddress: string): Promise<{ status: number; cookie: string; text: string }> {
   const base = new URL(url);
@@ -286,6 +295,11 @@ export interface FanoutFigures {
   pushBeforeAck: number;
   roundP99: { min: number; max: number };
   sendToAck: Stats;
+  /** Distributed: ack → the projector's publish of that chatMessage, and that publish → delivery. */
+  ackToPublish?: Stats;
+  fromPublish?: Stats;
+  /** Write system calls of the server processes per delivered message (1 = one per socket per chat message). */
+  serverWritesPerDelivery: number;
   refused: string[];
   serverCpuPerMessage: number[];
   clientCpuPerMessage: number;
@@ -299,6 +313,12 @@ interface Layout {
   socketUrls: string[];
   joinUrl: string;
   serverPids: number[];
+  /**
+   * Distributed: when each broadcast left the projector, as a subscriber to the Socket.IO Redis
+   * channel sees it (raw message and arrival time), so the fan-out can be told from the
+   * projector's lag behind the store.
+   */
+  published?: { at: number; raw: Buffer }[];
 }
 
 /** Connects the receivers, runs the rounds and measures them. */
@@ -334,12 +354,14 @@ async function measureFanout(layout: Layout): Promise<FanoutFigures> {
   const refused: string[] = [];
   const load0 = loadavg()[0]!;
   let cpu0: number[] = [];
+  let writes0: number[] = [];
   let clientCpu0 = 0;
   const clientPids = workers.map((w) => w.child.pid!);
   for (let r = 0; r < total; r++) {
     const measured = r >= WARMUP;
     if (r === WARMUP) {
       cpu0 = layout.serverPids.map(cpuSeconds);
+      writes0 = layout.serverPids.map(writeCalls);
       clientCpu0 = clientPids.reduce((s, pid) => s + cpuSeconds(pid), 0);
     }
     const sender = senders[Math.floor(r / PER_SENDER)]!;
@@ -361,6 +383,7 @@ async function measureFanout(layout: Layout): Promise<FanoutFigures> {
   // V8 profiles time samples on the same monotonic clock (µs): this window selects the rounds.
   if (process.env.FANOUT_CPU_PROF) process.stderr.write(`fanout: ${layout.name}: measured rounds from ${Math.round(measuredRounds[0]!.sentAt * 1000)} to ${Math.round(now() * 1000)} µs\n`);
   const serverCpuPerMessage = layout.serverPids.map((pid, k) => (cpuSeconds(pid) - cpu0[k]!) / measuredRounds.length);
+  const serverWrites = layout.serverPids.reduce((n, pid, k) => n + writeCalls(pid) - writes0[k]!, 0);
   const clientCpuPerMessage = (clientPids.reduce((s, pid) => s + cpuSeconds(pid), 0) - clientCpu0) / measuredRounds.length;
   const load1 = loadavg()[0]!;
 
@@ -375,6 +398,9 @@ async function measureFanout(layout: Layout): Promise<FanoutFigures> {
   for (const worker of workers) worker.child.send({ type: 'close' } satisfies ToWorker);
   for (const s of senders) s.disconnect();
 
+  const publishedAt = (id: string) => layout.published?.find((m) => m.raw.includes(id))?.at;
+  const ackToPublish: number[] = [];
+  const fromPublish: number[] = [];
   const fromSend: number[] = [];
   const fromAck: number[] = [];
   const roundP99s: number[] = [];
@@ -382,6 +408,8 @@ async function measureFanout(layout: Layout): Promise<FanoutFigures> {
   let pushBeforeAck = 0;
   for (const round of measuredRounds) {
     const perRound: number[] = [];
+    const published = publishedAt(round.id);
+    if (published !== undefined) ackToPublish.push(published - round.ackAt);
     for (const c of collected) {
       for (const at of c.arrivals[round.id]!) {
         if (at < 0) {
@@ -392,9 +420,10 @@ async function measureFanout(layout: Layout): Promise<FanoutFigures> {
         perRound.push(at - round.sentAt);
         if (at < round.ackAt) pushBeforeAck++;
         fromAck.push(Math.max(0, at - round.ackAt));
+        if (published !== undefined) fromPublish.push(at - published);
       }
     }
-    roundP99s.push(statsOf(perRound).p99);
+    if (perRound.length) roundP99s.push(statsOf(perRound).p99);
   }
   return {
     layout: layout.name,
@@ -411,6 +440,8 @@ async function measureFanout(layout: Layout): Promise<FanoutFigures> {
     pushBeforeAck,
     roundP99: { min: Math.min(...roundP99s), max: Math.max(...roundP99s) },
     sendToAck: statsOf(sendToAck),
+    ...(layout.published ? { ackToPublish: statsOf(ackToPublish), fromPublish: statsOf(fromPublish) } : {}),
+    serverWritesPerDelivery: serverWrites / Math.max(1, fromSend.length),
     refused,
     serverCpuPerMessage,
     clientCpuPerMessage,
@@ -442,7 +473,13 @@ async function benchDistributed(): Promise<FanoutFigures> {
   const { testRedisUrl } = await import('../events/src/testing/services');
   // A fresh PostgreSQL schema and a Redis key prefix of its own, both removed by close().
   const cluster = new Cluster({ redisUrl: testRedisUrl(), env: serverProfiling });
+  const { Redis } = await import('ioredis');
+  const tap = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+  const published: { at: number; raw: Buffer }[] = [];
+  tap.on('messageBuffer', (_channel: Buffer, raw: Buffer) => void published.push({ at: now(), raw }));
   try {
+    // The emitter's channel for the default namespace (@socket.io/redis-emitter: `<key>#/#`).
+    await tap.subscribe(`${cluster.prefix}socket.io#/#`);
     const commandApi = await cluster.start('command-api');
     const projector = await cluster.start('projector');
     const [a, b] = await Promise.all([cluster.start('query-a'), cluster.start('query-b')]);
@@ -451,8 +488,10 @@ async function benchDistributed(): Promise<FanoutFigures> {
       socketUrls: [a.url, b.url],
       joinUrl: commandApi.url,
       serverPids: [commandApi, projector, a, b].map((s) => s.child.pid!),
+      published,
     });
   } finally {
+    tap.disconnect();
     await cluster.close();
   }
 }
@@ -476,10 +515,16 @@ function render(figures: FanoutFigures[]): string {
   row('send → delivery max ms', (f) => f1(f.fromSend.max), '—');
   row('ack → delivery p50 / p99 / max ms', (f) => `${f1(f.fromAck.p50)} / ${f1(f.fromAck.p99)} / ${f1(f.fromAck.max)}`, '—');
   row('p99 of the best / worst round ms', (f) => `${f1(f.roundP99.min)} / ${f1(f.roundP99.max)}`, '—');
+  if (figures.some((f) => f.fromPublish)) {
+    const pair = (s: Stats | undefined) => (s ? `${f1(s.p50)} / ${f1(s.p99)} / ${f1(s.max)}` : '—');
+    row('projector publish → delivery p50 / p99 / max ms (Redis hop + query-api fan-out)', (f) => pair(f.fromPublish), '—');
+    row('ack → projector publish p50 / p99 / max ms (projector lag)', (f) => pair(f.ackToPublish), '—');
+  }
   row('send → ack p50 / p99 ms', (f) => `${f1(f.sendToAck.p50)} / ${f1(f.sendToAck.p99)}`, '—');
   row('deliveries (rounds × sockets)', (f) => `${f0(f.deliveries)} (${f.rounds} × ${f0(f.socketsConnected)})`, '—');
   row('deliveries missing / sockets dropped / sends refused', (f) => `${f0(f.missing)} / ${f0(f.dropped)} / ${f.refused.length}`, '0 / 0 / 0');
   row('pushes before their ack (counted 0 ms from ack)', (f) => f0(f.pushBeforeAck), '—');
+  row('server write system calls per delivery', (f) => f.serverWritesPerDelivery.toFixed(2), '—');
   row('server CPU s per message', (f) => f.serverCpuPerMessage.map((c) => c.toFixed(3)).join(' + '), '—');
   row('client workers CPU s per message', (f) => f.clientCpuPerMessage.toFixed(3), '—');
   row('load average (1 min) before → after', (f) => `${f.load[0].toFixed(2)} → ${f.load[1].toFixed(2)}`, '2 cores');
