@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE } from '@pass/events';
 import { startHarness, type Harness } from './testing/harness';
@@ -43,5 +45,30 @@ describe('HTTP command gateway (distributed mode)', () => {
       ok: false,
       status: 503,
     });
+  });
+
+  it('keeps one connection for consecutive commands, and answers 503 when command-api hangs or answers no JSON', async () => {
+    const connections: number[] = [];
+    let mode: 'hang' | 'text' = 'text';
+    const stub = createServer((req, res) => {
+      if (mode === 'hang') return; // never answers
+      res.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
+    });
+    stub.on('connection', () => connections.push(Date.now()));
+    await new Promise<void>((ready) => stub.listen(0, '127.0.0.1', ready));
+    try {
+      const gateway = createHttpCommandGateway({ baseUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`, timeoutMs: 300 });
+      const user = { kind: 'user' as const, id: 'u1', sessionId: 's1', expiresAt: new Date(Date.now() + 60_000) };
+      const ctx = { correlationId: 'k1', cookieHeader: 'pass_session=x' };
+      for (let i = 0; i < 3; i++) expect(await gateway.sendChatMessage(user, { message: 'hi' }, ctx)).toEqual({ ok: false, status: 502, error: 'The service is temporarily unavailable, please try again' });
+      expect(connections).toHaveLength(1);
+      mode = 'hang';
+      const started = Date.now();
+      expect(await gateway.currentUser(user, ctx)).toEqual({ ok: false, status: 503, error: 'The service is temporarily unavailable, please try again' });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      stub.closeAllConnections();
+      await new Promise<void>((done) => stub.close(() => done()));
+    }
   });
 });
