@@ -20,6 +20,7 @@ import { PassReservationReconciler } from './passes/reconciler';
 import { creditCapturedOrder, reverseCapturedPurchase } from './payments/buy-points';
 import type { PaymentProvider } from './payments/port';
 import { createPaymentProvider, type PaymentsConfig } from './payments/provider-factory';
+import { keepWebhookRawBody } from './payments/raw-body';
 import { paymentRoutes } from './payments/routes';
 import { FileSessionStore } from './sessions/file-session-store';
 import { ActionThrottle, DEFAULT_ACTION_LIMITS, DEFAULT_LOGIN_LIMITS, LoginThrottle, type ActionLimits, type LoginLimits } from './sessions/rate-limiter';
@@ -183,7 +184,7 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   );
   const api = Router();
   // The app shell parses JSON already; this keeps the router usable on its own (tests, other hosts).
-  const json = express.json({ limit: '100kb' });
+  const json = express.json({ limit: '100kb', verify: keepWebhookRawBody });
   api.use('/api', (req, res, next) => (req.body === undefined ? json(req, res, next) : next()));
   api.use('/api', authenticate(sessions));
   api.use(userRoutes(services), chatRoutes(services), certificateRoutes(services), adminRoutes(services), siteRoutes(services), paymentRoutes(services));

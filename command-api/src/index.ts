@@ -12,3 +12,4 @@ export { storeSyncedClock, systemClock, type Clock, type StoreSyncedClock } from
 export type { SessionStore, SessionRecord } from './sessions/session-store';
 export { createHttpCommandGateway, type HttpCommandGatewayOptions } from './http-gateway';
 export { AdViewTickets } from './users/ad-view-tickets';
+export { keepWebhookRawBody } from './payments/raw-body';

@@ -34,6 +34,13 @@ export const userCommandSchemas = {
     captureId: id,
     reason: z.enum(['refunded', 'reversed']),
   }),
+  /** The provider refunded `amountUsd` of a credited capture (part or the rest of it) as `refundId`. */
+  RefundPurchase: command('RefundPurchase', {
+    userId: id,
+    captureId: id,
+    refundId: id,
+    amountUsd: z.number().positive(),
+  }),
   /** Second step of a claim: the passes were reserved on the pool as `reservationId` at `reservedAt`. */
   RecordPassesClaim: command('RecordPassesClaim', {
     userId: id,

@@ -59,6 +59,16 @@ export const eventDataSchemas = {
     /** Points taken back; never more than the member holds, so the balance stays >= 0. */
     points: z.number().int().nonnegative(),
     reversedAt: iso,
+    /**
+     * A partial refund (PayPal refunds part of a capture): `amountUsd` is this refund's share and
+     * `points` its proportional share of the purchase's points; the purchase stays credited for
+     * the rest. Absent (older events) or false: the purchase is reversed in full by this event.
+     */
+    partial: z.boolean().optional(),
+    /** The provider's refund this event records (redeliveries of it change nothing). */
+    refundId: id.optional(),
+    /** USD refunded on this capture so far, this refund included. */
+    refundedUsd: z.number().nonnegative().optional(),
   }),
   PassesClaimed: z.object({
     userId: id,

@@ -97,3 +97,26 @@ export async function reverseCapturedPurchase(
   const { state } = await deps.handler.handle(userDecider, streams.user(userId), { type: 'ReversePurchase', data: { userId, captureId, reason }, now: deps.clock() }, ctx);
   return state;
 }
+
+/**
+ * The provider refunded `amountUsd` of a credited capture as `refundId` (PayPal sends one
+ * PAYMENT.CAPTURE.REFUNDED per refund, partial or not): the purchase's points are taken back in
+ * proportion (floored, never below a zero balance); the refund that completes the amount
+ * reverses the purchase. Once per refund id.
+ */
+export async function refundCapturedPurchase(
+  deps: Pick<BuyPointsDeps, 'handler' | 'clock'>,
+  userId: string,
+  refund: { captureId: string; refundId: string; amountUsd: number },
+  ctx: CommandContext,
+): Promise<{ state: UserState; reversed?: { points: number; amountUsd: number; partial: boolean } }> {
+  const { state, events } = await deps.handler.handle(
+    userDecider,
+    streams.user(userId),
+    { type: 'RefundPurchase', data: { userId, ...refund }, now: deps.clock() },
+    ctx,
+  );
+  const event = events.find((e) => e.type === 'PurchaseReversed');
+  if (event?.type !== 'PurchaseReversed') return { state };
+  return { state, reversed: { points: event.data.points, amountUsd: event.data.amountUsd, partial: event.data.partial ?? false } };
+}

@@ -344,6 +344,56 @@ describe('refund and reversal webhook', () => {
     expect(events[1]!.data).toMatchObject({ captureId: 'CAP-W1', reason: 'refunded', amountUsd: 1, points: 100 });
   });
 
+  it('asks PayPal to verify the body\'s bytes as received, not the JSON parsed and written again', async () => {
+    const { b, id } = await member();
+    await bought(id, b, 'CAP-W5');
+    // Spacing, key order, a unicode escape and 1.0: JSON.stringify(JSON.parse(raw)) differs from raw.
+    const raw =
+      '{ "event_type" : "PAYMENT.CAPTURE.REFUNDED", "id":"WH-RAW",\n' +
+      `  "resource":{"id":"REFUND-RAW","amount":{"value":"1.00","currency_code":"USD"},"note":"caf\\u00e9","fee":1.0,` +
+      `"links":[{"rel":"up","href":"${PAYPAL}/v2/payments/captures/CAP-W5","method":"GET"}]} }`;
+    expect(JSON.stringify(JSON.parse(raw))).not.toBe(raw);
+    let sent = '';
+    const verify = nock(PAYPAL).post('/v1/notifications/verify-webhook-signature').reply(200, { verification_status: 'SUCCESS' });
+    // The request's body as it went out, as text.
+    verify.on('request', (_req: unknown, _interceptor: unknown, body: string) => {
+      sent = body;
+    });
+    nock(PAYPAL).get('/v2/payments/captures/CAP-W5').reply(200, { id: 'CAP-W5', status: 'REFUNDED', custom_id: id });
+    const res = await fetch(`${h.url}/api/payments/webhooks/paypal`, { method: 'POST', headers: { 'content-type': 'application/json', ...signed }, body: raw });
+    expect(res.status).toBe(200);
+    expect(sent).toContain(`"webhook_event":${raw}}`);
+    expect(JSON.parse(sent)).toMatchObject({ webhook_id: WEBHOOK_ID, transmission_id: 'TX-1', webhook_event: JSON.parse(raw) });
+  });
+
+  it('a partial refund takes back the points its dollars bought; the refund of the rest, the others', async () => {
+    const { b, id } = await member();
+    await bought(id, b, 'CAP-W6');
+    const partRefund = (refundId: string, value: string) => ({
+      id: `WH-${refundId}`,
+      event_type: 'PAYMENT.CAPTURE.REFUNDED',
+      resource: { id: refundId, status: 'COMPLETED', amount: { currency_code: 'USD', value }, links: [{ rel: 'up', href: `${PAYPAL}/v2/payments/captures/CAP-W6`, method: 'GET' }] },
+    });
+    nock(PAYPAL).post('/v1/notifications/verify-webhook-signature').times(3).reply(200, { verification_status: 'SUCCESS' });
+    nock(PAYPAL).get('/v2/payments/captures/CAP-W6').twice().reply(200, { id: 'CAP-W6', status: 'PARTIALLY_REFUNDED', custom_id: id });
+    nock(PAYPAL).get('/v2/payments/captures/CAP-W6').reply(200, { id: 'CAP-W6', status: 'REFUNDED', custom_id: id });
+
+    // 10 points at joining + 100 bought for 1 USD; 0.25 USD refunded takes 25.
+    const first = await deliver(partRefund('REFUND-P1', '0.25'));
+    expect(first).toMatchObject({ status: 200, body: { outcome: 'partially_refunded', refundedUsd: 0.25, pointsTaken: 25, balance: 85 } });
+    // PayPal delivers it again: nothing more.
+    expect((await deliver(partRefund('REFUND-P1', '0.25'))).body).toMatchObject({ outcome: 'ignored' });
+    const rest = await deliver(partRefund('REFUND-P2', '0.75'));
+    expect(rest).toMatchObject({ status: 200, body: { outcome: 'reversed', balance: 10 } });
+    const events = await purchases(id);
+    expect(events.map((e) => e.data)).toMatchObject([
+      { captureId: 'CAP-W6', amountUsd: 1, points: 100 },
+      { captureId: 'CAP-W6', reason: 'refunded', amountUsd: 0.25, points: 25, partial: true, refundId: 'REFUND-P1', refundedUsd: 0.25 },
+      { captureId: 'CAP-W6', reason: 'refunded', amountUsd: 0.75, points: 75, partial: false, refundId: 'REFUND-P2', refundedUsd: 1 },
+    ]);
+    expect((await b.request('GET', `/api/verify-access/${id}`)).body).toMatchObject({ chatCount: 10, buyed: 0 });
+  });
+
   it('a reversal (chargeback) never takes the balance below zero', async () => {
     const { b, id } = await member();
     await bought(id, b, 'CAP-W2');

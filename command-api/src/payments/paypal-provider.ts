@@ -204,7 +204,7 @@ export class PayPalPaymentProvider implements PaymentProvider {
       response = await fetch(`${this.baseUrl}/v1/notifications/verify-webhook-signature`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${this.token.accessToken}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ ...headers, webhook_id: this.config.webhookId, webhook_event: delivery.event }),
+        body: verificationBody(headers, this.config.webhookId, delivery.rawBody),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error) {
@@ -275,4 +275,17 @@ export class PayPalPaymentProvider implements PaymentProvider {
       throw this.unavailable(what, error);
     }
   }
+}
+
+/**
+ * The verify-webhook-signature request with the event spliced in as the bytes PayPal sent:
+ * PayPal checks a CRC32 of the body it signed, and JSON re-serialised from the parsed event
+ * (other key order, spacing, escapes or number forms) would fail it. Only a body that parses as
+ * one JSON value is spliced, so it cannot add fields of its own to the request.
+ */
+export function verificationBody(headers: Record<string, string>, webhookId: string, rawBody: Buffer): string {
+  const event = rawBody.toString('utf8');
+  JSON.parse(event);
+  const fields = JSON.stringify({ ...headers, webhook_id: webhookId });
+  return `${fields.slice(0, -1)},"webhook_event":${event}}`;
 }

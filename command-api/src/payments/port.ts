@@ -51,6 +51,9 @@ export interface CaptureRecord {
 /** The headers PayPal signs a webhook delivery with, and the delivered event. */
 export interface WebhookDelivery {
   headers: Record<string, string | undefined>;
+  /** The body's bytes as received: what the provider signed. */
+  rawBody: Buffer;
+  /** The same body, parsed. */
   event: unknown;
 }
 

@@ -1,5 +1,5 @@
 import { CURRENCY, PURCHASE_OPTIONS, purchaseOptionFor, type CaptureOrderResponse, type CreateOrderResponse } from '@pass/events';
-import { Router } from 'express';
+import express, { Router } from 'express';
 import { z } from 'zod';
 import { requireUser } from '../http/auth';
 import { commandContext } from '../http/context';
@@ -8,6 +8,7 @@ import type { CommandServices } from '../kernel/services';
 import { toUserView } from '../users/view';
 import { captureAndCredit } from './buy-points';
 import type { ProviderName } from './port';
+import { rawBodyOf } from './raw-body';
 import { handlePayPalWebhook, InvalidWebhookSignature } from './webhook';
 
 /** GET /api/payments/config: what the web checkout needs to show the right buttons (read at run time, not build time). */
@@ -62,12 +63,25 @@ export function paymentRoutes(s: CommandServices): Router {
   });
 
   // PayPal calls this without a session; the signature, verified by PayPal itself, is the credential.
-  router.post('/api/payments/webhooks/paypal', async (req, res) => {
+  // It covers the body's bytes: read raw here unless a JSON parser in front kept them (raw-body.ts).
+  router.post('/api/payments/webhooks/paypal', express.raw({ type: () => true, limit: '100kb' }), async (req, res) => {
     const ctx = { ...commandContext(req, null, s.clock), actor: { type: 'system' as const, id: 'paypal-webhook' } };
     const headers: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value[0] : value;
+    const rawBody = rawBodyOf(req);
+    if (!rawBody) {
+      // A JSON parser in front dropped the bytes (a composition without keepWebhookRawBody): a 500, so PayPal redelivers.
+      logger.error('PayPal webhook body was parsed without keeping its bytes; cannot verify the signature');
+      throw new Error('webhook raw body not kept');
+    }
+    let event: unknown;
     try {
-      const result = await handlePayPalWebhook(s, { headers, event: req.body }, ctx, logger);
+      event = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      throw new HttpError(400, 'The request body is not valid JSON');
+    }
+    try {
+      const result = await handlePayPalWebhook(s, { headers, rawBody, event }, ctx, logger);
       if (result.outcome === 'ignored') logger.info({ reason: result.reason }, 'PayPal webhook ignored');
       res.json({ received: true, ...result });
     } catch (error) {

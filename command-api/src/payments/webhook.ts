@@ -2,7 +2,7 @@ import type { CommandContext } from '@pass/events';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { isDomainError } from '../kernel/domain-error';
-import { reverseCapturedPurchase, type BuyPointsDeps } from './buy-points';
+import { refundCapturedPurchase, reverseCapturedPurchase, type BuyPointsDeps } from './buy-points';
 import type { WebhookDelivery } from './port';
 
 /** The webhook's signature did not verify: answered 400, nothing appended. */
@@ -24,22 +24,35 @@ const eventSchema = z.object({
   resource: z
     .object({
       id: z.string().optional(),
+      /** A refund's amount (the resource of PAYMENT.CAPTURE.REFUNDED is the refund). */
+      amount: z.object({ currency_code: z.string(), value: z.string() }).optional(),
       links: z.array(z.object({ rel: z.string(), href: z.string() })).optional(),
     })
     .loose()
     .optional(),
 });
 
+/** The refund's id and USD amount, when the resource carries them. */
+function refundOf(resource: z.infer<typeof eventSchema>['resource']): { refundId: string; amountUsd: number } | undefined {
+  const value = Number(resource?.amount?.value);
+  if (!resource?.id || resource.amount?.currency_code !== 'USD' || !Number.isFinite(value) || value <= 0) return undefined;
+  return { refundId: resource.id, amountUsd: value };
+}
+
 /** A refund's resource is the refund; its `up` link names the refunded capture. */
 const CAPTURE_LINK = /\/v2\/payments\/captures\/([^/?#]+)$/;
 
 export type WebhookOutcome =
   | { outcome: 'reversed'; captureId: string; userId: string; /** The member's points afterwards. */ balance: number }
+  | { outcome: 'partially_refunded'; captureId: string; userId: string; refundedUsd: number; pointsTaken: number; balance: number }
   | { outcome: 'ignored'; reason: string };
 
 /**
- * PAYMENT.CAPTURE.REFUNDED / REVERSED: after PayPal confirms it signed the delivery, the member's
- * purchase is reversed (PurchaseReversed on their stream; points taken back, never below 0).
+ * PAYMENT.CAPTURE.REFUNDED / REVERSED: after PayPal confirms it signed the delivery (the body's
+ * bytes as received), the member's purchase is refunded or reversed: PurchaseReversed on their
+ * stream. A refund takes back points in proportion to its dollars (`partial` while the capture
+ * is not refunded in full: 0.40 of a 1 USD purchase of 100 points takes 40), floored and never
+ * below a zero balance; a chargeback takes back what refunds have not. Each refund counts once.
  * Idempotent per capture: redeliveries change nothing. The member comes from the capture as
  * PayPal reports it (its custom_id), not from the event body alone.
  */
@@ -64,15 +77,26 @@ export async function handlePayPalWebhook(
 
   const capture = await deps.payments.getCapture(captureId);
   if (!capture?.userId) return { outcome: 'ignored', reason: 'the capture is not one of ours' };
-  // A partial refund is a goodwill gesture, not a cancelled purchase: the points stay.
-  if (reason === 'refunded' && capture.status === 'PARTIALLY_REFUNDED') {
-    logger.warn({ captureId, eventId: event.id }, 'PayPal partial refund: points kept');
-    return { outcome: 'ignored', reason: 'partial refund' };
-  }
+  const userId = capture.userId;
   try {
-    const after = await reverseCapturedPurchase(deps, capture.userId, captureId, reason, ctx);
-    logger.info({ captureId, userId: capture.userId, reason, balance: after.points, eventId: event.id }, 'purchase reversed');
-    return { outcome: 'reversed', captureId, userId: capture.userId, balance: after.points };
+    // A refund (partial or the rest): its share of the points goes back, in proportion to its dollars.
+    const refunded = reason === 'refunded' ? refundOf(event.resource) : undefined;
+    if (refunded) {
+      const { state, reversed } = await refundCapturedPurchase(deps, userId, { captureId, ...refunded }, ctx);
+      if (!reversed) return { outcome: 'ignored', reason: 'this refund was already recorded' };
+      logger.info({ captureId, userId, refundId: refunded.refundId, ...reversed, balance: state.points, eventId: event.id }, 'purchase refunded');
+      return reversed.partial
+        ? { outcome: 'partially_refunded', captureId, userId, refundedUsd: reversed.amountUsd, pointsTaken: reversed.points, balance: state.points }
+        : { outcome: 'reversed', captureId, userId, balance: state.points };
+    }
+    // A refund without an amount in USD counts only once PayPal reports the capture refunded in full.
+    if (reason === 'refunded' && capture.status !== 'REFUNDED') {
+      logger.warn({ captureId, eventId: event.id, status: capture.status }, 'PayPal refund without a USD amount on a capture not fully refunded: ignored');
+      return { outcome: 'ignored', reason: 'refund amount unknown' };
+    }
+    const after = await reverseCapturedPurchase(deps, userId, captureId, reason, ctx);
+    logger.info({ captureId, userId, reason, balance: after.points, eventId: event.id }, 'purchase reversed');
+    return { outcome: 'reversed', captureId, userId, balance: after.points };
   } catch (error) {
     // Nothing was credited for this capture (e.g. never captured through us): nothing to take back.
     if (isDomainError(error, 'not_found')) return { outcome: 'ignored', reason: 'no credited purchase for this capture' };

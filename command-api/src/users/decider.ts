@@ -77,6 +77,9 @@ export interface UserState {
   /** Points credited per capture id (a reversal takes back at most these). */
   creditedCaptures: ReadonlyMap<string, { points: number; amountUsd: number }>;
   reversedCaptures: ReadonlySet<string>;
+  /** USD refunded so far per capture (partial refunds), and the refunds already recorded. */
+  refundedUsd: ReadonlyMap<string, number>;
+  refundIds: ReadonlySet<string>;
   claimedReservations: ReadonlySet<string>;
   /** Ids of the member's last chat messages (newest last), so a retried send posts nothing new. */
   recentChatMessageIds: readonly string[];
@@ -97,6 +100,8 @@ export const initialUserState = (): UserState => ({
   lastFreePointAt: null,
   creditedCaptures: new Map(),
   reversedCaptures: new Set(),
+  refundedUsd: new Map(),
+  refundIds: new Set(),
   claimedReservations: new Set(),
   recentChatMessageIds: [],
   certificate: null,
@@ -105,6 +110,11 @@ export const initialUserState = (): UserState => ({
 });
 
 const withAdded = (set: ReadonlySet<string>, value: string) => new Set(set).add(value);
+const toCents = (usd: number) => Math.round(usd * 100);
+const fromCents = (cents: number) => cents / 100;
+/** The points `refundedCents` of a purchase stand for (floored). */
+const refundedPoints = (credited: { points: number; amountUsd: number }, refundedCents: number) =>
+  Math.floor((refundedCents * credited.points) / toCents(credited.amountUsd));
 
 export function evolveUser(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
@@ -132,14 +142,19 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
         creditedCaptures: new Map(state.creditedCaptures).set(event.data.captureId, { points: event.data.points, amountUsd: event.data.amountUsd }),
         updatedAt: event.data.purchasedAt,
       };
-    case 'PurchaseReversed':
+    case 'PurchaseReversed': {
+      const d = event.data;
+      const refunded = fromCents(toCents(state.refundedUsd.get(d.captureId) ?? 0) + toCents(d.amountUsd));
       return {
         ...state,
-        points: Math.max(0, state.points - event.data.points),
-        buyedUsd: Math.max(0, state.buyedUsd - event.data.amountUsd),
-        reversedCaptures: withAdded(state.reversedCaptures, event.data.captureId),
-        updatedAt: event.data.reversedAt,
+        points: Math.max(0, state.points - d.points),
+        buyedUsd: fromCents(Math.max(0, toCents(state.buyedUsd) - toCents(d.amountUsd))),
+        reversedCaptures: d.partial ? state.reversedCaptures : withAdded(state.reversedCaptures, d.captureId),
+        refundedUsd: new Map(state.refundedUsd).set(d.captureId, refunded),
+        refundIds: d.refundId ? withAdded(state.refundIds, d.refundId) : state.refundIds,
+        updatedAt: d.reversedAt,
       };
+    }
     case 'PassesClaimed':
       return {
         ...state,
@@ -256,6 +271,8 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (!credited) throw new DomainError('not_found', 'No purchase with this capture was credited');
       // Webhooks are delivered more than once; the second delivery changes nothing.
       if (state.reversedCaptures.has(captureId)) return [];
+      // What partial refunds have not already taken back.
+      const refunded = toCents(state.refundedUsd.get(captureId) ?? 0);
       return [
         {
           type: 'PurchaseReversed',
@@ -263,10 +280,41 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
             userId: state.userId,
             captureId,
             reason,
-            amountUsd: credited.amountUsd,
+            amountUsd: fromCents(toCents(credited.amountUsd) - refunded),
             // Points already spent on passes or messages stay spent: the balance never goes below 0.
-            points: Math.min(credited.points, state.points),
+            points: Math.min(credited.points - refundedPoints(credited, refunded), state.points),
             reversedAt: at,
+          },
+        },
+      ];
+    }
+    case 'RefundPurchase': {
+      requireUser(state);
+      const { captureId, refundId, amountUsd } = command.data;
+      const credited = state.creditedCaptures.get(captureId);
+      if (!credited) throw new DomainError('not_found', 'No purchase with this capture was credited');
+      // A redelivered refund, or one after the purchase was reversed in full: nothing more to take.
+      if (state.refundIds.has(refundId) || state.reversedCaptures.has(captureId)) return [];
+      const paid = toCents(credited.amountUsd);
+      const before = toCents(state.refundedUsd.get(captureId) ?? 0);
+      const after = Math.min(paid, before + toCents(amountUsd));
+      const partial = after < paid;
+      // Proportional to the dollars refunded, counted on the running total so rounding never adds
+      // up; floored, so a refund never takes more than its share. Spent points stay spent.
+      const due = refundedPoints(credited, after) - refundedPoints(credited, before);
+      return [
+        {
+          type: 'PurchaseReversed',
+          data: {
+            userId: state.userId,
+            captureId,
+            reason: 'refunded',
+            amountUsd: fromCents(after - before),
+            points: Math.min(due, state.points),
+            reversedAt: at,
+            partial,
+            refundId,
+            refundedUsd: fromCents(after),
           },
         },
       ];

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { keepWebhookRawBody } from '@pass/command-api';
 import { accessLog } from './access-log';
 import { originGuard } from './csrf';
 import { securityHeaders, type SecurityHeaderOptions } from './security-headers';
@@ -47,7 +48,8 @@ export function createAppShell(options: AppShellOptions): Express {
   // CSRF: cross-site writes are refused before the body is even parsed.
   app.use('/api', originGuard({ allowedOrigins: options.allowedOrigins ?? [] }));
 
-  app.use('/api', express.json({ limit: options.jsonLimit ?? '100kb' }));
+  // A webhook's bytes are kept as received: its signature covers them, not re-serialised JSON.
+  app.use('/api', express.json({ limit: options.jsonLimit ?? '100kb', verify: keepWebhookRawBody }));
   for (const router of options.routers) app.use(router);
   app.use('/api', (_req, res) => {
     res.status(404).json({ error: 'Not found' });
