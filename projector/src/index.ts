@@ -1,6 +1,7 @@
 export * from './read-models/types';
 export * from './read-models/port';
-export { createMemoryReadModels } from './read-models/memory';
+export { createMemoryReadModels, type MemoryReadModelStore } from './read-models/memory';
+export { createReadModelSnapshots, projectionFingerprint, type ReadModelSnapshots } from './read-models/memory-snapshot';
 export { createRedisReadModels, type RedisReadModelsOptions } from './read-models/redis';
 export { deleteKeysUnder } from './read-models/redis-admin';
 export { parseQuery, displayDate, wordTokens } from './read-models/search';

@@ -1,9 +1,10 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { EventStore } from '@pass/events';
 import { openEventStore } from '@pass/events/event-store/open';
-import { broadcastPublisher, createMemoryReadModels, type Broadcaster } from '@pass/projector';
+import { broadcastPublisher, createMemoryReadModels, createReadModelSnapshots, type Broadcaster } from '@pass/projector';
 import { attachSocketServer, readSideChecks } from '@pass/query-api';
 import type { Settings } from '../config/settings';
 import { createAppShell } from '../http/app-shell';
@@ -21,11 +22,15 @@ export interface RunningStandalone {
   close(): Promise<void>;
 }
 
+/** How often the in-memory read models are written to their snapshot while running (and at shutdown). */
+const SNAPSHOT_EVERY_MS = 10 * 60_000;
+
 /**
  * The standalone composition root: one process holding command-api, projector, query-api and
  * the built web app on one origin, on the embedded event store unless EVENT_STORE_URL says
- * otherwise. Read models live in memory and are rebuilt from the store at every start; the
- * returned promise resolves once they have caught up (until then /readyz answers 503).
+ * otherwise. Read models live in memory: restored from the snapshot in DATA_DIR when it is
+ * valid, else rebuilt from the store, then caught up; the returned promise resolves once they
+ * have caught up (until then /readyz answers 503).
  */
 export async function startStandalone(settings: Settings, logger: Logger): Promise<RunningStandalone> {
   mkdirSync(settings.dataDir, { recursive: true });
@@ -39,6 +44,8 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
 
     const registry = createRegistry('standalone');
     const readModels = createMemoryReadModels();
+    const snapshots = createReadModelSnapshots({ file: join(settings.dataDir, 'read-models.snapshot'), readModels, eventStore, logger });
+    await snapshots.load();
     // The projector publishes into the Socket.IO server attached below; it only publishes once
     // started (after the attach), so the late reference is safe.
     const live: Broadcaster = { emit: (event, ...args) => (sockets.io as Broadcaster).emit(event, ...args) };
@@ -80,9 +87,14 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
       await sockets.close();
       await drained;
       await projection.stop();
+      // Nothing writes any more: the next start loads this instead of replaying every event.
+      await snapshots.save('shutdown');
     });
 
     await catchUp(projection, logger);
+    const periodic = setInterval(() => void snapshots.save('periodic'), SNAPSHOT_EVERY_MS);
+    periodic.unref();
+    resources.add(async () => clearInterval(periodic));
 
     return { url, server, eventStore, close: resources.close };
   } catch (error) {

@@ -1,7 +1,7 @@
 import type { ChatHistory, ChatMessageView, GlobalPostView } from '@pass/events';
 import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
 import { searchPlan, UNPAIRED_SET, type SearchPlan } from './search';
-import { SortedList } from './sorted-list';
+import { SortedList, type Chunk } from './sorted-list';
 
 /** Multi-word search results are kept this long, as in the Redis adapter. */
 const INTERSECTION_TTL_MS = 10_000;
@@ -20,8 +20,21 @@ import {
   type WriteBatch,
 } from './types';
 
+/** Everything a memory keyspace holds, as plain data (for `memory-snapshot.ts`). */
+export interface MemoryKeyspaceState {
+  checkpoint: string | null;
+  main: MainRecord;
+  rows: UserRow[];
+  sets: Array<[name: string, chunks: readonly Chunk[]]>;
+  emails: Array<[email: string, member: string]>;
+  countries: Array<[country: string, users: number]>;
+  chat: ChatMessageView[];
+  posts: GlobalPostView[];
+}
+
 /**
- * Read models in process memory (standalone mode): rebuilt from the event store at start.
+ * Read models in process memory (standalone mode): rebuilt from the event store at start, or
+ * restored from a snapshot and caught up from its checkpoint.
  * Writes of a batch are applied synchronously, so no reader ever sees half a batch.
  */
 class MemoryKeyspace implements Keyspace {
@@ -37,6 +50,34 @@ class MemoryKeyspace implements Keyspace {
   private intersections = new Map<string, { at: number; entries: Array<{ member: string; score: number }> }>();
 
   constructor(readonly id: string) {}
+
+  /** The state as plain data, shared with the keyspace: serialise it before the next write. */
+  exportState(): MemoryKeyspaceState {
+    return {
+      checkpoint: this.cp,
+      main: this.mainRecord,
+      rows: [...this.rows.values()],
+      sets: [...this.sets].map(([name, list]) => [name, list.toChunks()]),
+      emails: [...this.emails],
+      countries: [...this.countryCounts],
+      chat: this.chatLog,
+      posts: this.postList,
+    };
+  }
+
+  /** Replaces everything with `state` (taken, not copied). */
+  importState(state: MemoryKeyspaceState): void {
+    this.cp = state.checkpoint;
+    this.mainRecord = state.main;
+    this.rows = new Map(state.rows.map((row) => [row.key, row]));
+    this.keyOf = new Map(state.rows.map((row) => [row.userId, row.key]));
+    this.sets = new Map(state.sets.map(([name, chunks]) => [name, SortedList.fromChunks([...chunks])]));
+    this.emails = new Map(state.emails);
+    this.countryCounts = new Map(state.countries);
+    this.chatLog = state.chat;
+    this.postList = state.posts;
+    this.intersections.clear();
+  }
 
   async checkpoint(): Promise<string | null> {
     return this.cp;
@@ -217,7 +258,14 @@ class MemoryKeyspace implements Keyspace {
   }
 }
 
-export function createMemoryReadModels(): ReadModelStore {
+/** The memory adapter, which can also hand out and take back its active keyspace's state. */
+export interface MemoryReadModelStore extends ReadModelStore {
+  /** Synchronous, so a caller can serialise it before any write lands. */
+  exportActive(): MemoryKeyspaceState;
+  importActive(state: MemoryKeyspaceState): void;
+}
+
+export function createMemoryReadModels(): MemoryReadModelStore {
   const keyspaces = new Map<string, MemoryKeyspace>();
   let activeId = INITIAL_KEYSPACE;
   const keyspace = (id: string) => {
@@ -246,5 +294,7 @@ export function createMemoryReadModels(): ReadModelStore {
     close: async () => {
       keyspaces.clear();
     },
+    exportActive: () => keyspace(activeId).exportState(),
+    importActive: (state) => keyspace(activeId).importState(state),
   };
 }

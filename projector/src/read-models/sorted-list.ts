@@ -13,7 +13,8 @@ export interface Entry {
   member: string;
 }
 
-interface Chunk {
+/** A run of entries in order; also the shape a snapshot stores. */
+export interface Chunk {
   members: string[];
   scores: number[];
 }
@@ -27,6 +28,19 @@ function atLessThan(chunk: Chunk, i: number, score: number, member: string): boo
 export class SortedList {
   private chunks: Chunk[] = [];
   private scores = new Map<string, number>();
+
+  /** A list from `toChunks()`'s output (a snapshot); the chunks are taken, not copied. */
+  static fromChunks(chunks: Chunk[]): SortedList {
+    const list = new SortedList();
+    list.chunks = chunks.filter((c) => c.members.length > 0);
+    for (const chunk of list.chunks) for (let i = 0; i < chunk.members.length; i++) list.scores.set(chunk.members[i]!, chunk.scores[i]!);
+    return list;
+  }
+
+  /** The entries in order, as stored (shared, not copied: serialise them before the next write). */
+  toChunks(): readonly Chunk[] {
+    return this.chunks;
+  }
 
   get size(): number {
     return this.scores.size;

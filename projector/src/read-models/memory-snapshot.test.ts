@@ -1,0 +1,102 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deserialize, serialize } from 'node:v8';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EventStore } from '@pass/events';
+import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { projectInto, toPositioned } from '../projections/apply';
+import { createProjector } from '../projector';
+import { appendEvents } from '../testing/append';
+import { generateEvents } from '../testing/generate-events';
+import { createMemoryReadModels, type MemoryReadModelStore } from './memory';
+import { createReadModelSnapshots } from './memory-snapshot';
+
+const logger = pino({ level: 'silent' });
+const events = [...generateEvents({ users: 150, seed: 11 })];
+
+describe('read-model snapshots (standalone restarts)', () => {
+  let dir: string;
+  let file: string;
+  let store: EventStore;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pass-snapshot-'));
+    file = join(dir, 'read-models.snapshot');
+    store = await openPgliteEventStore();
+  });
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Projects everything in the store into `readModels` (a fresh or restored one), then stops. */
+  const project = async (readModels: MemoryReadModelStore, eventStore = store) => {
+    const projector = createProjector({ eventStore, readModels, logger, maxBatchSize: 100 });
+    await projector.start();
+    await projector.settled();
+    await projector.stop();
+  };
+  const cleanRebuild = async () => {
+    const direct = await createMemoryReadModels().active();
+    await projectInto(direct, toPositioned(await store.readAll({ maxCount: 100_000 })));
+    return direct.dump();
+  };
+  const snapshots = (readModels: MemoryReadModelStore, eventStore = store) => createReadModelSnapshots({ file, readModels, eventStore, logger });
+
+  it('a restart restores the read models and catches up from their checkpoint, equal to a clean rebuild', async () => {
+    await appendEvents(store, events.slice(0, 500));
+    const before = createMemoryReadModels();
+    await project(before);
+    await snapshots(before).save('shutdown');
+
+    await appendEvents(store, events.slice(500));
+    const after = createMemoryReadModels();
+    expect(await snapshots(after).load()).toBe('loaded');
+    expect((await (await after.active()).dump()).rows).toHaveLength((await (await before.active()).dump()).rows.length);
+    await project(after);
+    const [got, want] = [await (await after.active()).dump(), await cleanRebuild()];
+    expect({ ...got, checkpoint: null }).toEqual({ ...want, checkpoint: null });
+    expect(got.checkpoint).toBe(want.checkpoint);
+  });
+
+  it('a snapshot of another event store (a replaced data directory) is not used', async () => {
+    await appendEvents(store, events.slice(0, 300));
+    const readModels = createMemoryReadModels();
+    await project(readModels);
+    await snapshots(readModels).save('shutdown');
+
+    const other = await openPgliteEventStore();
+    try {
+      await appendEvents(other, events.slice(0, 300)); // same events, other ids: not the store it was taken from
+      const fresh = createMemoryReadModels();
+      expect(await snapshots(fresh, other).load()).toBe('discarded');
+      expect((await (await fresh.active()).dump()).rows).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a snapshot written by other projection code, or damaged, is not used', async () => {
+    await appendEvents(store, events.slice(0, 200));
+    const readModels = createMemoryReadModels();
+    await project(readModels);
+    await snapshots(readModels).save('shutdown');
+    const bytes = readFileSync(file);
+    const headerEnd = 4 + bytes.readUInt32BE(0);
+    const body = deserialize(bytes.subarray(headerEnd)) as { fingerprint: string };
+    writeFileSync(file, Buffer.concat([bytes.subarray(0, headerEnd), serialize({ ...body, fingerprint: 'older projections' })]));
+    expect(await snapshots(createMemoryReadModels()).load()).toBe('discarded');
+
+    await snapshots(readModels).save('again'); // the discarded file was removed, so this writes anew
+    writeFileSync(file, readFileSync(file).subarray(0, 200));
+    expect(await snapshots(createMemoryReadModels()).load()).toBe('discarded');
+    expect(await snapshots(createMemoryReadModels()).load()).toBe('none');
+  });
+
+  it('nothing is written for empty read models, and a missing file loads nothing', async () => {
+    const readModels = createMemoryReadModels();
+    await snapshots(readModels).save('shutdown');
+    expect(await snapshots(readModels).load()).toBe('none');
+  });
+});
