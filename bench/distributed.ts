@@ -6,7 +6,7 @@
  *
  *   node --import tsx bench/distributed.ts
  *   BENCH_PHASES=commands,live,queries,projection (default all) · BENCH_MEMBERS=1000000 (queries)
- *   BENCH_CPU_PROF=<dir>: command-api runs with --cpu-prof, its profile is written there on exit
+ *   BENCH_CPU_PROF=<dir>: command-api and the proxy write CPU profiles there when they exit
  *
  * - Commands go over HTTP through the proxy with the members' session cookies and an Origin
  *   header, as a browser sends them, from 32 concurrent clients (closed loop), then at a steady
@@ -114,13 +114,34 @@ class Clients {
   agent(address: string): Agent {
     let a = this.agents.get(address);
     if (!a) {
-      a = new Agent({ keepAlive: true, localAddress: address, maxSockets: 64 });
+      // Idle connections go after 4 s, before the server's 5 s keep-alive timeout closes them under us.
+      a = new Agent({ keepAlive: true, localAddress: address, maxSockets: 64, timeout: 4_000 });
       this.agents.set(address, a);
     }
     return a;
   }
 
-  send(method: string, path: string, options: { address: string; cookie?: string; body?: unknown }): Promise<{ status: number; text: string; headers: IncomingHttpHeaders }> {
+  /**
+   * One request; a request that found its kept-alive connection closed by the server before any
+   * answer is sent again once, as browsers do. Other transport errors answer status 0.
+   */
+  async send(method: string, path: string, options: { address: string; cookie?: string; body?: unknown }): Promise<{ status: number; text: string; headers: IncomingHttpHeaders }> {
+    try {
+      return await this.sendOnce(method, path, options);
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException & { reused?: boolean };
+      if (e.reused && e.code === 'ECONNRESET') {
+        try {
+          return await this.sendOnce(method, path, options);
+        } catch (again) {
+          return { status: 0, text: `transport error: ${(again as Error).message}`, headers: {} };
+        }
+      }
+      return { status: 0, text: `transport error: ${e.message}`, headers: {} };
+    }
+  }
+
+  private sendOnce(method: string, path: string, options: { address: string; cookie?: string; body?: unknown }): Promise<{ status: number; text: string; headers: IncomingHttpHeaders }> {
     const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
     const headers: Record<string, string | number> = { accept: 'application/json', origin: this.base.origin };
     if (options.cookie) headers.cookie = options.cookie;
@@ -139,7 +160,10 @@ class Clients {
           res.on('error', fail);
         },
       );
-      req.on('error', fail);
+      req.on('error', (error: NodeJS.ErrnoException & { reused?: boolean }) => {
+        error.reused = req.reusedSocket;
+        fail(error);
+      });
       req.end(payload);
     });
   }
@@ -258,7 +282,7 @@ interface Layout {
  * NODE_OPTIONS for a child that writes a CPU profile into `dir` when it exits (Node refuses
  * --cpu-prof in NODE_OPTIONS; a --require'd inspector session does the same).
  */
-function profileHook(dir: string): Record<string, string> {
+function profileHook(dir: string, name: string): Record<string, string> {
   mkdirSync(dir, { recursive: true });
   const hook = join(dir, 'cpu-profile-hook.cjs');
   writeFileSync(
@@ -269,11 +293,11 @@ session.connect();
 session.post('Profiler.enable');
 session.post('Profiler.start');
 process.on('exit', () => session.post('Profiler.stop', (err, res) => {
-  if (!err) require('node:fs').writeFileSync(${JSON.stringify(dir)} + '/command-api-' + process.pid + '.cpuprofile', JSON.stringify(res.profile));
+  if (!err) require('node:fs').writeFileSync(${JSON.stringify(dir)} + '/' + process.env.BENCH_PROFILE_NAME + '-' + process.pid + '.cpuprofile', JSON.stringify(res.profile));
 }));
 `,
   );
-  return { NODE_OPTIONS: `--require ${hook}` };
+  return { NODE_OPTIONS: `--require ${hook}`, BENCH_PROFILE_NAME: name };
 }
 
 function storeUrl(schema: string, poolSize?: number): string {
@@ -301,8 +325,8 @@ async function startLayout(): Promise<Layout> {
   const services = new Map<string, SpawnedService>();
   const layout: Layout = { run, schema, prefix, dir, env, services, proxyUrl: '' };
   try {
-    const profile: Record<string, string> = process.env.BENCH_CPU_PROF ? profileHook(process.env.BENCH_CPU_PROF) : {};
-    services.set('command-api', await spawnService('command-api', { ...env, ...profile }));
+    const profile = (name: string): Record<string, string> => (process.env.BENCH_CPU_PROF ? profileHook(process.env.BENCH_CPU_PROF, name) : {});
+    services.set('command-api', await spawnService('command-api', { ...env, ...profile('command-api') }));
     const commandApiUrl = services.get('command-api')!.url;
     const [projector, queryA, queryB] = await Promise.all([
       spawnService('projector', env),
@@ -310,7 +334,7 @@ async function startLayout(): Promise<Layout> {
       spawnService('query-api', { ...env, COMMAND_API_URL: commandApiUrl }),
     ]);
     services.set('projector', projector).set('query-a', queryA).set('query-b', queryB);
-    const proxy = await spawnService('proxy', { COMMAND_API_URL: commandApiUrl, QUERY_API_URLS: `${queryA.url},${queryB.url}` });
+    const proxy = await spawnService('proxy', { COMMAND_API_URL: commandApiUrl, QUERY_API_URLS: `${queryA.url},${queryB.url}`, ...profile('proxy') });
     services.set('proxy', proxy);
     layout.proxyUrl = proxy.url;
     return layout;
@@ -452,8 +476,9 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
       steadyFree: { from: FREE_TOTAL, count: RATE * RATE_SECONDS },
       steadyChat: { from: FREE_TOTAL + RATE * RATE_SECONDS, count: steadyChatMembers },
       warm: { from: FREE_TOTAL + RATE * RATE_SECONDS + steadyChatMembers, count: warmChatMembers },
+      direct: { from: FREE_TOTAL + RATE * RATE_SECONDS + steadyChatMembers + warmChatMembers, count: chatMembers },
     };
-    const total = ranges.warm.from + ranges.warm.count;
+    const total = ranges.direct.from + ranges.direct.count;
     const seedStarted = performance.now();
     const cookies = await seedMembers(layout, store, total);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
@@ -461,9 +486,9 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
     const rawBefore = await rawInsertRate(layout.schema, CLIENTS, 4);
     const loops: Loop[] = [];
 
-    const chat = (range: { from: number; count: number }, addressRange: number) => (i: number) => {
+    const chat = (range: { from: number; count: number }, addressRange: number, via = clients) => (i: number) => {
       const j = i % range.count;
-      return clients.send('POST', '/api/chat-messages', {
+      return via.send('POST', '/api/chat-messages', {
         address: addressIn(addressRange, Math.floor(j / CHAT_MEMBERS_PER_ADDRESS)),
         cookie: cookies[range.from + j]!,
         body: { message: `distributed bench ${i}` },
@@ -473,6 +498,13 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
     await closedLoop('warm-up', CLIENTS, warmChatMembers * CHATS_PER_MEMBER, chat(ranges.warm, 9), pids, 201);
 
     loops.push(await closedLoop('chat message (POST /api/chat-messages)', CLIENTS, CHAT_TOTAL, chat(ranges.chat, 2), pids, 201));
+    // The same load straight to command-api, for what the proxy hop costs (not a target figure).
+    const direct = new Clients(new URL(layout.services.get('command-api')!.url));
+    try {
+      loops.push(await closedLoop('chat message, straight to command-api (no proxy; for comparison)', CLIENTS, CHAT_TOTAL, chat(ranges.direct, 6, direct), pids, 201));
+    } finally {
+      direct.close();
+    }
 
     // The free point: with an ad-view ticket when the product asks for one (issued now, accepted ~28 s later).
     const freeAddress = (range: { from: number }, addressRange: number, j: number) => addressIn(addressRange, Math.floor(j / FREE_MEMBERS_PER_ADDRESS));
@@ -684,7 +716,7 @@ function renderCommands(c: CommandFigures): string[] {
   for (const l of c.loops) {
     const steady = l.name.includes('steady');
     const ticket = l.name.includes('ticket');
-    const limit = steady ? `p99 < ${TARGETS.p99Ms} ms: ${verdict(l.p99 < TARGETS.p99Ms)}` : ticket ? '—' : `≥ ${f0(TARGETS.commandsPerSecond)}/s: ${verdict(l.perSecond >= TARGETS.commandsPerSecond)}`;
+    const limit = steady ? `p99 < ${TARGETS.p99Ms} ms: ${verdict(l.p99 < TARGETS.p99Ms)}` : ticket || l.name.includes('no proxy') ? '—' : `≥ ${f0(TARGETS.commandsPerSecond)}/s: ${verdict(l.perSecond >= TARGETS.commandsPerSecond)}`;
     const refused = Object.entries(l.failures).map(([k, v]) => `${v} × ${k}`).join('; ') || '0';
     lines.push(`| ${l.name} | ${f0(l.count)} | ${f0(l.perSecond)} | ${f1(l.p50)} | ${f1(l.p99)} | ${limit} | ${refused} | ${l.load} |`);
   }
