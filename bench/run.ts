@@ -21,6 +21,10 @@ const modules: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'queries', load: () => import('./queries') },
   { name: 'web', load: () => import('./web') },
   { name: 'live', load: () => import('./live') },
+  { name: 'fanout', load: () => import('./fanout') },
+  { name: 'distributed', load: () => import('./distributed') },
+  { name: 'rebuild', load: () => import('./rebuild') },
+  { name: 'cold-start', load: () => import('./cold-start') },
 ];
 
 const only = process.argv.slice(2);
