@@ -5,6 +5,7 @@
  *   node --import tsx bench/fanout.ts                       (both layouts)
  *   FANOUT_LAYOUTS=standalone node --import tsx bench/fanout.ts
  *   FANOUT_SOCKETS=2000 FANOUT_ROUNDS=10 FANOUT_WORKERS=2 …  (smaller runs)
+ *   FANOUT_CPU_PROF=/tmp/prof …                              (V8 CPU profile of each server process)
  *
  * - Receivers are guest sockets (no cookie: the product pushes chat to every connected socket,
  *   signed in or not) on the websocket transport, as the browser connects. They are spread over
@@ -24,7 +25,12 @@
  *   arrival − send, and arrival − the sender's ack (0 when the push beat the ack).
  * - Server CPU (utime + stime from /proc) over the measured rounds, divided by their number:
  *   the whole path per message (command, append, projection, both broadcasts a chat message
- *   causes — `updatedMainData` for the message counter, then `chatMessage`).
+ *   causes — `updatedMainData` for the message counter, then `chatMessage`), and the servers'
+ *   write system calls per delivery (/proc/<pid>/io): the fan-out's cost is almost all in them.
+ * - Distributed: the four service processes on a fresh PostgreSQL schema and Redis key prefix
+ *   (infra/src/faults/cluster.ts, removed afterwards), half the receivers on each query-api. A
+ *   Redis subscriber on the Socket.IO channel timestamps each projector publish, which splits
+ *   the delay into the projector's lag behind the store and the fan-out after it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
