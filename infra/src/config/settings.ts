@@ -82,22 +82,10 @@ export const settingsSchema = z
     /** The projector process's status and metrics port (/healthz, /readyz, /metrics, /status). */
     PROJECTOR_PORT: port.default(3002),
   })
+  // What a process must have set (a session secret, PayPal's credentials, production rules)
+  // depends on what it runs: each entry point names it (services/requirements.ts), so the
+  // projector and the proxy are not held to the secrets they never use.
   .superRefine((s, ctx) => {
-    if (s.NODE_ENV === 'production' && !s.SESSION_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
-    }
-    if (s.NODE_ENV === 'production' && s.PAYMENTS_PROVIDER === 'simulated') {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['PAYMENTS_PROVIDER'],
-        message: 'the simulated (test mode) provider is refused when NODE_ENV=production; set paypal',
-      });
-    }
-    if (s.PAYMENTS_PROVIDER === 'paypal') {
-      for (const key of ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET'] as const) {
-        if (!s[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required when PAYMENTS_PROVIDER=paypal' });
-      }
-    }
     if ((s.ADMIN_EMAIL && !s.ADMIN_PASSWORD) || (!s.ADMIN_EMAIL && s.ADMIN_PASSWORD)) {
       ctx.addIssue({ code: 'custom', path: [s.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'], message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together' });
     }
@@ -129,6 +117,10 @@ export const settingsSchema = z
               }
             : undefined,
       },
+      // As set, for the requirement checks (`payments.paypal` needs both credentials to exist).
+      paypalClientId: s.PAYPAL_CLIENT_ID,
+      paypalClientSecret: s.PAYPAL_CLIENT_SECRET,
+      paypalWebhookId: s.PAYPAL_WEBHOOK_ID,
       adNetworkKey: s.AD_NETWORK_KEY,
       adNetworkHost: s.AD_NETWORK_HOST,
       allowedOrigins: s.ALLOWED_ORIGINS,
@@ -165,15 +157,17 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
 }
 
 /**
- * A distributed service names what it cannot run without (e.g. REDIS_URL): the same one-line
- * refusal as a bad value. The shared schema keeps these optional because standalone needs none.
+ * Each process names what it cannot run without (e.g. REDIS_URL for a distributed service, a
+ * session secret in production): the same one-line refusal as a bad value. The shared schema
+ * keeps these optional, because which are needed depends on the process.
  */
 export function requireSettings(settings: Settings, service: string, required: RequiredSetting[]): void {
   for (const r of required) {
+    if (r.when && !r.when.holds(settings)) continue;
     const value = settings[r.key];
-    if (value === undefined) throw new SettingsError(r.variable, `is required by the ${service} service`);
+    if (value === undefined) throw new SettingsError(r.variable, `is required by the ${service} service${r.when ? ` ${r.when.text}` : ''}`);
     if (r.check) {
-      const problem = r.check(value);
+      const problem = r.check(value, settings);
       if (problem) throw new SettingsError(r.variable, `${problem} (the ${service} service)`);
     }
   }
@@ -182,8 +176,10 @@ export function requireSettings(settings: Settings, service: string, required: R
 export interface RequiredSetting {
   variable: string;
   key: keyof Settings;
+  /** Required only then (e.g. NODE_ENV=production); `text` completes the refusal ("when …"). */
+  when?: { holds: (settings: Settings) => boolean; text: string };
   /** Returns a problem, or undefined when the value is fine. */
-  check?: (value: NonNullable<Settings[keyof Settings]>) => string | undefined;
+  check?: (value: NonNullable<Settings[keyof Settings]>, settings: Settings) => string | undefined;
 }
 
 /** For entry points: parse or print one line and exit 1. */

@@ -1,5 +1,10 @@
 import type { RequiredSetting } from '../config/settings';
 
+/**
+ * What each process needs set, and nothing more: the projector and the proxy hold no session
+ * secret and no payment credentials, so they start without them, in production too.
+ */
+
 /** A store several processes can share: not the embedded PGlite (one process per folder). */
 const sharedStore: RequiredSetting = {
   variable: 'EVENT_STORE_URL',
@@ -7,13 +12,63 @@ const sharedStore: RequiredSetting = {
   check: (url) => (String(url).startsWith('pglite:') ? 'expected postgres://… or esdb://… (PGlite cannot be shared between processes)' : undefined),
 };
 const redis: RequiredSetting = { variable: 'REDIS_URL', key: 'redisUrl' };
-// query-api verifies the cookies command-api signs: both need the same secret.
+// query-api verifies the cookies command-api signs: both need the same secret, in every mode
+// (a generated one could not be shared).
 const secret: RequiredSetting = { variable: 'SESSION_SECRET', key: 'sessionSecret' };
+const commandApiUrl: RequiredSetting = { variable: 'COMMAND_API_URL', key: 'commandApiUrl' };
 
-export const commandApiRequires: RequiredSetting[] = [sharedStore, redis, secret];
-export const projectorRequires: RequiredSetting[] = [sharedStore, redis];
-export const queryApiRequires: RequiredSetting[] = [sharedStore, redis, secret, { variable: 'COMMAND_API_URL', key: 'commandApiUrl' }];
-export const proxyRequires: RequiredSetting[] = [
-  { variable: 'COMMAND_API_URL', key: 'commandApiUrl' },
-  { variable: 'QUERY_API_URLS', key: 'queryApiUrls' },
+const inProduction = { holds: (s: { nodeEnv: string }) => s.nodeEnv === 'production', text: 'when NODE_ENV=production' };
+const withPayPal = { holds: (s: { payments: { provider: string } }) => s.payments.provider === 'paypal', text: 'when PAYMENTS_PROVIDER=paypal' };
+
+/** Whoever takes payments (command-api, standalone): real money in production, PayPal's credentials with PayPal. */
+const payments: RequiredSetting[] = [
+  {
+    variable: 'PAYMENTS_PROVIDER',
+    key: 'payments',
+    check: (_value, s) =>
+      s.nodeEnv === 'production' && s.payments.provider === 'simulated'
+        ? 'the simulated (test mode) provider is refused when NODE_ENV=production; set paypal'
+        : undefined,
+  },
+  { variable: 'PAYPAL_CLIENT_ID', key: 'paypalClientId', when: withPayPal },
+  { variable: 'PAYPAL_CLIENT_SECRET', key: 'paypalClientSecret', when: withPayPal },
+  // Refunds and chargebacks arrive by webhook, verified with its id: without it they would keep the points.
+  {
+    variable: 'PAYPAL_WEBHOOK_ID',
+    key: 'paypalWebhookId',
+    when: { holds: (s) => inProduction.holds(s) && withPayPal.holds(s), text: 'with PayPal when NODE_ENV=production' },
+  },
 ];
+
+/** One process doing everything: a generated session secret is fine in development only. */
+export const standaloneRequires: RequiredSetting[] = [{ ...secret, when: inProduction }, ...payments];
+export const commandApiRequires: RequiredSetting[] = [sharedStore, redis, secret, ...payments];
+export const projectorRequires: RequiredSetting[] = [sharedStore, redis];
+export const queryApiRequires: RequiredSetting[] = [sharedStore, redis, secret, commandApiUrl];
+export const proxyRequires: RequiredSetting[] = [commandApiUrl, { variable: 'QUERY_API_URLS', key: 'queryApiUrls' }];
+
+const common = ['NODE_ENV', 'LOG_LEVEL', 'HOST', 'EVENT_STORE_URL', 'REDIS_URL', 'REDIS_PREFIX'];
+/** What command-api and query-api read to answer browsers: sessions, cookies, CSRF and CSP inputs. */
+const web = ['PORT', 'SESSION_SECRET', 'COOKIE_SECURE', 'TRUST_PROXY', 'ALLOWED_ORIGINS', 'AD_NETWORK_KEY', 'AD_NETWORK_HOST', 'PAYMENTS_PROVIDER'];
+
+/**
+ * Every variable a distributed service reads, required or not: a deployment gives each service
+ * these and no others (infra/deploy/compose.yaml is checked against it).
+ */
+export const serviceVariables: Record<'command-api' | 'projector' | 'query-api' | 'proxy', readonly string[]> = {
+  'command-api': [
+    ...common,
+    ...web,
+    'UPLOADS_DIR',
+    'ADMIN_EMAIL',
+    'ADMIN_PASSWORD',
+    'INITIAL_AVAILABLE_PASSES',
+    'PAYPAL_CLIENT_ID',
+    'PAYPAL_CLIENT_SECRET',
+    'PAYPAL_ENVIRONMENT',
+    'PAYPAL_WEBHOOK_ID',
+  ],
+  projector: [...common, 'PROJECTOR_PORT'],
+  'query-api': [...common, ...web, 'COMMAND_API_URL', 'WEB_DIST_DIR'],
+  proxy: ['NODE_ENV', 'LOG_LEVEL', 'HOST', 'PORT', 'COMMAND_API_URL', 'QUERY_API_URLS'],
+};

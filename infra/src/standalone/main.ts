@@ -1,6 +1,9 @@
+import { requireSettings } from '../config/settings';
+import { standaloneRequires } from '../services/requirements';
 import { runService } from '../wiring/process';
 import { startStandalone } from './compose';
 
 await runService('standalone', (settings, logger) => startStandalone(settings, logger), {
+  validate: (s) => requireSettings(s, 'standalone', standaloneRequires),
   extra: (running, settings) => ({ mode: 'standalone', eventStore: running.eventStore.kind, dataDir: settings.dataDir }),
 });
