@@ -64,6 +64,8 @@ export interface LiveFigures {
   sendToAck: { p50: number; p99: number };
   pushBeforeAck: number;
   refused: Record<string, number>;
+  /** Sent but never acknowledged within 10 s of the last send (neither accepted nor refused). */
+  unanswered: number;
   missing: number;
   lateSockets: number;
   maxOpenSockets: number;
@@ -273,6 +275,7 @@ export async function measureLive(layout: string, url: string, serverPids: numbe
     sendToAck: { p50: percentile(sendToAck, 50), p99: percentile(sendToAck, 99) },
     pushBeforeAck,
     refused,
+    unanswered: total - answered,
     missing,
     lateSockets,
     maxOpenSockets,
@@ -318,7 +321,7 @@ function render(figures: LiveFigures[]): string {
   row('ack → push max ms', (f) => f1(f.ackToPush.max), '—');
   row('achieved commands/s', (f) => f0(f.achievedPerSecond), '500');
   row('send → ack p50 / p99 ms', (f) => `${f1(f.sendToAck.p50)} / ${f1(f.sendToAck.p99)}`, '— (command side: p99 < 25)');
-  row('messages measured (refused, never pushed)', (f) => `${f0(f.measured)} (${f0(Object.values(f.refused).reduce((a, b) => a + b, 0))}, ${f0(f.missing)})`, '0 refused, 0 lost');
+  row('messages measured (refused, never acknowledged, never pushed)', (f) => `${f0(f.measured)} (${f0(Object.values(f.refused).reduce((a, b) => a + b, 0))}, ${f0(f.unanswered)}, ${f0(f.missing)})`, '0 refused, 0 lost');
   row('pushed before its ack (counted as 0 ms)', (f) => f0(f.pushBeforeAck), '—');
   row('sockets open at most / measured sends before their socket connected', (f) => `${f0(f.maxOpenSockets + 1)} / ${f0(f.lateSockets)}`, '—');
   row('load average (1 min) before → after', (f) => `${f.load[0].toFixed(2)} → ${f.load[1].toFixed(2)}`, '2 cores');
