@@ -469,10 +469,30 @@ async function rawInsertRate(schema: string, writers: number, seconds: number): 
   }
 }
 
+/** Round trip of a Redis PING on the shared server (p50, p99 ms): what every session read and limit check waits behind. */
+async function redisPing(samples = 300): Promise<{ p50: number; p99: number }> {
+  const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+  try {
+    await redis.ping();
+    const times: number[] = [];
+    for (let i = 0; i < samples; i++) {
+      const t = performance.now();
+      await redis.ping();
+      times.push(performance.now() - t);
+      await sleep(5);
+    }
+    times.sort((a, b) => a - b);
+    return { p50: percentile(times, 50), p99: percentile(times, 99) };
+  } finally {
+    redis.disconnect();
+  }
+}
+
 // ---------------------------------------------------------------- phase: commands
 
 interface CommandFigures {
   rawInsert: { before: number; after: number; writers: number };
+  redisPing: { p50: number; p99: number };
   loops: Loop[];
   tickets: boolean;
   seedSeconds: number;
@@ -502,6 +522,7 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
     const rawBefore = await rawInsertRate(layout.schema, CLIENTS, 4);
+    const ping = await redisPing();
     const loops: Loop[] = [];
 
     const chat = (range: { from: number; count: number }, addressRange: number, via = clients) => (i: number) => {
@@ -569,7 +590,7 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
     loops.push(await openLoop(`free point at a steady ${RATE}/s`, RATE, RATE_SECONDS, free(ranges.steadyFree, 4), pids, 200));
     loops.push(await openLoop(`chat message at a steady ${RATE}/s`, RATE, RATE_SECONDS, chat(ranges.steadyChat, 5), pids, 201));
     const rawAfter = await rawInsertRate(layout.schema, CLIENTS, 4);
-    return { rawInsert: { before: rawBefore, after: rawAfter, writers: CLIENTS }, loops, tickets, seedSeconds, members: total };
+    return { rawInsert: { before: rawBefore, after: rawAfter, writers: CLIENTS }, redisPing: ping, loops, tickets, seedSeconds, members: total };
   } finally {
     clients.close();
     await store.close();
@@ -747,6 +768,7 @@ function renderCommands(c: CommandFigures): string[] {
     '| figure | commands | commands/s | p50 ms | p99 ms | limit | refused | load (1/5/15 min) |',
     '|---|---:|---:|---:|---:|---|---|---|',
     `| raw INSERT, same PostgreSQL (before / after) | — | ${f0(c.rawInsert.before)} / ${f0(c.rawInsert.after)} | — | — | baseline | — | — |`,
+    `| Redis PING round trip, shared server (before the runs) | — | — | ${f2(c.redisPing.p50)} | ${f2(c.redisPing.p99)} | — | — | — |`,
   ];
   for (const l of c.loops) {
     const steady = l.name.includes('steady');
