@@ -7,12 +7,15 @@ import {
   positionToString,
   type EventStore,
   type GlobalPosition,
+  type RecordedEvent,
   type Subscription,
 } from '@pass/events';
 import { liveEventsFor, type LivePublisher } from './live/publisher';
 import { projectorMetrics, type ProjectorMetrics } from './metrics';
 import { LAG_SCAN_LIMIT, lagOf } from './rebuild/status';
-import { parseUntilInvalid, projectInto } from './projections/apply';
+import { ConcurrentProjectionError, parseUntilInvalid, projectInto } from './projections/apply';
+import type { LiveNotice, PositionedEvent } from './projections/batch';
+import { CatchUpMirror } from './projections/catch-up';
 import type { Keyspace, ReadModelStore } from './read-models/port';
 
 export interface ProjectorDeps {
@@ -29,6 +32,11 @@ export interface ProjectorDeps {
   onBatch?: (applied: number, position: string) => void;
   /** Called each time the subscription (re)starts, before it reads the checkpoint. */
   onSubscribe?: (keyspace: Keyspace) => Promise<void>;
+  /**
+   * How often an idle projector checks that its keyspace still holds the checkpoint it stored
+   * (Redis may have restarted empty); default 2000 ms. 0: never (it then notices on the next batch).
+   */
+  checkIntervalMs?: number;
 }
 
 export interface ProjectorStatus {
@@ -59,6 +67,7 @@ export interface Projector {
   setPublisher(publisher: LivePublisher | undefined): void;
 }
 
+const CHECK_INTERVAL_MS = 2_000;
 const RETRY_MIN_MS = 200;
 const RETRY_MAX_MS = 10_000;
 
@@ -85,6 +94,19 @@ export function createProjector(deps: ProjectorDeps): Projector {
   let retryMs = RETRY_MIN_MS;
   let retryTimer: NodeJS.Timeout | undefined;
   const waiters = new Set<{ target: GlobalPosition; done: () => void }>();
+  /** Until caught up: what has been stored, so batches are projected while the last one is applied. */
+  let mirror: CatchUpMirror | undefined;
+  /** Batches handed to the handler so far, and whether one is being handled (the idle check's guard). */
+  let batchesSeen = 0;
+  let handling = false;
+  let checkTimer: NodeJS.Timeout | undefined;
+  /** Catch-up batches sent but not yet stored. */
+  let unstored = 0;
+  /** The batch being applied while the next one is projected (catch-up), with its bookkeeping. */
+  let inFlight: Promise<void> | undefined;
+  const drained = async () => {
+    await inFlight?.catch(() => undefined);
+  };
 
   const ks = () => {
     if (!keyspace) throw new Error('Projector not started');
@@ -101,62 +123,175 @@ export function createProjector(deps: ProjectorDeps): Projector {
     }
   };
 
-  const subscribe = async () => {
-    await deps.onSubscribe?.(ks());
-    const stored = await ks().checkpoint();
-    lastPosition = stored ? positionFromString(stored) : START;
+  /** After a batch is stored: position, metrics, progress, then its live events. */
+  const stored = async (parsed: PositionedEvent[], applied: number, live: LiveNotice[], started: number) => {
+    // Only forwards: a batch handed over again changes nothing, the checkpoint included.
+    const end = parsed[parsed.length - 1]!.position;
+    if (comparePositions(end, lastPosition) > 0) lastPosition = end;
+    eventsProjected += applied;
+    lastError = null;
+    retryMs = RETRY_MIN_MS;
+    metrics?.eventsProjected.inc(label(), applied);
+    metrics?.batchSeconds.observe(label(), (performance.now() - started) / 1000);
+    deps.onBatch?.(applied, positionToString(lastPosition));
+    if (publisher && live.length > 0) {
+      try {
+        await publisher.publish(await liveEventsFor(live, ks()));
+      } catch (error) {
+        // The batch is stored; a missed broadcast is repaired by the next one or a reload.
+        log.warn({ err: error }, 'live events not published');
+      }
+    }
+    // Settled means stored and broadcast, so whoever waits on it sees the live events too.
     release();
-    log.info({ keyspace: ks().id, from: stored ?? 'start' }, 'projector subscribing');
-    subscription = deps.eventStore.subscribeToAll({
+  };
+
+  /** One delivered batch: catch-up (pipelined, from the mirror) or live (from a snapshot). */
+  const handle = async (recorded: RecordedEvent[]) => {
+    const started = performance.now();
+    // Events before an unreadable one are stored first; the bad one stops the subscription
+    // (and is retried from the checkpoint) rather than being skipped.
+    const { parsed, error: unreadable } = parseUntilInvalid(recorded);
+    if (parsed.length === 0 && unreadable) throw unreadable;
+    const catchingUp = mirror;
+    if (catchingUp) {
+      // Catch-up: project from the mirror and leave the batch applying while the next one is
+      // read and projected. Each apply still checks the checkpoint the previous one stored.
+      const previous = inFlight;
+      let projected;
+      try {
+        projected = await catchingUp.project(parsed);
+      } catch (error) {
+        mirror = undefined;
+        throw error;
+      }
+      const applying = projected.batch ? ks().apply(projected.batch) : Promise.resolve('applied' as const);
+      const { applied, live } = projected;
+      const current = (async () => {
+        await previous;
+        if ((await applying) === 'stale') throw new ConcurrentProjectionError(ks().id);
+        await stored(parsed, applied, live, started);
+      })();
+      inFlight = current;
+      unstored++;
+      current.then(
+        () => unstored--,
+        () => unstored--, // reported by the next batch, drained() or caught-up
+      );
+      try {
+        // One batch in flight at most: the previous one must be stored before this returns.
+        await previous;
+        if (unreadable) await current;
+      } catch (error) {
+        mirror = undefined;
+        throw error;
+      }
+      if (unreadable) throw unreadable;
+      return;
+    }
+    // Live: the keyspace must still be where this subscription left it (Redis may have restarted empty).
+    await inFlight;
+    const projected = await projectInto(ks(), parsed, comparePositions(lastPosition, START) === 0 ? null : positionToString(lastPosition));
+    await stored(parsed, projected.applied, projected.live, started);
+    if (unreadable) throw unreadable;
+  };
+
+  const subscribe = async () => {
+    // A batch still being applied (the subscription failed meanwhile) lands before the checkpoint is read.
+    await drained();
+    inFlight = undefined;
+    await deps.onSubscribe?.(ks());
+    const checkpoint = await ks().checkpoint();
+    lastPosition = checkpoint ? positionFromString(checkpoint) : START;
+    mirror = new CatchUpMirror(ks(), checkpoint);
+    release();
+    log.info({ keyspace: ks().id, from: checkpoint ?? 'start' }, 'projector subscribing');
+    const me: Subscription = deps.eventStore.subscribeToAll({
       after: lastPosition,
       ...(deps.maxBatchSize ? { maxBatchSize: deps.maxBatchSize } : {}),
       onEvents: async (recorded) => {
-        const started = performance.now();
-        // Events before an unreadable one are stored first; the bad one stops the subscription
-        // (and is retried from the checkpoint) rather than being skipped.
-        const { parsed, error: unreadable } = parseUntilInvalid(recorded);
-        if (parsed.length === 0 && unreadable) throw unreadable;
-        // The keyspace must still be where this subscription left it (Redis may have restarted empty).
-        const projected = await projectInto(ks(), parsed, comparePositions(lastPosition, START) === 0 ? null : positionToString(lastPosition));
-        // Only forwards: a batch handed over again changes nothing, the checkpoint included.
-        const end = parsed[parsed.length - 1]!.position;
-        if (comparePositions(end, lastPosition) > 0) lastPosition = end;
-        eventsProjected += projected.applied;
-        lastError = null;
-        retryMs = RETRY_MIN_MS;
-        metrics?.eventsProjected.inc(label(), projected.applied);
-        metrics?.batchSeconds.observe(label(), (performance.now() - started) / 1000);
-        deps.onBatch?.(projected.applied, positionToString(lastPosition));
-        if (publisher && projected.live.length > 0) {
-          try {
-            await publisher.publish(await liveEventsFor(projected.live, ks()));
-          } catch (error) {
-            // The batch is stored; a missed broadcast is repaired by the next one or a reload.
-            log.warn({ err: error }, 'live events not published');
-          }
+        batchesSeen++;
+        handling = true;
+        try {
+          await handle(recorded);
+        } finally {
+          handling = false;
         }
-        // Settled means stored and broadcast, so whoever waits on it sees the live events too.
-        release();
-        if (unreadable) throw unreadable;
       },
       onCaughtUp: () => {
-        caughtUp = true;
-        markCaughtUp();
-        log.info({ keyspace: ks().id, position: positionToString(lastPosition), eventsProjected }, 'projector caught up');
+        // The last catch-up batch may still be applying: caught up once it is stored.
+        mirror = undefined;
+        const last = inFlight;
+        const current = subscription;
+        void (async () => {
+          try {
+            await last;
+          } catch (error) {
+            // Nothing else would notice: the subscription now waits for new events.
+            if (subscription !== current || !current) return;
+            subscription = undefined;
+            await current.stop();
+            failed(error);
+            return;
+          }
+          caughtUp = true;
+          markCaughtUp();
+          log.info({ keyspace: ks().id, position: positionToString(lastPosition), eventsProjected }, 'projector caught up');
+        })();
       },
       onError: (error) => {
-        lastError = error instanceof Error ? error.message : String(error);
-        metrics?.errors.inc(label());
-        log.error({ err: error, retryInMs: retryMs }, 'projection failed; restarting from the checkpoint');
+        if (subscription !== me) return; // replaced meanwhile (the idle check restarted it)
         subscription = undefined;
-        if (!running) return;
-        retryTimer = setTimeout(() => {
-          retryTimer = undefined;
-          if (running) subscribe().catch(onSubscribeError);
-        }, retryMs);
-        retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
+        failed(error);
       },
     });
+    subscription = me;
+  };
+
+  /**
+   * Between batches, the keyspace must still hold the checkpoint this projector stored. Redis
+   * restarted without persistence forgets it, and with no new event nothing else would notice:
+   * readers would see empty read models until the next one. Then resubscribe, which re-projects
+   * from the stored checkpoint (from 0 when gone) and, in the runtime, points readers back here.
+   */
+  let checking = false;
+  const checkStored = async () => {
+    if (checking || !running || !subscription || mirror || handling || unstored > 0) return;
+    checking = true;
+    try {
+      const seen = batchesSeen;
+      const expected = comparePositions(lastPosition, START) === 0 ? null : positionToString(lastPosition);
+      let found: string | null;
+      try {
+        found = await ks().checkpoint();
+      } catch {
+        return; // unreachable for now: the next check asks again
+      }
+      // A batch handled meanwhile moved the checkpoint on: nothing to compare.
+      if (found === expected || !running || !subscription || mirror || handling || unstored > 0 || batchesSeen !== seen) return;
+      log.warn({ keyspace: ks().id, stored: found ?? 'none', expected }, 'read models lost under the projector (Redis restarted empty?); re-projecting from their checkpoint');
+      metrics?.errors.inc(label());
+      const current = subscription;
+      subscription = undefined;
+      await current.stop();
+      if (running && !subscription) await subscribe().catch(onSubscribeError);
+    } finally {
+      checking = false;
+    }
+  };
+
+  /** The subscription stopped on an error: restart it from the stored checkpoint, after a growing delay. */
+  const failed = (error: unknown) => {
+    mirror = undefined;
+    lastError = error instanceof Error ? error.message : String(error);
+    metrics?.errors.inc(label());
+    log.error({ err: error, retryInMs: retryMs }, 'projection failed; restarting from the checkpoint');
+    if (!running) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      if (running) subscribe().catch(onSubscribeError);
+    }, retryMs);
+    retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
   };
 
   const onSubscribeError = (error: unknown) => {
@@ -178,14 +313,22 @@ export function createProjector(deps: ProjectorDeps): Projector {
       keyspace ??= deps.keyspaceId ? deps.readModels.keyspace(deps.keyspaceId) : await deps.readModels.active();
       running = true;
       metrics?.running.add(self);
+      const every = deps.checkIntervalMs ?? CHECK_INTERVAL_MS;
+      if (every > 0) {
+        checkTimer = setInterval(() => void checkStored(), every);
+        checkTimer.unref();
+      }
       await subscribe().catch(onSubscribeError);
     },
     async stop() {
       running = false;
+      clearInterval(checkTimer);
       metrics?.running.delete(self);
       clearTimeout(retryTimer);
       await subscription?.stop();
       subscription = undefined;
+      await drained();
+      mirror = undefined;
     },
     setPublisher(next) {
       publisher = next;

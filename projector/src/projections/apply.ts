@@ -2,10 +2,10 @@ import { toDomainEvent, type RecordedEvent } from '@pass/events';
 import type { Keyspace } from '../read-models/port';
 import { projectBatch, usersOf, type PositionedEvent, type ProjectedBatch } from './batch';
 
-/** Thrown when another writer moved the keyspace's checkpoint under us. */
+/** Thrown when an apply found the keyspace's checkpoint moved (another writer, or Redis lost it). */
 export class ConcurrentProjectionError extends Error {
   constructor(keyspace: string) {
-    super(`Read models ${keyspace} were written by another projector; stopping this one`);
+    super(`Read models ${keyspace} changed under this projector (another writer, or read models lost); restarting from their checkpoint`);
     this.name = 'ConcurrentProjectionError';
   }
 }

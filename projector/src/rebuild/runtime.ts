@@ -15,6 +15,8 @@ export interface ProjectionRuntimeDeps {
   logger: Logger;
   metrics?: Registry;
   maxBatchSize?: number;
+  /** How often an idle projector checks its keyspace still holds its checkpoint (see ProjectorDeps). */
+  checkIntervalMs?: number;
   /** Old keyspaces are deleted this long after the switch, once no reader can still use them. */
   dropDelayMs?: number;
   /** Told about every change of the rebuild state (distributed mode stores it in Redis). */
@@ -71,14 +73,18 @@ export function createProjectionRuntime(deps: ProjectionRuntimeDeps): Projection
       keyspaceId,
       ...(deps.metrics ? { metrics: deps.metrics } : {}),
       ...(deps.maxBatchSize ? { maxBatchSize: deps.maxBatchSize } : {}),
+      ...(deps.checkIntervalMs !== undefined ? { checkIntervalMs: deps.checkIntervalMs } : {}),
       ...(onBatch ? { onBatch } : {}),
       // The live projector's keyspace is the one readers use. A Redis that restarted empty has
       // forgotten which (readers then claim the first keyspace): point them back here, where
-      // the projector re-projects from 0.
+      // the projector re-projects from 0. Set on every (re)subscribe, not only when it differs:
+      // activeId() may answer from its cache, from before the restart.
       onSubscribe: async (keyspace) => {
-        if (live !== created || (await deps.readModels.activeId()) === keyspace.id) return;
-        log.warn({ keyspace: keyspace.id }, 'readers were not on the live keyspace (read models lost?); switching them back');
-        await deps.readModels.activate(keyspace.id);
+        if (live !== created) return;
+        if ((await deps.readModels.activeId()) !== keyspace.id) {
+          log.warn({ keyspace: keyspace.id }, 'readers were not on the live keyspace (read models lost?); switching them back');
+        }
+        if (live === created) await deps.readModels.activate(keyspace.id);
       },
     });
     return created;

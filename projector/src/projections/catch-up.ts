@@ -1,0 +1,63 @@
+import type { GlobalPostView } from '@pass/events';
+import type { Keyspace } from '../read-models/port';
+import type { BatchSnapshot, MainRecord, UserRow } from '../read-models/types';
+import { ReadModelsChangedError } from './apply';
+import { projectBatch, usersOf, type PositionedEvent, type ProjectedBatch } from './batch';
+
+/**
+ * What a catching-up projector has stored in its keyspace, kept in memory so the next batch is
+ * projected without reading it back: main figures, posts, checkpoint and every user row it has
+ * written or read. That lets it project batch N+1 while Redis still applies batch N (the two
+ * used to take turns, each waiting for the other) and saves the snapshot's reads and parsing.
+ *
+ * It is exact because this projector is the keyspace's only writer, and every apply still checks
+ * the stored checkpoint: if anything else moved it (another writer, Redis restarted empty), the
+ * apply is refused and the projector restarts from what is stored, with a new mirror. A row it
+ * has not seen is read from the keyspace, unless the keyspace was empty when the mirror started
+ * (a rebuild, or read models lost), so a rebuild reads nothing back at all. Used only until the
+ * subscription has caught up; it holds every row touched meanwhile (~0.7 KiB each).
+ */
+export class CatchUpMirror {
+  private readonly rows = new Map<string, UserRow>();
+  private base: { checkpoint: string | null; main: MainRecord; posts: GlobalPostView[] } | undefined;
+
+  /** `checkpoint`: the keyspace's checkpoint when the projector subscribed (null: empty keyspace). */
+  constructor(
+    private readonly keyspace: Keyspace,
+    private readonly checkpoint: string | null,
+  ) {}
+
+  /**
+   * Projects a batch from the mirror and records its result, as if it were already stored. The
+   * caller must apply the returned batch (in order) and drop the mirror if any apply fails.
+   */
+  async project(events: PositionedEvent[]): Promise<ProjectedBatch> {
+    const ids = usersOf(events);
+    const missing: string[] = [];
+    if (!this.base || this.checkpoint !== null) for (const id of ids) if (!this.rows.has(id)) missing.push(id);
+    if (!this.base || missing.length > 0) {
+      // Sent after the applies still in flight on the same connection, so it sees them.
+      const read = await this.keyspace.snapshot(missing);
+      if (!this.base) {
+        if (read.checkpoint !== this.checkpoint) throw new ReadModelsChangedError(this.keyspace.id, read.checkpoint, this.checkpoint);
+        this.base = { checkpoint: read.checkpoint, main: read.main, posts: read.posts };
+      }
+      for (const [id, row] of read.users) this.rows.set(id, row);
+    }
+    const users = new Map<string, UserRow>();
+    for (const id of ids) {
+      const row = this.rows.get(id);
+      if (row) users.set(id, row);
+    }
+    const snapshot: BatchSnapshot = { checkpoint: this.base.checkpoint, main: this.base.main, posts: this.base.posts, users };
+    const projected = projectBatch(events, snapshot);
+    if (!projected.batch) return projected;
+    for (const w of projected.batch.writes) {
+      if (w.op === 'user') this.rows.set(w.row.userId, w.row);
+      else if (w.op === 'main') this.base.main = w.main;
+      else if (w.op === 'posts') this.base.posts = w.posts;
+    }
+    this.base.checkpoint = projected.batch.checkpoint;
+    return projected;
+  }
+}
