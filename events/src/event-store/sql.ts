@@ -328,6 +328,7 @@ export class SqlEventStore implements EventStore {
     allFromStart: string;
     allAfter: string;
     head: string;
+    count: string;
     pendingFromStart: string;
     pendingAfter: string;
   };
@@ -368,6 +369,7 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       allFromStart: `SELECT ${COLUMNS} FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id, global_position LIMIT $1`,
       allAfter: `SELECT ${COLUMNS} FROM ${s}.events WHERE ${after} AND ${horizon} ORDER BY transaction_id, global_position LIMIT $3`,
       head: `SELECT transaction_id::text AS tx, global_position FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+      count: `SELECT count(*) AS n FROM ${s}.events WHERE ${horizon}`,
       pendingFromStart: `SELECT EXISTS (SELECT 1 FROM ${s}.events WHERE NOT (${horizon})) AS pending`,
       pendingAfter: `SELECT EXISTS (SELECT 1 FROM ${s}.events WHERE ${after} AND NOT (${horizon})) AS pending`,
     };
@@ -473,6 +475,12 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
     const rows = await this.run<{ tx: string; global_position: string | number | bigint }>(this.sql.head, [], 'read head position');
     const row = rows[0];
     return row ? { commit: BigInt(row.tx), prepare: BigInt(row.global_position) } : START;
+  }
+
+  /** Events in $all (what readAll can reach now), counted in one query: a rebuild's progress total. */
+  async countAll(): Promise<number> {
+    const rows = await this.run<{ n: string | number }>(this.sql.count, [], 'count $all');
+    return Number(rows[0]?.n ?? 0);
   }
 
   async now(): Promise<Date> {
