@@ -1,0 +1,422 @@
+/**
+ * Full rebuild of every read model from 10,000,000 events: the admin rebuild path of the
+ * projector (createProjectionRuntime().runRebuild(): catch-up of a fresh Redis keyspace from
+ * position 0, then the switch of readers), reading a PostgreSQL event store, in a child process
+ * whose peak memory is its own. Targets: < 200 s and a peak RSS < 4 GiB.
+ *
+ *   node --import tsx bench/rebuild.ts        (BENCH_REBUILD_EVENTS=1000000 for a quicker run)
+ *
+ * The store is seeded once per event count into the database `pass_bench_rebuild` (created
+ * through TEST_POSTGRES_URL's database, default postgres://postgres@127.0.0.1:5432/test), schema
+ * `rebuild_<count>`, by COPY into the store's own tables (sql.ts's schema, rows as its append
+ * functions write them), and kept: a marker row names the generator version, so a later run does
+ * not seed again. BENCH_REBUILD_RESEED=1 seeds again. Redis at TEST_REDIS_URL (default
+ * redis://127.0.0.1:6379), under a fresh root removed afterwards (never FLUSHDB: shared Redis).
+ * BENCH_REBUILD_SEED_ONLY=1 stops after seeding. BENCH_REBUILD_CPU_PROF=<dir> passes --cpu-prof to the
+ * rebuild process.
+ */
+import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { eventSchemaVersions, streams, type DomainEvent } from '../events/src/index';
+import { assertSchemaName, setupSchema } from '../events/src/event-store/sql';
+import { canConnect, testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
+import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
+import { streamOf } from '../projector/src/testing/append';
+import { generateEvents } from '../projector/src/testing/generate-events';
+
+export const COMMAND = 'node --import tsx bench/rebuild.ts';
+const EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 10_000_000);
+const TARGET_SECONDS = 200;
+const TARGET_RSS = 4 * 2 ** 30;
+const DATABASE = 'pass_bench_rebuild';
+/** Bump when the seeded events change (generator, mix, row shape): older seeds are redone. */
+const GENERATOR_VERSION = 1;
+/** Events per generated user in the mix below (about 11.2 measured): users to generate, with a margin. */
+const EVENTS_PER_USER = 10.5;
+/** Activity factor of generateEvents: ~5.5 free points per user, chat and card updates scaled. */
+const ACTIVITY = 3;
+/** Members active at the same time: their events interleave in the global order, as on the site. */
+const CONCURRENT_USERS = 5_000;
+/**
+ * Events per COPY transaction (one transaction id each, as a large append would have). Small:
+ * while one runs, $all readers of every store on the server wait for it (cluster-wide horizon).
+ */
+const COPY_CHUNK = 10_000;
+
+const schemaName = (events: number) => `rebuild_${events}`;
+const benchUrl = () => {
+  const u = new URL(testPostgresUrl());
+  u.pathname = `/${DATABASE}`;
+  return u.toString();
+};
+
+// ---------------------------------------------------------------- seeding
+
+/** The generator's events as real traffic: the command side's extra events, members interleaved. */
+function* traffic(users: number): Generator<DomainEvent> {
+  const random = mulberry32(7);
+  const active: DomainEvent[][] = [];
+  let session: DomainEvent[] | undefined;
+  const emitFrom = function* (): Generator<DomainEvent> {
+    // A random active member does their next thing; a member with nothing left leaves.
+    const k = Math.floor(random() * active.length);
+    const queue = active[k]!;
+    yield queue.shift()!;
+    if (queue.length === 0) {
+      active[k] = active[active.length - 1]!;
+      active.pop();
+    }
+  };
+  for (const event of generateEvents({ users, seed: 1, activity: ACTIVITY })) {
+    if (event.type === 'UserRegistered') {
+      if (session) active.push(session);
+      // Registration reserves the e-mail on its own stream first (email-decider).
+      session = [{ type: 'EmailReserved', data: { email: event.data.email, userId: event.data.userId, reservedAt: event.data.registeredAt } }, event];
+      while (active.length >= CONCURRENT_USERS) yield* emitFrom();
+      continue;
+    }
+    if (!session) {
+      yield event; // the site's set-up events before the first member
+      continue;
+    }
+    session.push(event);
+    if (event.type === 'PassesClaimed') {
+      // The reconciler confirms a claimed reservation on the pool (pool-decider).
+      const { reservationId, userId, passes, claimedAt } = event.data;
+      session.push({ type: 'PassReservationConfirmed', data: { reservationId, userId, passes, confirmedAt: claimedAt } });
+    }
+  }
+  if (session) active.push(session);
+  while (active.length > 0) yield* emitFrom();
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** COPY text format: JSON has no raw tab or newline, only backslashes to double. */
+const copyText = (s: string) => (s.includes('\\') ? s.replaceAll('\\', '\\\\') : s);
+
+interface SeedResult {
+  seconds: number;
+  mix: Map<string, number>;
+  streams: number;
+}
+
+async function writeCopy(client: pg.Client, sql: string, rows: Iterable<string>): Promise<void> {
+  const stream = client.query(copyFrom(sql));
+  const done = new Promise<void>((resolve, reject) => {
+    stream.on('finish', resolve);
+    stream.on('error', reject);
+  });
+  let buffer = '';
+  for (const row of rows) {
+    buffer += row;
+    if (buffer.length > 1 << 20) {
+      if (!stream.write(buffer)) await new Promise((r) => stream.once('drain', r));
+      buffer = '';
+    }
+  }
+  stream.end(buffer);
+  await done;
+}
+
+async function seed(client: pg.Client, schema: string, events: number): Promise<SeedResult> {
+  const started = performance.now();
+  const s = `"${schema}"`;
+  await client.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
+  await setupSchema((sql) => client.query(sql), schema);
+  // The store's indexes stay in place during the load: building them afterwards is faster, but
+  // CREATE INDEX holds a transaction id for its whole run, and the store's $all horizon
+  // (pg_snapshot_xmin) is cluster-wide, so every other event store on the server would stop
+  // delivering for that long. Short COPY transactions delay them by one chunk at most.
+  await client.query(`SET synchronous_commit = off`);
+
+  const users = Math.ceil(events / EVENTS_PER_USER) + 1_000;
+  const revisions = new Map<string, number>();
+  const mix = new Map<string, number>();
+  const source = traffic(users)[Symbol.iterator]();
+  let clock = Date.UTC(2026, 0, 1);
+  let written = 0;
+  const rows = function* (limit: number): Generator<string> {
+    for (let n = 0; n < limit; n++) {
+      const next = source.next();
+      if (next.done) throw new Error(`The generator ran out after ${written} events; raise EVENTS_PER_USER's margin`);
+      const event = next.value;
+      const stream = event.type === 'EmailReserved' ? streams.email(event.data.email) : streamOf(event);
+      const revision = (revisions.get(stream) ?? -1) + 1;
+      revisions.set(stream, revision);
+      mix.set(event.type, (mix.get(event.type) ?? 0) + 1);
+      const id = randomUUID();
+      const at = new Date((clock += 3_000 + (n % 7) * 500)).toISOString();
+      // Metadata as the command handler writes it (eventMetadataSchema).
+      const metadata = {
+        eventId: id,
+        correlationId: id,
+        causationId: id,
+        actor: event.type === 'PassReservationConfirmed' ? { type: 'system', id: 'reconciler' } : { type: 'user', id: 'userId' in event.data ? event.data.userId : 'admin-1' },
+        schemaVersion: eventSchemaVersions[event.type],
+        occurredAt: at,
+      };
+      written++;
+      yield `${id}\t${copyText(stream)}\t${revision}\t${event.type}\t${copyText(JSON.stringify(event.data))}\t${copyText(JSON.stringify(metadata))}\t${at}\n`;
+    }
+  };
+  while (written < events) {
+    const chunk = Math.min(COPY_CHUNK, events - written);
+    // One transaction per chunk: its rows share a transaction id, ordered by global_position.
+    await client.query('BEGIN');
+    await writeCopy(client, `COPY ${s}.events (event_id, stream_id, revision, type, data, metadata, recorded_at) FROM STDIN`, rows(chunk));
+    await client.query('COMMIT');
+    if (written % 200_000 === 0) process.stderr.write(`rebuild bench: seeded ${written.toLocaleString('en-US')} / ${events.toLocaleString('en-US')} events\r`);
+  }
+  process.stderr.write('\n');
+  await writeCopy(
+    client,
+    `COPY ${s}.streams (stream_id, revision) FROM STDIN`,
+    (function* () {
+      for (const [stream, revision] of revisions) yield `${copyText(stream)}\t${revision}\n`;
+    })(),
+  );
+  await client.query(`VACUUM (ANALYZE) ${s}.events`);
+  await client.query(`VACUUM (ANALYZE) ${s}.streams`);
+  await verifyAppend(client, schema, revisions);
+  return { seconds: (performance.now() - started) / 1000, mix, streams: revisions.size };
+}
+
+/** A later append to a seeded stream must find its revision (inside a rolled-back transaction). */
+async function verifyAppend(client: pg.Client, schema: string, revisions: Map<string, number>): Promise<void> {
+  const [stream, revision] = [...revisions].find(([id]) => id.startsWith('user-'))!;
+  const id = randomUUID();
+  await client.query('BEGIN');
+  try {
+    await client.query(`SELECT "${schema}".append_event($1, $2, $3::uuid, 'Check', '{}'::jsonb, '{}'::jsonb)`, [stream, revision, id]);
+    const wrong = await client.query(`SELECT "${schema}".append_event($1, $2, $3::uuid, 'Check', '{}'::jsonb, '{}'::jsonb)`, [stream, revision, randomUUID()]).then(
+      () => false,
+      (error: { code?: string }) => error.code === 'ES409',
+    );
+    if (!wrong) throw new Error('seeded streams: a stale expected revision was not refused');
+  } finally {
+    await client.query('ROLLBACK');
+  }
+}
+
+interface SeedMarker {
+  events: number;
+  version: number;
+  seconds: number;
+  mix: Record<string, number>;
+  streams: number;
+}
+
+/** The seeded store for `events`, reusing a complete seed of the same generator version. */
+async function ensureSeeded(events: number): Promise<{ schema: string; marker: SeedMarker; reused: boolean }> {
+  const admin = new pg.Client({ connectionString: testPostgresUrl() });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await admin.end();
+  }
+  const schema = schemaName(events);
+  assertSchemaName(schema);
+  const client = new pg.Client({ connectionString: benchUrl(), application_name: 'bench-rebuild-seed' });
+  await client.connect();
+  try {
+    await client.query(`CREATE TABLE IF NOT EXISTS public.bench_seeds (schema_name text PRIMARY KEY, marker jsonb NOT NULL)`);
+    const found = await client.query<{ marker: SeedMarker }>('SELECT marker FROM public.bench_seeds WHERE schema_name = $1', [schema]);
+    const old = found.rows[0]?.marker;
+    if (old && old.version === GENERATOR_VERSION && old.events === events && process.env.BENCH_REBUILD_RESEED !== '1') {
+      return { schema, marker: old, reused: true };
+    }
+    await client.query('DELETE FROM public.bench_seeds WHERE schema_name = $1', [schema]);
+    process.stderr.write(`rebuild bench: seeding ${events.toLocaleString('en-US')} events into ${DATABASE}.${schema}\n`);
+    const result = await seed(client, schema, events);
+    const marker: SeedMarker = { events, version: GENERATOR_VERSION, seconds: result.seconds, mix: Object.fromEntries(result.mix), streams: result.streams };
+    // Written last: an interrupted seed has no marker and is redone.
+    await client.query('INSERT INTO public.bench_seeds (schema_name, marker) VALUES ($1, $2)', [schema, JSON.stringify(marker)]);
+    return { schema, marker, reused: false };
+  } finally {
+    await client.end();
+  }
+}
+
+// ---------------------------------------------------------------- the rebuild (child process)
+
+interface ChildResult {
+  events: number;
+  seconds: number;
+  cpuSeconds: number;
+  peakRssBytes: number;
+  batches: number;
+}
+
+async function child(): Promise<void> {
+  const [{ pino }, { Registry }, { openPostgresEventStore }, { createRedisReadModels }, { createProjectionRuntime }] = await Promise.all([
+    import('pino'),
+    import('prom-client'),
+    import('../events/src/event-store/postgres'),
+    import('../projector/src/read-models/redis'),
+    import('../projector/src/rebuild/runtime'),
+  ]);
+  const logger = pino({ level: process.env.BENCH_REBUILD_LOG ?? 'warn' }, pino.destination(2));
+  const eventStore = await openPostgresEventStore({ connectionString: benchUrl(), schema: process.env.BENCH_REBUILD_SCHEMA!, logger });
+  const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+  const readModels = createRedisReadModels({ redis, root: process.env.BENCH_REBUILD_ROOT! });
+  let batches = 0;
+  let processed = 0;
+  const runtime = createProjectionRuntime({
+    eventStore,
+    readModels,
+    logger,
+    metrics: new Registry(),
+    // Production passes none (the store's default); set only to compare batch sizes.
+    ...(process.env.BENCH_REBUILD_BATCH ? { maxBatchSize: Number(process.env.BENCH_REBUILD_BATCH) } : {}),
+    onRebuildState: (state) => {
+      batches++;
+      processed = state.processed;
+    },
+  });
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  const progress = setInterval(() => {
+    process.stderr.write(`rebuild bench: ${processed.toLocaleString('en-US')} events after ${((performance.now() - started) / 1000).toFixed(0)} s\r`);
+  }, 5_000);
+  await runtime.runRebuild();
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(progress);
+  const used = process.cpuUsage(cpu);
+  const state = runtime.rebuildState();
+  if (state.state !== 'idle') throw new Error(`rebuild ended ${state.state}`);
+  const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+  const result: ChildResult = {
+    events: state.processed,
+    seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    peakRssBytes: hwm ? Number(hwm[1]) * 1024 : NaN,
+    batches,
+  };
+  await runtime.stop();
+  await eventStore.close();
+  redis.disconnect();
+  process.send!(result);
+}
+
+function runChild(schema: string, root: string, interrupted: (kill: () => void) => void): Promise<ChildResult> {
+  const profile = process.env.BENCH_REBUILD_CPU_PROF;
+  const proc = fork(fileURLToPath(import.meta.url), [], {
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+      ...(process.env.BENCH_REBUILD_NODE_FLAGS ?? '').split(' ').filter(Boolean),
+    ],
+    env: { ...process.env, BENCH_REBUILD_CHILD: '1', BENCH_REBUILD_SCHEMA: schema, BENCH_REBUILD_ROOT: root },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  interrupted(() => proc.kill());
+  return new Promise((resolve, reject) => {
+    let result: ChildResult | undefined;
+    proc.on('message', (m) => (result = m as ChildResult));
+    proc.on('error', reject);
+    proc.on('exit', (code, signal) => {
+      process.stderr.write('\n');
+      if (result) resolve(result);
+      else reject(new Error(`rebuild process exited with ${signal ?? code} before reporting`));
+    });
+  });
+}
+
+// ---------------------------------------------------------------- report
+
+const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
+const n = (x: number) => Math.round(x).toLocaleString('en-US');
+
+async function redisInfo(redis: Redis): Promise<{ usedMemory: number; cpuSeconds: number }> {
+  const [memory, cpu] = await Promise.all([redis.info('memory'), redis.info('cpu')]);
+  const field = (text: string, name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(text)?.[1] ?? NaN);
+  return { usedMemory: field(memory, 'used_memory'), cpuSeconds: field(cpu, 'used_cpu_user') + field(cpu, 'used_cpu_sys') };
+}
+
+export async function run(): Promise<{ title: string; markdown: string }> {
+  const title = `Full rebuild of the read models from ${n(EVENTS)} events`;
+  const pgUrl = new URL(testPostgresUrl());
+  const redisUrl = new URL(testRedisUrl());
+  if (!(await canConnect(pgUrl.hostname || '127.0.0.1', Number(pgUrl.port || 5432)))) {
+    return { title, markdown: `Command: \`${COMMAND}\`. SKIPPED: PostgreSQL (cannot reach ${pgUrl.host})` };
+  }
+  if (!(await canConnect(redisUrl.hostname || '127.0.0.1', Number(redisUrl.port || 6379)))) {
+    return { title, markdown: `Command: \`${COMMAND}\`. SKIPPED: Redis (cannot reach ${redisUrl.host})` };
+  }
+  const { schema, marker, reused } = await ensureSeeded(EVENTS);
+  if (process.env.BENCH_REBUILD_SEED_ONLY === '1') return { title, markdown: `Seeded ${n(marker.events)} events into ${DATABASE}.${schema} (${reused ? 'reused' : 'this run'}).` };
+
+  const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+  const root = `bench:rebuild:${randomUUID()}`;
+  // Interrupted (Ctrl-C, kill): stop the rebuild; once it has exited, `finally` removes its keys
+  // from the shared Redis, then the process ends.
+  let stopChild = () => {};
+  let interrupted = false;
+  const onSignal = () => {
+    interrupted = true;
+    stopChild();
+  };
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  try {
+    const before = await redisInfo(redis);
+    const loadBefore = loadavg();
+    const result = await runChild(schema, root, (kill) => (stopChild = kill));
+    const loadAfter = loadavg();
+    const after = await redisInfo(redis);
+    const load = (l: number[]) => l.map((x) => x.toFixed(1)).join(' / ');
+    const ok = (pass: boolean) => (pass ? 'ok' : 'MISSED');
+    const mix = Object.entries(marker.mix)
+      .sort((a, b) => b[1] - a[1])
+      .map(([type, count]) => `${type} ${n(count)}`)
+      .join(', ');
+    const lines = [
+      `Command: \`${COMMAND}\` (\`BENCH_REBUILD_EVENTS=1000000\` for a quicker run). The admin rebuild path (\`createProjectionRuntime().runRebuild()\`: catch-up of a fresh Redis keyspace from position 0, then the switch of readers) in its own process, reading the PostgreSQL event store (\`${DATABASE}\`, schema \`${schema}\`) with the production defaults.`,
+      '',
+      '| figure | value | limit | |',
+      '|---|---:|---:|---|',
+      `| events projected | ${n(result.events)} | | |`,
+      `| rebuild time | ${result.seconds.toFixed(1)} s | < ${TARGET_SECONDS} s | ${ok(result.seconds < TARGET_SECONDS)} |`,
+      `| throughput | ${n(result.events / result.seconds)} events/s | > ${n(EVENTS / TARGET_SECONDS)} events/s | ${ok(result.events / result.seconds > EVENTS / TARGET_SECONDS)} |`,
+      `| peak RSS of the rebuild process (VmHWM) | ${gib(result.peakRssBytes)} | < 4 GiB | ${ok(result.peakRssBytes < TARGET_RSS)} |`,
+      `| CPU time of the rebuild process | ${result.cpuSeconds.toFixed(1)} s | | |`,
+      `| Redis CPU time during the rebuild (whole server, shared) | ${(after.cpuSeconds - before.cpuSeconds).toFixed(1)} s | | |`,
+      `| Redis used_memory after (the server's, not the process's) | ${gib(after.usedMemory)} (+${gib(after.usedMemory - before.usedMemory)}) | | |`,
+      '',
+      `Load average (1/5/15 min) ${load(loadBefore)} before, ${load(loadAfter)} after (2 cores shared with other work). ${n(result.batches)} rebuild progress updates (one per stored batch).`,
+      '',
+      `Events: ${n(marker.events)} from \`generateEvents\` (activity ${ACTIVITY}, ${n(marker.mix.UserRegistered ?? 0)} members) as the site records them: each registration preceded by its \`EmailReserved\`, each claim followed by the reconciler's \`PassReservationConfirmed\`, and ${n(CONCURRENT_USERS)} members active at a time, so their events interleave in the global order. Mix: ${mix}. ${n(marker.streams)} streams. Seeded by COPY in ${marker.seconds.toFixed(0)} s ${reused ? '(an earlier run; reused)' : '(this run)'}; \`BENCH_REBUILD_RESEED=1\` seeds again.`,
+    ];
+    return { title, markdown: lines.join('\n') };
+  } finally {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    await deleteKeysUnder(redis, root);
+    redis.disconnect();
+    if (interrupted) process.exit(130);
+  }
+}
+
+if (process.env.BENCH_REBUILD_CHILD === '1') {
+  await child();
+} else if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { title, markdown } = await run();
+  process.stdout.write(`## ${title}\n\n${markdown}\n`);
+}
