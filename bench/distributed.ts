@@ -194,15 +194,23 @@ interface Loop {
 type Op = (i: number) => Promise<{ status: number; text: string }>;
 
 type Pids = Record<string, number[]>;
-const cpuOf = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
 
+/** CPU ms per request of each group of processes; a process gone by the end (a pool connection closed) counts up to its last reading. */
 function cpuMeter(pids: Pids) {
-  const before = Object.fromEntries(Object.entries(pids).map(([k, list]) => [k, cpuOf(list)]));
+  const before = new Map<number, number>();
+  for (const list of Object.values(pids)) for (const pid of list) before.set(pid, cpuSeconds(pid));
   const bench0 = process.cpuUsage();
   const m0 = machineTicks();
   return (requests: number): Record<string, number> => {
     const out: Record<string, number> = {};
-    for (const [k, list] of Object.entries(pids)) out[k] = ((cpuOf(list) - before[k]!) * 1000) / requests;
+    for (const [k, list] of Object.entries(pids)) {
+      let seconds = 0;
+      for (const pid of list) {
+        const now = cpuSeconds(pid);
+        if (Number.isFinite(now) && Number.isFinite(before.get(pid)!)) seconds += now - before.get(pid)!;
+      }
+      out[k] = list.length ? (seconds * 1000) / requests : Number.NaN;
+    }
     const b = process.cpuUsage(bench0);
     out.bench = (b.user + b.system) / 1000 / requests;
     const m1 = machineTicks();
@@ -223,11 +231,11 @@ function tally(failures: Record<string, number>, res: { status: number; text: st
   failures[key] = (failures[key] ?? 0) + 1;
 }
 
-async function closedLoop(name: string, clients: number, total: number, op: Op, pids: Pids, okStatus: number): Promise<Loop> {
+async function closedLoop(name: string, clients: number, total: number, op: Op, pids: () => Promise<Pids>, okStatus: number): Promise<Loop> {
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   let next = 0;
-  const cpu = cpuMeter(pids);
+  const cpu = cpuMeter(await pids());
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -244,13 +252,13 @@ async function closedLoop(name: string, clients: number, total: number, op: Op, 
   return { name, count: total, perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures, cpuPerRequestMs: cpu(total), load: load() };
 }
 
-async function openLoop(name: string, rate: number, seconds: number, op: Op, pids: Pids, okStatus: number): Promise<Loop> {
+async function openLoop(name: string, rate: number, seconds: number, op: Op, pids: () => Promise<Pids>, okStatus: number): Promise<Loop> {
   const total = rate * seconds;
   const interval = 1000 / rate;
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   const running: Promise<void>[] = [];
-  const cpu = cpuMeter(pids);
+  const cpu = cpuMeter(await pids());
   const started = performance.now();
   for (let i = 0; i < total; i++) {
     const due = started + i * interval;
@@ -502,7 +510,8 @@ interface CommandFigures {
 async function benchCommands(layout: Layout): Promise<CommandFigures> {
   const store = await openPostgresEventStore({ connectionString: testPostgresUrl(), schema: layout.schema, poolSize: 16 });
   const clients = new Clients(new URL(layout.proxyUrl));
-  let pids: Pids = await pidsOf(layout);
+  // Read before each run: the store's pools open and close connections (10 s idle timeout).
+  const pids = () => pidsOf(layout);
   try {
     const chatMembers = Math.ceil(CHAT_TOTAL / CHATS_PER_MEMBER);
     const steadyChatMembers = Math.ceil((RATE * RATE_SECONDS) / CHATS_PER_MEMBER);
@@ -535,8 +544,6 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
     };
     // Warm-up: JIT and connection pools in every process.
     await closedLoop('warm-up', CLIENTS, warmChatMembers * CHATS_PER_MEMBER, chat(ranges.warm, 9), pids, 201);
-    // The store's pools have grown to their working size by now.
-    pids = await pidsOf(layout);
 
     loops.push(await closedLoop('chat message (POST /api/chat-messages)', CLIENTS, CHAT_TOTAL, chat(ranges.chat, 2), pids, 201));
     // The same load straight to command-api, for what the proxy hop costs (not a target figure).
