@@ -399,7 +399,7 @@ export async function run(): Promise<{ title: string; markdown: string }> {
       `| peak RSS of the rebuild process (VmHWM) | ${gib(result.peakRssBytes)} | < 4 GiB | ${ok(result.peakRssBytes < TARGET_RSS)} |`,
       `| CPU time of the rebuild process | ${result.cpuSeconds.toFixed(1)} s | | |`,
       `| Redis CPU time during the rebuild (whole server, shared) | ${(after.cpuSeconds - before.cpuSeconds).toFixed(1)} s | | |`,
-      `| Redis used_memory after (the server's, not the process's) | ${gib(after.usedMemory)} (+${gib(after.usedMemory - before.usedMemory)}) | | |`,
+      `| Redis used_memory after (the whole server's, not the process's) | ${gib(after.usedMemory)} (${after.usedMemory >= before.usedMemory ? '+' : '−'}${gib(Math.abs(after.usedMemory - before.usedMemory))} since the start; other clients' keys come and go) | | |`,
       '',
       `Load average (1/5/15 min) ${load(loadBefore)} before, ${load(loadAfter)} after (2 cores shared with other work). ${n(result.batches)} rebuild progress updates (one per stored batch).`,
       '',
