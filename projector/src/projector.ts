@@ -181,7 +181,10 @@ export function createProjector(deps: ProjectorDeps): Projector {
       try {
         // One batch in flight at most: the previous one must be stored before this returns.
         await previous;
-        if (unreadable) await current;
+        // Live events read the keyspace after their batch (figures, the chat after a clear): with
+        // browsers listening, the next batch must not land first, so no overlap then. A rebuild
+        // is quiet until it takes over.
+        if (unreadable || publisher) await current;
       } catch (error) {
         mirror = undefined;
         throw error;
