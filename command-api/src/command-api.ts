@@ -14,6 +14,7 @@ import { createInProcessGateway } from './gateway';
 import { authenticate } from './http/auth';
 import { apiErrorHandler } from './http/errors';
 import { storeSyncedClock, systemClock, type Clock } from './kernel/clock';
+import { FileAggregateSnapshots, RedisAggregateSnapshots } from './kernel/aggregate-snapshots';
 import { CommandHandler } from './kernel/command-handler';
 import type { CommandServices } from './kernel/services';
 import { PassReservationReconciler } from './passes/reconciler';
@@ -144,10 +145,15 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   const clock = deps.clock ?? synced!.clock;
   await mkdir(config.uploadsDir, { recursive: true });
 
-  const handler = new CommandHandler({ eventStore, logger });
   // One connection for sessions and login counters; BullMQ opens its own (it needs blocking commands).
   // Auto-pipelining: the session reads and limit checks of concurrent requests leave in one write.
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) : undefined;
+  const snapshots = redis
+    ? new RedisAggregateSnapshots(redis, `${config.redisPrefix ?? 'pass:'}aggregate-snapshots:`)
+    : config.dataDir
+      ? new FileAggregateSnapshots(join(config.dataDir, 'aggregate-snapshots'))
+      : undefined;
+  const handler = new CommandHandler({ eventStore, logger, ...(snapshots ? { snapshots } : {}) });
   const sessionStore = await openSessionStore(config, redis);
   const secret = await sessionSecretFor(config);
   const sessions = new Sessions({ store: sessionStore, secret, cookieSecure: config.cookieSecure, clock });

@@ -12,6 +12,7 @@ import {
   type RecordedEvent,
 } from '@pass/events';
 import type { Logger } from 'pino';
+import type { AggregateSnapshotStore } from './aggregate-snapshots';
 import type { Decider } from './decider';
 import { DomainError } from './domain-error';
 
@@ -22,6 +23,8 @@ export interface CommandHandlerOptions {
   cacheSize?: number;
   /** Re-decisions after a revision conflict before giving up. */
   maxRetries?: number;
+  /** Where deciders with a snapshot codec keep their snapshots; none: always replay. */
+  snapshots?: AggregateSnapshotStore;
 }
 
 export interface Handled<S, E> {
@@ -107,8 +110,13 @@ export class CommandHandler {
   private readonly maxRetries: number;
   private readonly cache = new Map<string, Cached>();
   private readonly queues = new Map<string, StreamQueue>();
+  private readonly snapshots: AggregateSnapshotStore | undefined;
+  /** Revision of the last snapshot saved or loaded per stream, and saves in flight. */
+  private readonly snapshotAt = new Map<string, number>();
+  private readonly snapshotting = new Set<string>();
 
   constructor(options: CommandHandlerOptions) {
+    this.snapshots = options.snapshots;
     this.store = options.eventStore;
     this.logger = options.logger;
     this.cacheSize = options.cacheSize ?? 50_000;
@@ -282,6 +290,7 @@ export class CommandHandler {
     if (existing && existing.decider === decider.name && existing.revision > value.revision) return;
     this.cache.delete(streamId);
     this.cache.set(streamId, { decider: decider.name, state: value.state, revision: value.revision });
+    this.maybeSnapshot(decider, streamId, value);
     if (this.cache.size > this.cacheSize) {
       const oldest = this.cache.keys().next().value;
       if (oldest !== undefined) this.cache.delete(oldest);
@@ -293,6 +302,7 @@ export class CommandHandler {
     streamId: string,
     from: { state: S; revision: number },
   ): Promise<{ state: S; revision: number }> {
+    if (from.revision < 0) from = (await this.fromSnapshot(decider, streamId)) ?? from;
     const recorded = await this.store.readStream(streamId, { fromRevision: from.revision + 1 });
     let { state, revision } = from;
     for (const r of recorded) {
@@ -302,5 +312,43 @@ export class CommandHandler {
       revision = r.revision;
     }
     return { state, revision };
+  }
+
+  /** The stream's snapshot when it is usable (same codec version, its event still stored); else undefined. */
+  private async fromSnapshot<C extends AnyCommand, S, E extends DomainEvent>(decider: Decider<C, S, E>, streamId: string): Promise<{ state: S; revision: number } | undefined> {
+    const codec = decider.snapshot;
+    if (!codec || !this.snapshots) return undefined;
+    try {
+      const snapshot = await this.snapshots.load(streamId);
+      if (!snapshot || snapshot.version !== codec.version) return undefined;
+      const [at] = await this.store.readStream(streamId, { fromRevision: snapshot.revision, maxCount: 1 });
+      if (at?.id !== snapshot.eventId) {
+        this.logger.warn({ streamId, revision: snapshot.revision }, 'aggregate snapshot not taken from this event store; replaying the stream');
+        return undefined;
+      }
+      this.snapshotAt.set(streamId, snapshot.revision);
+      return { state: codec.decode(snapshot.data), revision: snapshot.revision };
+    } catch (error) {
+      this.logger.warn({ err: error, streamId }, 'aggregate snapshot unreadable; replaying the stream');
+      return undefined;
+    }
+  }
+
+  /** Saves a snapshot in the background once enough events have passed since the last one. */
+  private maybeSnapshot<C extends AnyCommand, S, E extends DomainEvent>(decider: Decider<C, S, E>, streamId: string, value: { state: S; revision: number }): void {
+    const codec = decider.snapshot;
+    const store = this.snapshots;
+    if (!codec || !store || this.snapshotting.has(streamId)) return;
+    if (value.revision - (this.snapshotAt.get(streamId) ?? -1) < (codec.every ?? 1_000)) return;
+    this.snapshotting.add(streamId);
+    // States are immutable (evolve returns a new one), so this one stays as it is meanwhile.
+    void (async () => {
+      const [at] = await this.store.readStream(streamId, { fromRevision: value.revision, maxCount: 1 });
+      if (!at) return;
+      await store.save(streamId, { revision: value.revision, eventId: at.id, version: codec.version, data: codec.encode(value.state) });
+      this.snapshotAt.set(streamId, value.revision);
+    })()
+      .catch((error: unknown) => this.logger.warn({ err: error, streamId }, 'aggregate snapshot not saved'))
+      .finally(() => this.snapshotting.delete(streamId));
   }
 }

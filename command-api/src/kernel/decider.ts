@@ -1,4 +1,5 @@
 import type { DomainEvent } from '@pass/events';
+import type { SnapshotCodec } from './aggregate-snapshots';
 
 /**
  * A pure aggregate (DESIGN §3): `decide` turns a command and the current state into new events
@@ -13,6 +14,8 @@ export interface Decider<C extends { type: string; now: Date }, S, E extends Dom
   isEvent(event: DomainEvent): event is E;
   evolve(state: S, event: E): S;
   decide(command: C, state: S): E[];
+  /** For streams that grow long (passes-pool): how to snapshot the state, so loading it does not replay every event. */
+  readonly snapshot?: SnapshotCodec<S>;
 }
 
 export type CommandOfDecider<D> = D extends Decider<infer C, infer _S, infer _E> ? C : never;

@@ -121,4 +121,13 @@ export const poolDecider: Decider<PoolCommand, PoolState, PoolEvent> = {
   isEvent: eventGuard(POOL_EVENT_TYPES),
   evolve: evolvePool,
   decide: decidePool,
+  // Two events per claim: at a million members the stream is too long to replay on every start.
+  snapshot: {
+    version: 1,
+    encode: (state) => ({ available: state.available, supplySet: state.supplySet, pending: [...state.pending.values()] }),
+    decode: (data) => {
+      const d = data as { available: number; supplySet: boolean; pending: Reservation[] };
+      return { available: d.available, supplySet: d.supplySet, pending: new Map(d.pending.map((r) => [r.reservationId, r])) };
+    },
+  },
 };
