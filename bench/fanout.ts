@@ -35,13 +35,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, SendChatMessageResponse, ServerToClientEvents } from '../events/src/api';
 import { spawnStandalone, type SpawnedService } from '../infra/src/testing/spawn-process';
+import { postFrom } from './live';
 
 export const COMMAND = 'node --import tsx bench/fanout.ts';
 const SOCKETS = Number(process.env.FANOUT_SOCKETS ?? 5000);
@@ -229,35 +229,6 @@ function writeCalls(pid: number): number {
   }
 }
 
-/** POST with a chosen source address (fetch cannot pick one); answers the status and the session cookie. */
-function postFrom(url: string, path: string, body: unknown, localAddress: string): Promise<{ status: number; cookie: string; text: string }> {
-  const base = new URL(url);
-  const payload = JSON.stringify(body);
-  return new Promise((done, fail) => {
-    const req = request(
-      {
-        hostname: base.hostname,
-        port: base.port,
-        path,
-        method: 'POST',
-        localAddress,
-        agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), accept: 'application/json' },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          const cookie = (res.headers['set-cookie'] ?? []).map((line) => line.split(';')[0]!).join('; ');
-          done({ status: res.statusCode ?? 0, cookie, text });
-        });
-      },
-    );
-    req.on('error', fail);
-    req.end(payload);
-  });
-}
 
 /** Members who send, each from its own address (30 per address per 10 s would allow 6, 5 per member caps it). */
 async function openSenders(joinUrl: string, socketUrl: string, count: number): Promise<FanSocket[]> {
@@ -265,7 +236,7 @@ async function openSenders(joinUrl: string, socketUrl: string, count: number): P
   return Promise.all(
     Array.from({ length: count }, async (_, k) => {
       const address = `127.0.0.${2 + k}`;
-      const res = await postFrom(joinUrl, '/api/register-user', { email: `f${tag}${k}@bench.io`, password: 'bench1' }, address);
+      const res = await postFrom(new URL(joinUrl), '/api/register-user', { email: `f${tag}${k}@bench.io`, password: 'bench1' }, address);
       if (res.status !== 201 || !res.cookie) throw new Error(`register from ${address} answered ${res.status}: ${res.text.slice(0, 200)}`);
       const socket = open(socketUrl, { cookie: res.cookie, address });
       await connected(socket);

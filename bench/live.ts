@@ -91,7 +91,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const addressOf = (member: number) => `127.0.0.${2 + Math.floor(member / MEMBERS_PER_ADDRESS)}`;
 
 /** POST with a chosen source address (fetch cannot pick one); returns the status and the session cookie. */
-function postFrom(base: URL, path: string, body: unknown, localAddress: string): Promise<{ status: number; cookie: string; text: string }> {
+export function postFrom(base: URL, path: string, body: unknown, localAddress: string): Promise<{ status: number; cookie: string; text: string }> {
   const payload = JSON.stringify(body);
   return new Promise((done, fail) => {
     const req = request(

@@ -28,7 +28,7 @@ import { assertSchemaName, setupSchema } from '../events/src/event-store/sql';
 import { canConnect, testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
 import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
 import { streamOf } from '../projector/src/testing/append';
-import { generateEvents } from '../projector/src/testing/generate-events';
+import { generateEvents, rng } from '../projector/src/testing/generate-events';
 
 export const COMMAND = 'node --import tsx bench/rebuild.ts';
 const EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 10_000_000);
@@ -60,7 +60,7 @@ const benchUrl = () => {
 
 /** The generator's events as real traffic: the command side's extra events, members interleaved. */
 function* traffic(users: number): Generator<DomainEvent> {
-  const random = mulberry32(7);
+  const random = rng(7);
   const active: DomainEvent[][] = [];
   let session: DomainEvent[] | undefined;
   const emitFrom = function* (): Generator<DomainEvent> {
@@ -96,16 +96,6 @@ function* traffic(users: number): Generator<DomainEvent> {
   while (active.length > 0) yield* emitFrom();
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** COPY text format: JSON has no raw tab or newline, only backslashes to double. */
 const copyText = (s: string) => (s.includes('\\') ? s.replaceAll('\\', '\\\\') : s);

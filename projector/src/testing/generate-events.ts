@@ -11,7 +11,7 @@ export const LAST = ['Smith', 'García', 'Li', 'Okafor', 'Müller', 'Rossi', 'Si
 export const COUNTRIES = ['United States', 'Mexico', 'Peru', 'Chile', 'Spain', 'India', 'Nigeria', 'Brazil', 'Germany', 'Japan', 'France', 'Canada', 'Argentina', 'Philippines', 'Egypt', 'Kenya', 'Poland', 'Vietnam', 'Italy', 'Colombia'];
 
 /** Small fast PRNG (mulberry32), so runs are reproducible. */
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
