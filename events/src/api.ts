@@ -3,7 +3,7 @@
  * the payloads of every Socket.IO event. Browser-safe, types only. Routes are relative to the
  * one origin (standalone: http://localhost:3000). All calls send credentials (session cookie).
  */
-import type { Priority, Image } from './domain-events';
+import type { EventData, Priority, Image } from './domain-events';
 
 /** Every 4xx/5xx answer. `fields` maps a form field to its first message (spec §5 texts). */
 export interface ApiError {
@@ -154,6 +154,16 @@ export interface ChatMessageView {
   sentAt: string;
 }
 export interface ChatHistory { total: number; messages: ChatMessageView[] }
+
+/** A stored chat message as readers see it (the projector's history and a retried send's answer). */
+export const toChatMessageView = (d: EventData<'ChatMessageSent'>): ChatMessageView => ({
+  id: d.messageId,
+  userId: d.userId,
+  nickname: d.nickname,
+  message: d.message,
+  priority: d.priority,
+  sentAt: d.sentAt,
+});
 
 /** GET /api/global-post → the newest global post or null. */
 export interface GlobalPostView {

@@ -4,7 +4,7 @@ import {
   chatMessageSchema,
   streams,
   type AdViewTicketResponse,
-  type ChatMessageView,
+  toChatMessageView,
   type CommandContext,
   type FreePointResponse,
   type Principal,
@@ -15,7 +15,7 @@ import { DomainError } from '../kernel/domain-error';
 import type { CommandServices } from '../kernel/services';
 import { tooManyActionsMessage, type ThrottledAction } from '../sessions/rate-limiter';
 import { readDomainEvent } from '../kernel/command-handler';
-import { RETRY_WINDOW_MESSAGES, userDecider, type UserEvent, type UserState } from './decider';
+import { RETRY_WINDOW_MESSAGES, userDecider, type UserState } from './decider';
 import { toUserView } from './view';
 
 /** Member actions shared by the HTTP routes and the Socket.IO gateway, so both apply the same rules. */
@@ -71,21 +71,13 @@ export function chatMessageIdFor(userId: string, requestId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-const toMessageView = (d: Extract<UserEvent, { type: 'ChatMessageSent' }>['data']): ChatMessageView => ({
-  id: d.messageId,
-  userId: d.userId,
-  nickname: d.nickname,
-  message: d.message,
-  priority: d.priority,
-  sentAt: d.sentAt,
-});
 
 /** The answer the first send of `messageId` had: its message as stored, and the member as they are now. */
 async function firstAnswer(s: CommandServices, state: UserState, messageId: string): Promise<SendChatMessageResponse> {
   const recent = await s.handler.store.readStream(streams.user(state.userId), { direction: 'backwards', maxCount: 4 * RETRY_WINDOW_MESSAGES });
   for (const recorded of recent) {
     const event = readDomainEvent(recorded);
-    if (event.type === 'ChatMessageSent' && event.data.messageId === messageId) return { message: toMessageView(event.data), user: toUserView(state) };
+    if (event.type === 'ChatMessageSent' && event.data.messageId === messageId) return { message: toChatMessageView(event.data), user: toUserView(state) };
   }
   throw new Error(`Chat message ${messageId} is recorded as sent but was not found`);
 }
@@ -118,7 +110,7 @@ export async function sendChatMessage(
   );
   const sent = events.find((e) => e.type === 'ChatMessageSent');
   if (sent?.type !== 'ChatMessageSent') return firstAnswer(s, state, messageId);
-  return { message: toMessageView(sent.data), user: toUserView(state) };
+  return { message: toChatMessageView(sent.data), user: toUserView(state) };
 }
 
 export async function currentUser(s: CommandServices, user: Principal): Promise<UserView> {

@@ -1,4 +1,4 @@
-import type { ChatMessageView, DomainEvent } from '@pass/events';
+import { toChatMessageView, type ChatMessageView, type DomainEvent } from '@pass/events';
 import type { MainRecord, ReadModelWrite } from '../read-models/types';
 
 /**
@@ -14,15 +14,7 @@ export function projectChat(
   // `main` is the batch's working copy, updated in place; writes go straight into the batch's list.
   switch (event.type) {
     case 'ChatMessageSent': {
-      const d = event.data;
-      const message: ChatMessageView = {
-        id: d.messageId,
-        userId: d.userId,
-        nickname: d.nickname,
-        message: d.message,
-        priority: d.priority,
-        sentAt: d.sentAt,
-      };
+      const message = toChatMessageView(event.data);
       main.globalMessages += 1;
       writes.push({ op: 'chatPush', message });
       return { message };
