@@ -56,8 +56,8 @@ async function timed(writers: number, total: number, op: (writer: number, i: num
  * The events table's shape (same columns, defaults, unique indexes and $all index) without the
  * append function: what a hand-written INSERT costs.
  */
-const rawTableSql = (table: string) => [
-  `CREATE TABLE ${table} (
+export const rawTableSql = (table: string) => [
+  `CREATE TABLE IF NOT EXISTS ${table} (
   global_position bigserial PRIMARY KEY,
   transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
   event_id uuid NOT NULL UNIQUE,
@@ -69,7 +69,7 @@ const rawTableSql = (table: string) => [
   recorded_at timestamptz NOT NULL DEFAULT now(),
   UNIQUE (stream_id, revision)
 )`,
-  `CREATE INDEX ON ${table} (transaction_id, global_position)`,
+  `CREATE INDEX IF NOT EXISTS bench_raw_events_order ON ${table} (transaction_id, global_position)`,
 ];
 
 async function createRawTable(client: SqlClient, table: string) {
