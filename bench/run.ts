@@ -89,7 +89,7 @@ const body = modules
 
 const document = `# Benchmarks
 
-Written by \`npm run bench\` (${update ? `sections ${only.join(', ')} re-run with --update` : 'every module'}; ${machine}).
+Written by \`npm run bench\` (${update ? `last --update run: ${only.join(', ')}` : 'every module'}; ${machine}).
 Each section names the command that reproduces it and when it was measured. The machine is
 shared, so figures move between runs; the limits are the targets from the issues.
 
