@@ -34,13 +34,13 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, SendChatMessageResponse, ServerToClientEvents } from '../events/src/api';
-import { spawnStandalone, type SpawnedService } from '../infra/src/testing/spawn-process';
+import { withBenchStandalone } from './standalone';
 import { postFrom } from './live';
 
 export const COMMAND = 'node --import tsx bench/fanout.ts';
@@ -437,21 +437,12 @@ async function measureWith(layout: Layout, workers: Worker[], complete: Map<stri
   };
 }
 
-async function benchStandalone(): Promise<FanoutFigures> {
-  const dir = mkdtempSync(join(tmpdir(), 'pass-bench-fanout-'));
-  let service: SpawnedService | undefined;
-  try {
-    service = await spawnStandalone({
-      DATA_DIR: dir,
-      WEB_DIST_DIR: join(dir, 'no-web-build'),
-      SESSION_SECRET: `bench-secret-${randomUUID()}`,
-      ...serverProfiling,
-    });
-    return await measureFanout({ name: 'standalone (one process, PGlite)', socketUrls: [service.url], joinUrl: service.url, serverPids: [service.child.pid!] });
-  } finally {
-    await service?.stop('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
-  }
+function benchStandalone(): Promise<FanoutFigures> {
+  return withBenchStandalone(
+    'fanout',
+    (service) => measureFanout({ name: 'standalone (one process, PGlite)', socketUrls: [service.url], joinUrl: service.url, serverPids: [service.child.pid!] }),
+    serverProfiling,
+  );
 }
 
 async function benchDistributed(): Promise<FanoutFigures> {

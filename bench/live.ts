@@ -23,14 +23,13 @@
  *   push that beats its ack counts as 0 ms.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, SendChatMessageResponse, ServerToClientEvents } from '../events/src/api';
-import { spawnStandalone, type SpawnedService } from '../infra/src/testing/spawn-process';
+import { withBenchStandalone } from './standalone';
 
 export const COMMAND = 'node --import tsx bench/live.ts';
 /** The issue's rate; LIVE_RATE=250 shows the same path below the knee on a busy machine. */
@@ -286,20 +285,8 @@ export async function measureLive(layout: string, url: string, serverPids: numbe
   };
 }
 
-async function benchStandalone(): Promise<LiveFigures> {
-  const dir = mkdtempSync(join(tmpdir(), 'pass-bench-live-'));
-  let service: SpawnedService | undefined;
-  try {
-    service = await spawnStandalone({
-      DATA_DIR: dir,
-      WEB_DIST_DIR: join(dir, 'no-web-build'),
-      SESSION_SECRET: `bench-secret-${randomUUID()}`,
-    });
-    return await measureLive('standalone (one process, PGlite)', service.url, [service.child.pid!]);
-  } finally {
-    await service?.stop('SIGTERM');
-    rmSync(dir, { recursive: true, force: true });
-  }
+function benchStandalone(): Promise<LiveFigures> {
+  return withBenchStandalone('live', (service) => measureLive('standalone (one process, PGlite)', service.url, [service.child.pid!]));
 }
 
 const f1 = (n: number) => n.toFixed(1);
