@@ -1,0 +1,230 @@
+/**
+ * command-api's CPU per request on its hot HTTP routes (POST /api/free-point/ticket,
+ * /api/chat-messages, /api/free-point), measured in-process: the distributed command-api
+ * service (infra/src/services/command-api.ts, the same app shell and settings) runs in this
+ * process on PostgreSQL (a fresh schema, dropped afterwards) and Redis (a fresh key prefix,
+ * deleted afterwards); a child process holds every client (keep-alive, 8 in flight) so its work
+ * is not counted. The figure is this process's `process.cpuUsage()` delta over a route's
+ * requests, divided by their number. Not part of bench/run.ts.
+ *
+ *   node --import tsx bench/command-http.ts
+ *   BENCH_REQUESTS=3000 (per route) · BENCH_WARMUP=500 (per route, not counted)
+ *
+ * The product's limits are met, not bypassed: members are seeded (UserRegistered appended, a
+ * session issued into the Redis store command-api reads), each sends at most 5 chat messages and
+ * earns one free point with a ticket issued 30 s ago; client addresses (X-Forwarded-For from the
+ * loopback proxy, as the Node proxy sends) hold 5 chat senders or 50 free-point earners each.
+ */
+import { fork } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { pino } from 'pino';
+import { streams, USER_SESSION_COOKIE, type DomainEvent } from '../events/src/index';
+import { openEventStore } from '../events/src/event-store/open';
+import { testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
+import { RedisSessionStore } from '../command-api/src/sessions/redis-session-store';
+import { Sessions } from '../command-api/src/sessions/sessions';
+import { AdViewTickets } from '../command-api/src/users/ad-view-tickets';
+import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
+import { toNewEvent } from '../projector/src/testing/append';
+import { parseSettings } from '../infra/src/config/settings';
+import { startCommandApiService } from '../infra/src/services/command-api';
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3_000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 500);
+const IN_FLIGHT = 8;
+const CHATS_PER_MEMBER = 5;
+
+type Route = 'ticket' | 'chat' | 'free-point';
+const ROUTES: Route[] = ['ticket', 'chat', 'free-point'];
+
+interface Member {
+  userId: string;
+  cookie: string;
+}
+
+/** What the driver needs: where to send, who the members are, and the secret tickets are made with. */
+interface Plan {
+  url: string;
+  members: Member[];
+  secret: string;
+}
+
+type ToDriver = { type: 'plan'; plan: Plan } | { type: 'run'; route: Route; from: number; count: number };
+type FromDriver = { type: 'ready' } | { type: 'done'; route: Route; statuses: Record<string, number> };
+
+// ---------------------------------------------------------------- the driver (child process)
+
+function post(agent: Agent, url: URL, path: string, body: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((done, fail) => {
+    const req = request(
+      { agent, host: url.hostname, port: url.port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), origin: url.origin, ...headers } },
+      (res) => {
+        res.resume();
+        res.on('end', () => done(res.statusCode ?? 0));
+      },
+    );
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+/** Request `n` of a route: who sends it, from which address, with what body. */
+function requestFor(plan: Plan, tickets: AdViewTickets, route: Route, n: number): { path: string; body: string; headers: Record<string, string> } {
+  if (route === 'ticket') {
+    const member = plan.members[n % plan.members.length]!;
+    return { path: '/api/free-point/ticket', body: '{}', headers: { cookie: member.cookie, 'x-forwarded-for': `10.1.${(n >> 8) & 255}.${n & 255}` } };
+  }
+  if (route === 'chat') {
+    const m = Math.floor(n / CHATS_PER_MEMBER);
+    const member = plan.members[m]!;
+    const address = Math.floor(m / 5);
+    return {
+      path: '/api/chat-messages',
+      body: JSON.stringify({ message: `hello from ${m} #${n % CHATS_PER_MEMBER}`, requestId: randomUUID() }),
+      headers: { cookie: member.cookie, 'x-forwarded-for': `10.2.${(address >> 8) & 255}.${address & 255}` },
+    };
+  }
+  const member = plan.members[n]!;
+  const address = Math.floor(n / 50);
+  const { ticket } = tickets.issue(member.userId, new Date(Date.now() - 30_000));
+  return { path: '/api/free-point', body: JSON.stringify({ ticket }), headers: { cookie: member.cookie, 'x-forwarded-for': `10.3.${(address >> 8) & 255}.${address & 255}` } };
+}
+
+function runDriver(): void {
+  let plan: Plan | undefined;
+  let tickets: AdViewTickets | undefined;
+  const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+  process.on('message', (message: ToDriver) => {
+    if (message.type === 'plan') {
+      plan = message.plan;
+      tickets = new AdViewTickets(plan.secret);
+      process.send!({ type: 'ready' } satisfies FromDriver);
+      return;
+    }
+    const url = new URL(plan!.url);
+    const statuses: Record<string, number> = {};
+    let next = message.from;
+    const end = message.from + message.count;
+    void Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        for (let n = next++; n < end; n = next++) {
+          const r = requestFor(plan!, tickets!, message.route, n);
+          const status = await post(agent, url, r.path, r.body, r.headers);
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        }
+      }),
+    ).then(() => {
+      process.send!({ type: 'done', route: message.route, statuses } satisfies FromDriver);
+    });
+  });
+}
+
+// ---------------------------------------------------------------- the server side (this process)
+
+async function seedMembers(storeUrl: string, prefix: string, secret: string, count: number): Promise<Member[]> {
+  const store = await openEventStore(storeUrl);
+  const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+  const sessions = new Sessions({ store: new RedisSessionStore(redis, `${prefix}sessions:`), secret, cookieSecure: false, clock: () => new Date() });
+  const members = new Array<Member>(count);
+  let next = 0;
+  const registeredAt = new Date().toISOString();
+  try {
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let i = next++; i < count; i = next++) {
+          const userId = randomUUID();
+          const event = { type: 'UserRegistered', data: { userId, email: `m${i}-${prefix}@bench.io`, passwordHash: 'seeded', points: 10, priority: '', registeredAt } } as DomainEvent;
+          await store.append(streams.user(userId), [toNewEvent(event)], 'no_stream');
+          const { cookieValue } = await sessions.issue('user', userId);
+          members[i] = { userId, cookie: `${USER_SESSION_COOKIE}=${cookieValue}` };
+        }
+      }),
+    );
+  } finally {
+    redis.disconnect();
+    await store.close();
+  }
+  return members;
+}
+
+async function main(): Promise<void> {
+  const run = randomUUID().replaceAll('-', '').slice(0, 12);
+  const schema = `cmd_http_bench_${run}`;
+  const prefix = `bench:cmdhttp:${run}:`;
+  const secret = `bench-secret-${run}-0123456789abcdef`;
+  const dir = mkdtempSync(join(tmpdir(), 'pass-bench-cmdhttp-'));
+  const storeUrl = new URL(testPostgresUrl());
+  storeUrl.searchParams.set('schema', schema);
+  const settings = parseSettings({
+    EVENT_STORE_URL: storeUrl.toString(),
+    REDIS_URL: testRedisUrl(),
+    REDIS_PREFIX: prefix,
+    SESSION_SECRET: secret,
+    DATA_DIR: dir,
+    UPLOADS_DIR: join(dir, 'uploads'),
+    COOKIE_SECURE: 'false',
+    HOST: '127.0.0.1',
+    PORT: '0',
+  });
+  // The service's own logger settings (infra/src/logger.ts), info level, into /dev/null: access lines are built and written as in production.
+  const logger = pino(
+    { level: 'info', base: { service: 'command-api' }, redact: { paths: ['req.headers.cookie', 'res.headers["set-cookie"]', '*.password', '*.passwordHash'], remove: true } },
+    pino.destination({ dest: '/dev/null', sync: false, minLength: 8 * 1024 }),
+  );
+  const service = await startCommandApiService(settings, logger);
+  const driver = fork(fileURLToPath(import.meta.url), ['--driver'], { execArgv: process.execArgv, stdio: 'inherit' });
+  try {
+    const freePointMembers = WARMUP + REQUESTS;
+    const chatMembers = Math.ceil((WARMUP + REQUESTS) / CHATS_PER_MEMBER);
+    const members = await seedMembers(storeUrl.toString(), prefix, secret, Math.max(freePointMembers, chatMembers));
+    const reply = (type: FromDriver['type']) => new Promise<FromDriver>((done) => driver.once('message', (m: FromDriver) => (m.type === type ? done(m) : undefined)));
+    const ready = reply('ready');
+    driver.send({ type: 'plan', plan: { url: service.url, members, secret } } satisfies ToDriver);
+    await ready;
+
+    const rows: string[] = [];
+    for (const route of ROUTES) {
+      const warm = reply('done');
+      driver.send({ type: 'run', route, from: 0, count: WARMUP } satisfies ToDriver);
+      await warm;
+      const done = reply('done');
+      const cpu0 = process.cpuUsage();
+      driver.send({ type: 'run', route, from: WARMUP, count: REQUESTS } satisfies ToDriver);
+      const result = (await done) as Extract<FromDriver, { type: 'done' }>;
+      const cpu = process.cpuUsage(cpu0);
+      const ms = (cpu.user + cpu.system) / 1000 / REQUESTS;
+      rows.push(`| ${route.padEnd(10)} | ${ms.toFixed(3)} | ${(cpu.user / 1000 / REQUESTS).toFixed(3)} | ${(cpu.system / 1000 / REQUESTS).toFixed(3)} | ${JSON.stringify(result.statuses)} |`);
+    }
+    process.stdout.write(
+      `command-api CPU per request, ${REQUESTS} requests per route after ${WARMUP} warm-up, ${IN_FLIGHT} in flight (keep-alive)\n` +
+        `| route      | CPU ms/req | user | system | statuses |\n|---|---|---|---|---|\n${rows.join('\n')}\n`,
+    );
+  } finally {
+    driver.kill();
+    await service.close();
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+    await deleteKeysUnder(redis, prefix.replace(/:$/, '')).finally(() => redis.disconnect());
+    const client = new pg.Client({ connectionString: testPostgresUrl() });
+    await client.connect();
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await client.end();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes('--driver')) runDriver();
+else
+  await main().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
+      process.exit(1);
+    },
+  );
