@@ -30,13 +30,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request, type IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { Pool } from 'undici';
 import { streams, USER_SESSION_COOKIE, type DomainEvent, type EventStore } from '../events/src/index';
 import { openPostgresEventStore } from '../events/src/event-store/postgres';
 import { canConnect, testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
@@ -107,71 +108,41 @@ async function freePort(): Promise<number> {
 
 // ---------------------------------------------------------------- HTTP client with a source address
 
-/** One keep-alive agent per loopback source address, as one browser per address keeps its connections. */
+/**
+ * One keep-alive connection pool per loopback source address, as one browser per address keeps
+ * its connections. undici rather than node:http: it costs the bench about half the CPU per
+ * request (37 vs 68 µs measured), and the bench shares the two cores with every server process.
+ */
 class Clients {
-  private readonly agents = new Map<string, Agent>();
+  private readonly pools = new Map<string, Pool>();
   constructor(private readonly base: URL) {}
 
-  agent(address: string): Agent {
-    let a = this.agents.get(address);
-    if (!a) {
-      // Idle connections go after 4 s, before the server's 5 s keep-alive timeout closes them under us.
-      a = new Agent({ keepAlive: true, localAddress: address, maxSockets: 64, timeout: 4_000 });
-      this.agents.set(address, a);
+  private pool(address: string): Pool {
+    let pool = this.pools.get(address);
+    if (!pool) {
+      pool = new Pool(this.base.origin, { connections: 64, localAddress: address, keepAliveTimeout: 4_000 });
+      this.pools.set(address, pool);
     }
-    return a;
+    return pool;
   }
 
-  /**
-   * One request; a request that found its kept-alive connection closed by the server before any
-   * answer is sent again once, as browsers do. Other transport errors answer status 0.
-   */
-  async send(method: string, path: string, options: { address: string; cookie?: string; body?: unknown }): Promise<{ status: number; text: string; headers: IncomingHttpHeaders }> {
-    try {
-      return await this.sendOnce(method, path, options);
-    } catch (error) {
-      const e = error as NodeJS.ErrnoException & { reused?: boolean };
-      if (e.reused && e.code === 'ECONNRESET') {
-        try {
-          return await this.sendOnce(method, path, options);
-        } catch (again) {
-          return { status: 0, text: `transport error: ${(again as Error).message}`, headers: {} };
-        }
-      }
-      return { status: 0, text: `transport error: ${e.message}`, headers: {} };
-    }
-  }
-
-  private sendOnce(method: string, path: string, options: { address: string; cookie?: string; body?: unknown }): Promise<{ status: number; text: string; headers: IncomingHttpHeaders }> {
-    const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-    const headers: Record<string, string | number> = { accept: 'application/json', origin: this.base.origin };
+  /** One request; a transport error answers status 0 (counted as a failure by the loops). */
+  async send(method: 'GET' | 'POST', path: string, options: { address: string; cookie?: string; body?: unknown }): Promise<{ status: number; text: string; headers: IncomingHttpHeaders }> {
+    const headers: Record<string, string> = { accept: 'application/json', origin: this.base.origin };
     if (options.cookie) headers.cookie = options.cookie;
-    if (payload !== undefined) {
-      headers['content-type'] = 'application/json';
-      headers['content-length'] = Buffer.byteLength(payload);
-    } else if (method !== 'GET') headers['content-length'] = 0;
-    return new Promise((done, fail) => {
-      const req = request(
-        { hostname: this.base.hostname, port: this.base.port, path, method, agent: this.agent(options.address), headers },
-        (res) => {
-          let text = '';
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => done({ status: res.statusCode ?? 0, text, headers: res.headers }));
-          res.on('error', fail);
-        },
-      );
-      req.on('error', (error: NodeJS.ErrnoException & { reused?: boolean }) => {
-        error.reused = req.reusedSocket;
-        fail(error);
-      });
-      req.end(payload);
-    });
+    const payload = options.body === undefined ? (method === 'GET' ? undefined : '') : JSON.stringify(options.body);
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    try {
+      const res = await this.pool(options.address).request({ method, path, headers, ...(payload !== undefined ? { body: payload } : {}) });
+      return { status: res.statusCode, text: await res.body.text(), headers: res.headers as IncomingHttpHeaders };
+    } catch (error) {
+      return { status: 0, text: `transport error: ${(error as Error).message}`, headers: {} };
+    }
   }
 
   close(): void {
-    for (const a of this.agents.values()) a.destroy();
-    this.agents.clear();
+    for (const pool of this.pools.values()) void pool.destroy();
+    this.pools.clear();
   }
 }
 
