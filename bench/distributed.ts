@@ -1,6 +1,7 @@
 /**
  * The command-side and read-side targets in the distributed layout: command-api, projector,
- * 2 × query-api and the Node proxy (infra/src/services/proxy.ts) as separate processes on
+ * 2 × query-api, the Node proxy (infra/src/services/proxy.ts) and, when `caddy` is installed,
+ * Caddy with infra/deploy/Caddyfile (the production front compose runs) as separate processes on
  * loopback, PostgreSQL (TEST_POSTGRES_URL, a fresh schema dropped afterwards) and Redis
  * (TEST_REDIS_URL, a fresh key prefix deleted afterwards; nothing else is touched).
  *
@@ -8,7 +9,7 @@
  *   BENCH_PHASES=commands,live,queries,projection (default all) · BENCH_MEMBERS=1000000 (queries)
  *   BENCH_CPU_PROF=<dir>: command-api and the proxy write CPU profiles there when they exit
  *
- * - Commands go over HTTP through the proxy with the members' session cookies and an Origin
+ * - Commands go over HTTP through the front (Caddy, else the Node proxy) with the members' session cookies and an Origin
  *   header, as a browser sends them, from 32 concurrent clients (closed loop), then at a steady
  *   500/s (open loop, latency from the scheduled start). The same PostgreSQL's raw INSERT rate
  *   (bench/event-store.ts's table, 32 writers) is measured in the same run as the baseline.
@@ -24,7 +25,7 @@
  *   instance and the observer to the other by the proxy's sticky cookie.
  * - Queries: 1,000,000 members seeded through the real projections (as bench/queries.ts) into
  *   the keyspace of two more query-api processes (their own REDIS_PREFIX, no projector writing
- *   there), read over HTTP through a proxy and directly.
+ *   there), read over HTTP through the front and directly.
  * - Projection: a backlog of generated events appended to a fresh schema, then a projector
  *   process started on it; events/s from its /metrics while it catches up.
  */
@@ -53,6 +54,7 @@ import { appendEvents, streamOf, toNewEvent } from '../projector/src/testing/app
 import { generateEvents } from '../projector/src/testing/generate-events';
 import { spawnService, type SpawnedService } from '../infra/src/testing/spawn-process';
 import { rawTableSql } from './event-store';
+import { startCaddy, type RunningCaddy } from './caddy';
 import { measureLive, type LiveFigures } from './live';
 
 export const COMMAND = 'node --import tsx bench/distributed.ts';
@@ -258,7 +260,10 @@ interface Layout {
   dir: string;
   env: Record<string, string>;
   services: Map<string, SpawnedService>;
+  /** The Node proxy (infra/src/services/proxy.ts): the live phase pins sockets by its sticky cookie. */
   proxyUrl: string;
+  /** The front the command and query phases go through: Caddy with the deploy Caddyfile when installed, else the Node proxy. */
+  front: { url: string; name: string; caddy?: RunningCaddy };
 }
 
 /**
@@ -306,7 +311,7 @@ async function startLayout(): Promise<Layout> {
     COOKIE_SECURE: 'false',
   };
   const services = new Map<string, SpawnedService>();
-  const layout: Layout = { run, schema, prefix, dir, env, services, proxyUrl: '' };
+  const layout: Layout = { run, schema, prefix, dir, env, services, proxyUrl: '', front: { url: '', name: '' } };
   try {
     const profile = (name: string): Record<string, string> => (process.env.BENCH_CPU_PROF ? profileHook(process.env.BENCH_CPU_PROF, name) : {});
     services.set('command-api', await spawnService('command-api', { ...env, ...profile('command-api') }));
@@ -320,6 +325,10 @@ async function startLayout(): Promise<Layout> {
     const proxy = await spawnService('proxy', { COMMAND_API_URL: commandApiUrl, QUERY_API_URLS: `${queryA.url},${queryB.url}`, ...profile('proxy') });
     services.set('proxy', proxy);
     layout.proxyUrl = proxy.url;
+    const caddy = await startCaddy({ commandApiUrl, queryApiUrls: [queryA.url, queryB.url], dir });
+    layout.front = caddy
+      ? { url: caddy.url, name: `Caddy ${caddy.version} (infra/deploy/Caddyfile)`, caddy }
+      : { url: proxy.url, name: 'the Node proxy (caddy is not installed: `apt-get install caddy` to measure the production front)' };
     return layout;
   } catch (error) {
     await stopLayout(layout);
@@ -328,6 +337,7 @@ async function startLayout(): Promise<Layout> {
 }
 
 async function stopLayout(layout: Layout): Promise<void> {
+  await layout.front.caddy?.stop();
   await Promise.all([...layout.services.values()].map((s) => s.stop('SIGTERM')));
   // BENCH_LOGS=<dir>: every service's log lines, for a run that needs explaining.
   if (process.env.BENCH_LOGS) {
@@ -351,7 +361,7 @@ async function stopLayout(layout: Layout): Promise<void> {
  * The layout's processes, and the PostgreSQL backends serving this schema (their CPU is the
  * database's share of a command; WAL writer and checkpointer are not counted).
  */
-async function pidsOf(layout: Layout): Promise<Pids> {
+async function pidsOf(layout: Layout, proxy: 'front' | 'node' = 'front'): Promise<Pids> {
   const pid = (name: string) => [layout.services.get(name)?.child.pid ?? 0].filter((p) => p > 0);
   const client = new pg.Client({ connectionString: testPostgresUrl() });
   await client.connect();
@@ -359,7 +369,7 @@ async function pidsOf(layout: Layout): Promise<Pids> {
     const { rows } = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1", [`event-store:${layout.schema}`]);
     return {
       'command-api': pid('command-api'),
-      proxy: pid('proxy'),
+      proxy: proxy === 'front' && layout.front.caddy ? [layout.front.caddy.pid] : pid('proxy'),
       projector: pid('projector'),
       'query-api A': pid('query-a'),
       'query-api B': pid('query-b'),
@@ -467,11 +477,13 @@ interface CommandFigures {
   tickets: boolean;
   seedSeconds: number;
   members: number;
+  /** What stood in front of command-api (Caddy or the Node proxy). */
+  front: string;
 }
 
 async function benchCommands(layout: Layout): Promise<CommandFigures> {
   const store = await openPostgresEventStore({ connectionString: testPostgresUrl(), schema: layout.schema, poolSize: 16 });
-  const clients = new Clients(new URL(layout.proxyUrl));
+  const clients = new Clients(new URL(layout.front.url));
   // Read before each run: the store's pools open and close connections (10 s idle timeout).
   const pids = () => pidsOf(layout);
   try {
@@ -559,7 +571,7 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
     loops.push(await openLoop(`free point at a steady ${RATE}/s`, RATE, RATE_SECONDS, free(ranges.steadyFree, 4), pids, 200));
     loops.push(await openLoop(`chat message at a steady ${RATE}/s`, RATE, RATE_SECONDS, chat(ranges.steadyChat, 5), pids, 201));
     const rawAfter = await rawInsertRate(layout.schema, CLIENTS, 4);
-    return { rawInsert: { before: rawBefore, after: rawAfter, writers: CLIENTS }, redisPing: ping, loops, tickets, seedSeconds, members: total };
+    return { rawInsert: { before: rawBefore, after: rawAfter, writers: CLIENTS }, redisPing: ping, loops, tickets, seedSeconds, members: total, front: layout.front.name };
   } finally {
     clients.close();
     await store.close();
@@ -579,6 +591,7 @@ async function benchQueries(layout: Layout): Promise<QueryFigures> {
   const prefix = `${layout.prefix}q:`;
   const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
   const started: SpawnedService[] = [];
+  let stopFront = async () => {};
   try {
     const ks = await createRedisReadModels({ redis, root: `${prefix}rm` }).active();
     const seedStarted = performance.now();
@@ -598,8 +611,14 @@ async function benchQueries(layout: Layout): Promise<QueryFigures> {
     const env = { ...layout.env, REDIS_PREFIX: prefix, COMMAND_API_URL: layout.services.get('command-api')!.url };
     const [qa, qb] = await Promise.all([spawnService('query-api', env), spawnService('query-api', env)]);
     started.push(qa, qb);
-    const proxy = await spawnService('proxy', { COMMAND_API_URL: env.COMMAND_API_URL, QUERY_API_URLS: `${qa.url},${qb.url}` });
-    started.push(proxy);
+    // The same front as the command phase: Caddy with the deploy Caddyfile, else the Node proxy.
+    const caddy = await startCaddy({ commandApiUrl: env.COMMAND_API_URL, queryApiUrls: [qa.url, qb.url], dir: layout.dir });
+    if (caddy) stopFront = caddy.stop;
+    else {
+      const proxy = await spawnService('proxy', { COMMAND_API_URL: env.COMMAND_API_URL, QUERY_API_URLS: `${qa.url},${qb.url}` });
+      started.push(proxy);
+    }
+    const front = caddy ? { url: caddy.url, via: `Caddy ${caddy.version}` } : { url: started.at(-1)!.url, via: 'Node proxy' };
 
     const pages = Math.ceil(members / 50);
     const pick = (i: number, k: number) => (i * 7919) % k;
@@ -613,7 +632,7 @@ async function benchQueries(layout: Layout): Promise<QueryFigures> {
     ];
     const rows: QueryFigures['rows'] = [];
     for (const [via, base] of [
-      ['proxy', proxy.url],
+      [front.via, front.url],
       ['query-api direct', qa.url],
     ] as const) {
       const clients = new Clients(new URL(base));
@@ -635,6 +654,7 @@ async function benchQueries(layout: Layout): Promise<QueryFigures> {
     }
     return { members, seedSeconds, rows, load: load() };
   } finally {
+    await stopFront();
     await Promise.all(started.map((s) => s.stop('SIGTERM')));
     await deleteKeysUnder(redis, `${prefix}rm`).catch(() => undefined);
     redis.disconnect();
@@ -732,7 +752,7 @@ function renderCommands(c: CommandFigures): string[] {
   const lines = [
     `### Commands over HTTP through the proxy (PostgreSQL)`,
     '',
-    `${f0(c.members)} members seeded in ${f1(c.seedSeconds)} s. ${CLIENTS} concurrent clients, keep-alive connections per source address; chat: ${CHAT_MEMBERS_PER_ADDRESS} members per address × ${CHATS_PER_MEMBER} messages; free point: one per member${c.tickets ? ' with its ad-view ticket (asked first, redeemed after the countdown)' : ''}, ${FREE_MEMBERS_PER_ADDRESS} members per address. Raw INSERT baseline: ${c.rawInsert.writers} writers on the same server, before and after the command runs.`,
+    `In front of command-api: ${c.front}. ${f0(c.members)} members seeded in ${f1(c.seedSeconds)} s. ${CLIENTS} concurrent clients, keep-alive connections per source address; chat: ${CHAT_MEMBERS_PER_ADDRESS} members per address × ${CHATS_PER_MEMBER} messages; free point: one per member${c.tickets ? ' with its ad-view ticket (asked first, redeemed after the countdown)' : ''}, ${FREE_MEMBERS_PER_ADDRESS} members per address. Raw INSERT baseline: ${c.rawInsert.writers} writers on the same server, before and after the command runs.`,
     '',
     '| figure | commands | commands/s | p50 ms | p99 ms | limit | refused | load (1/5/15 min) |',
     '|---|---:|---:|---:|---:|---|---|---|',
@@ -746,7 +766,7 @@ function renderCommands(c: CommandFigures): string[] {
     const refused = Object.entries(l.failures).map(([k, v]) => `${v} × ${k}`).join('; ') || '0';
     lines.push(`| ${l.name} | ${f0(l.count)} | ${f0(l.perSecond)} | ${f1(l.p50)} | ${f1(l.p99)} | ${limit} | ${refused} | ${l.load} |`);
   }
-  lines.push('', 'CPU per command (ms of CPU per request, by process; "machine" is every process on both cores, PostgreSQL and Redis included):', '');
+  lines.push('', 'CPU per command (ms of CPU per request, by process; "proxy" is the front named above; "machine" is every process on both cores, PostgreSQL and Redis included):', '');
   const keys = Object.keys(c.loops[0]?.cpuPerRequestMs ?? {});
   lines.push(`| run | ${keys.join(' | ')} |`, `|---|${keys.map(() => '---:|').join('')}`);
   for (const l of c.loops) lines.push(`| ${l.name} | ${keys.map((k) => f2(l.cpuPerRequestMs[k]!)).join(' | ')} |`);
@@ -776,7 +796,7 @@ function renderQueries(q: QueryFigures): string[] {
   return [
     `### Queries at ${f0(q.members)} members, over HTTP`,
     '',
-    `Seeded through the projections in ${f1(q.seedSeconds)} s into the keyspace of two query-api processes (their own REDIS_PREFIX), then ${f0(QUERY_SAMPLES)} sequential GETs per row after 50 of warm-up, through a proxy in front of both and directly to one. Load average ${q.load} after.`,
+    `Seeded through the projections in ${f1(q.seedSeconds)} s into the keyspace of two query-api processes (their own REDIS_PREFIX), then ${f0(QUERY_SAMPLES)} sequential GETs per row after 50 of warm-up, through the front (Caddy with the deploy Caddyfile when installed, else the Node proxy) and directly to one query-api. Load average ${q.load} after.`,
     '',
     '| query | via | p50 ms | p99 ms | max ms | limit |',
     '|---|---|---:|---:|---:|---|',
