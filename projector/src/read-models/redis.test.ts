@@ -24,6 +24,44 @@ describe.skipIf(!reachable)('Redis adapter', () => {
     };
   });
 
+  it('pages ties in registration order, ends on a short last page and keeps ranks around a missing row', async () => {
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 1 });
+    const root = `test:rm:${randomUUID()}`;
+    try {
+      const ks = await createRedisReadModels({ redis, root }).active();
+      const page = (offset: number, limit: number, sets: Array<`ix:${string}`> = []) => ks.users({ membersOnly: true, sets, offset, limit });
+      expect(await page(0, 50)).toEqual({ total: 0, rows: [] });
+      // Seven members: 1 and 2 with 3 passes, 3…6 tied at 2, 7 with 1; a non-member (8) after them.
+      const passes = [3, 3, 2, 2, 2, 2, 1, 0];
+      const writes: ReadModelWrite[] = passes.flatMap((p, i) => {
+        const seq = i + 1;
+        const key = rankKey(seq);
+        const row = { userId: `u${seq}`, key, email: '', priority: '', points: 0, passes: p, buyed: 0, fullname: 'Ana', country: seq % 2 ? 'Peru' : 'Chile', link: '', image: null, message: '', createdAt: '', updatedAt: '' } as const;
+        const sets = ['users', 'ix:ana', row.country === 'Peru' ? 'ix:peru' : 'ix:chile', row.country === 'Peru' ? 'ix:ana+peru' : 'ix:ana+chile'] as const;
+        return [{ op: 'user', row }, ...sets.map((set) => ({ op: 'zadd' as const, set, member: key, score: -p }))];
+      });
+      await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes });
+      const ranked = async (offset: number, limit: number, sets?: Array<`ix:${string}`>) => {
+        const p = await page(offset, limit, sets);
+        return [p.total, p.rows.map((r) => [r.rank, r.row.userId])];
+      };
+      expect(await ranked(0, 3)).toEqual([7, [[1, 'u1'], [2, 'u2'], [3, 'u3']]]);
+      expect(await ranked(3, 3)).toEqual([7, [[4, 'u4'], [5, 'u5'], [6, 'u6']]]);
+      expect(await ranked(6, 3)).toEqual([7, [[7, 'u7']]]);
+      expect(await ranked(9, 3)).toEqual([7, []]);
+      // Filtered pages carry each row's rank in the whole ranking.
+      expect(await ranked(0, 10, ['ix:peru'])).toEqual([4, [[1, 'u1'], [3, 'u3'], [5, 'u5'], [7, 'u7']]]);
+      expect(await ranked(1, 2, ['ix:ana', 'ix:chile'])).toEqual([3, [[4, 'u4'], [6, 'u6']]]);
+      // A row missing from the rows hash is left out; the others keep their own ranks.
+      await redis.hdel(`${root}:${ks.id}:rows`, rankKey(2));
+      expect(await ranked(0, 3)).toEqual([7, [[1, 'u1'], [3, 'u3']]]);
+      expect(await ranked(0, 2, ['ix:chile'])).toEqual([3, [[4, 'u4']]]);
+    } finally {
+      await deleteKeysUnder(redis, root);
+      redis.disconnect();
+    }
+  });
+
   it('answers multi-word searches from the word sets on a keyspace projected before pair sets existed', async () => {
     const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 1 });
     const root = `test:rm:${randomUUID()}`;

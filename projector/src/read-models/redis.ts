@@ -102,6 +102,9 @@ const APPLY_SHA = createHash('sha1').update(APPLY_SCRIPT).digest('hex');
  * KEYS: users, rows, the set to page (or the intersection's cache key), the unpaired set, the
  * pairs marker, then the query's sets (n of them) and its pair sets. ARGV: ttl ms, members-only
  * flag, first rank, last rank, n, then the two 0-based set indexes of each pair set.
+ * Returns the total, the page's rows as one JSON array and their 0-based ranks as another: one
+ * bulk string to decode and one JSON.parse, where 50 separate replies cost the reader about as
+ * much CPU as the rest of the request.
  */
 const PAGE_SCRIPT = `
 local target = KEYS[3]
@@ -151,15 +154,30 @@ for i = 1, #flat, 2 do
   if membersOnly and tonumber(flat[i + 1]) >= 0 then break end
   keys[#keys + 1] = flat[i]
 end
-if #keys == 0 then return { total, {}, {} } end
-local ranks = {}
-if target ~= KEYS[1] then
-  for i, k in ipairs(keys) do ranks[i] = redis.call('ZRANK', KEYS[1], k) end
+if #keys == 0 then return { total, '[]', '[]' } end
+local json = redis.call('HMGET', KEYS[2], unpack(keys))
+local rows, ranks = {}, {}
+local first = tonumber(ARGV[3])
+for i, k in ipairs(keys) do
+  if json[i] then
+    rows[#rows + 1] = json[i]
+    -- Unfiltered pages are ranked by position; filtered ones by the row's rank in users.
+    if target == KEYS[1] then ranks[#ranks + 1] = first + i - 1 else ranks[#ranks + 1] = redis.call('ZRANK', KEYS[1], k) end
+  end
 end
-return { total, redis.call('HMGET', KEYS[2], unpack(keys)), ranks }
+return { total, '[' .. table.concat(rows, ',') .. ']', '[' .. table.concat(ranks, ',') .. ']' }
 `;
 const PAGE_SHA = createHash('sha1').update(PAGE_SCRIPT).digest('hex');
 export const INTERSECTION_TTL_MS = 10_000;
+
+/**
+ * The country count and the top of the countries set, read together as one command: a
+ * MULTI/EXEC of the same two reads cost the reader four times the CPU of a single reply.
+ */
+const COUNTRIES_SCRIPT = `
+return { redis.call('ZCARD', KEYS[1]), redis.call('ZRANGE', KEYS[1], 0, ARGV[1], 'WITHSCORES') }
+`;
+const COUNTRIES_SHA = createHash('sha1').update(COUNTRIES_SCRIPT).digest('hex');
 
 /** Encodes writes as the script's flat argument list. */
 export function encodeWrites(writes: ReadModelWrite[]): string[] {
@@ -274,11 +292,7 @@ class RedisKeyspace implements Keyspace {
   }
 
   async countries(limit: number): Promise<CountriesRecord> {
-    const key = `${this.p}countries`;
-    const [[e1, distinct], [e2, flat]] = ((await this.redis.multi().zcard(key).zrange(key, 0, String(limit - 1), 'WITHSCORES').exec()) ?? []) as Array<
-      [Error | null, unknown]
-    > as [[Error | null, number], [Error | null, string[]]];
-    if (e1 || e2) throw e1 ?? e2;
+    const [distinct, flat] = (await this.script(COUNTRIES_SCRIPT, COUNTRIES_SHA, 1, [`${this.p}countries`, limit - 1])) as [number, string[]];
     const top: CountriesRecord['top'] = [];
     for (let i = 0; i < flat.length; i += 2) top.push({ country: flat[i]!, users: -Number(flat[i + 1]) });
     return { distinct, top };
@@ -296,7 +310,7 @@ class RedisKeyspace implements Keyspace {
       const cacheKey = `${this.p}tmp:${createHash('sha1').update(plan.sets.join('\n')).digest('hex')}`;
       keys = [users, `${this.p}rows`, cacheKey, z(UNPAIRED_SET), `${this.p}pairs`, ...plan.sets.map(z), ...plan.pairs.map(z)];
     }
-    const [total, rows, ranks] = (await this.script(PAGE_SCRIPT, PAGE_SHA, keys.length, [
+    const [total, rowsJson, ranksJson] = (await this.script(PAGE_SCRIPT, PAGE_SHA, keys.length, [
       ...keys,
       INTERSECTION_TTL_MS,
       query.membersOnly ? '1' : '0',
@@ -304,14 +318,10 @@ class RedisKeyspace implements Keyspace {
       query.offset + query.limit - 1,
       plan.sets.length,
       ...plan.pairWords.flat(),
-    ])) as [number, Array<string | null>, number[]];
-    return {
-      total,
-      rows: rows.flatMap((json, i) =>
-        // Unfiltered pages are ranked by position; filtered ones by the user's rank in `users`.
-        json ? [{ rank: (ranks.length > 0 ? ranks[i]! : query.offset + i) + 1, row: JSON.parse(json) as UserRow }] : [],
-      ),
-    };
+    ])) as [number, string, string];
+    const rows = JSON.parse(rowsJson) as UserRow[];
+    const ranks = JSON.parse(ranksJson) as number[];
+    return { total, rows: rows.map((row, i) => ({ rank: ranks[i]! + 1, row })) };
   }
 
   /** The registry's e-mail search: one hash lookup, then the row if it is in scope. */
