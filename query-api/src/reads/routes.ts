@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import { z } from 'zod';
 import { LIMITS, type ChatHistory, type CountriesView, type GlobalPostView, type MainDataView, type Page, type RankingEntry, type RegistryRow } from '@pass/events';
 import { CHAT_HISTORY_LIMIT, toCountriesView, toMainDataView } from '@pass/projector';
@@ -8,9 +8,16 @@ import { authOf } from '../http/auth';
 import { reader } from '../http/handler';
 import { pageQuery, parseOr400 } from '../http/validate';
 import { searchUsers } from './search';
+import { versionedBody } from './versioned-body';
 import { toRankingEntry, toRegistryRow } from './views';
 
 const chatQuery = z.object({ limit: z.coerce.number().int().min(1).max(CHAT_HISTORY_LIMIT).default(50) });
+
+/** A body already serialised, with the headers res.json would give it. */
+function sendJson(res: Response, body: string): void {
+  res.set('Content-Type', 'application/json; charset=utf-8');
+  res.send(body);
+}
 
 /** The public reads of api.ts, served from the active read models. */
 export function readRoutes(deps: QueryApiDeps): Router {
@@ -18,14 +25,14 @@ export function readRoutes(deps: QueryApiDeps): Router {
   const log = deps.logger.child({ component: 'query-api' });
   const ks = () => deps.readModels.active();
 
+  const mainData = versionedBody(async (keyspace): Promise<MainDataView> => toMainDataView(await keyspace.main()));
   router.get('/api/main-data', reader(log, async (_req, res) => {
-    const body: MainDataView = toMainDataView(await (await ks()).main());
-    res.json(body);
+    sendJson(res, await mainData(await ks()));
   }));
 
+  const countries = versionedBody(async (keyspace): Promise<CountriesView> => toCountriesView(await keyspace.countries(LIMITS.topCountries)));
   router.get('/api/countries', reader(log, async (_req, res) => {
-    const body: CountriesView = toCountriesView(await (await ks()).countries(LIMITS.topCountries));
-    res.json(body);
+    sendJson(res, await countries(await ks()));
   }));
 
   router.get('/api/ranking', reader(log, async (req, res) => {

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DomainEvent } from '@pass/events';
+import { createMemoryReadModels } from '@pass/projector';
+import { appendEvents } from '@pass/projector/testing/append';
+import { recordedDay } from '@pass/projector/projections/recorded-events';
+import { startReadSide, type ReadSide } from '../testing/read-side';
+import { versionedBody } from './versioned-body';
+
+const at = '2026-11-04T10:00:00.000Z';
+/** A new member (a pass, a card) from a country nobody else is from. */
+const joinsFromKenya = (userId: string): DomainEvent[] => [
+  { type: 'UserRegistered', data: { userId, email: `${userId}@example.com`, passwordHash: 'h', points: 20, priority: '', registeredAt: at } },
+  { type: 'PassesReserved', data: { reservationId: 'r-kenya', userId, passes: 1, reservedAt: at } },
+  { type: 'PassesClaimed', data: { userId, reservationId: 'r-kenya', passes: 1, pointsSpent: 20, claimedAt: at } },
+  { type: 'PassReservationConfirmed', data: { reservationId: 'r-kenya', userId, passes: 1, confirmedAt: at } },
+  {
+    type: 'CertificatePosted',
+    data: {
+      userId,
+      fullname: 'Wanjiru',
+      country: 'Kenya',
+      email: `${userId}@example.com`,
+      link: '',
+      image: { path: `${userId}.webp`, public_id: userId, url: `/uploads/${userId}.webp` },
+      message: 'Jambo',
+      postedAt: at,
+    },
+  },
+];
+
+describe('the shared bodies of /api/countries and /api/main-data', () => {
+  let side: ReadSide;
+
+  beforeAll(async () => {
+    side = await startReadSide();
+    await appendEvents(side.store, recordedDay);
+    await side.projector.settled();
+  });
+  afterAll(async () => {
+    await side.close();
+  });
+
+  it('show a newly projected member on the next request', async () => {
+    const c = side.client();
+    const before = await c.request('GET', '/api/countries');
+    expect(before.body).toEqual({ distinct: 2, top: [{ country: 'Chile', users: 1 }, { country: 'Peru', users: 1 }] });
+    expect(before.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect((await c.request('GET', '/api/main-data')).body.members).toBe(3);
+
+    await appendEvents(side.store, joinsFromKenya('u-wanjiru'));
+    await side.projector.settled();
+
+    expect((await c.request('GET', '/api/countries')).body).toEqual({
+      distinct: 3,
+      top: [{ country: 'Chile', users: 1 }, { country: 'Kenya', users: 1 }, { country: 'Peru', users: 1 }],
+    });
+    expect((await c.request('GET', '/api/main-data')).body.members).toBe(4);
+  });
+});
+
+describe('versionedBody', () => {
+  it('rebuilds only when the checkpoint moves or another keyspace becomes active', async () => {
+    const store = createMemoryReadModels();
+    const ks = await store.active();
+    let builds = 0;
+    const body = versionedBody(async (k) => ({ builds: ++builds, members: (await k.main()).members }));
+    const write = (target: typeof ks, checkpoint: string, expected: string | null) =>
+      target.apply({ expectedCheckpoint: expected, checkpoint, writes: [{ op: 'country', country: 'Peru', delta: 1 }] });
+
+    await write(ks, '1/0', null);
+    expect(JSON.parse(await body(ks))).toMatchObject({ builds: 1 });
+    expect(JSON.parse(await body(ks))).toMatchObject({ builds: 1 });
+
+    await write(ks, '2/0', '1/0');
+    expect(JSON.parse(await body(ks))).toMatchObject({ builds: 2 });
+
+    // A rebuilt keyspace can reach the same checkpoint as the old one: still a different state.
+    const rebuilt = store.keyspace('ks-rebuilt');
+    await write(rebuilt, '1/0', null);
+    await write(rebuilt, '2/0', '1/0');
+    expect(JSON.parse(await body(rebuilt))).toMatchObject({ builds: 3 });
+  });
+});

@@ -1,0 +1,21 @@
+import type { Keyspace } from '@pass/projector';
+
+/**
+ * A JSON body every visitor shares (the headline figures, the country top 5), serialised once per
+ * state of the read models instead of once per request. The version is the active keyspace and
+ * its checkpoint: the projector moves the checkpoint with every batch it stores and a rebuild
+ * switches keyspaces, so a body is reused only while nothing at all was projected. Checking costs
+ * one small read (the checkpoint); reading and serialising the view happens only after a change.
+ */
+export function versionedBody(build: (ks: Keyspace) => Promise<unknown>): (ks: Keyspace) => Promise<string> {
+  let cached: { version: string; body: string } | null = null;
+  return async (ks) => {
+    const version = `${ks.id}@${(await ks.checkpoint()) ?? ''}`;
+    if (cached?.version === version) return cached.body;
+    // Built after reading the checkpoint, so the body is at least as new as the version it is
+    // kept under; a body newer than its version is merely rebuilt once more on the next change.
+    const body = JSON.stringify(await build(ks));
+    cached = { version, body };
+    return body;
+  };
+}
