@@ -81,6 +81,8 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     kind: 'postgres',
     client,
     schema,
+    // Several processes may write: appends queued meanwhile go out as one transaction.
+    groupCommit: true,
     ...(logger ? { logger } : {}),
     ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
     release: async () => {

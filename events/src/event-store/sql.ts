@@ -26,6 +26,7 @@ import {
   type SubscribeToAllOptions,
   type Subscription,
 } from './port';
+import { GroupCommit, groupCommitSql, type QueuedAppend } from './group-commit';
 import { SingleWriterAppends } from './single-writer';
 
 /** The few pino methods the adapters use; a pino `Logger` fits. */
@@ -69,6 +70,13 @@ function encodeExpected(expected: ExpectedRevision): number {
   if (!Number.isSafeInteger(expected) || expected < 0) {
     throw new RangeError(`Expected revision must be 'any', 'no_stream', 'stream_exists' or a revision >= 0, got ${String(expected)}`);
   }
+  return expected;
+}
+
+function decodeExpected(expected: number): ExpectedRevision {
+  if (expected === EXPECT_ANY) return 'any';
+  if (expected === EXPECT_NO_STREAM) return 'no_stream';
+  if (expected === EXPECT_STREAM_EXISTS) return 'stream_exists';
   return expected;
 }
 
@@ -197,7 +205,7 @@ ${claimRevisionsSql(s, 'ARRAY[p_id]')}
   RETURN v_result;
 END
 $fn$;
-`;
+${groupCommitSql(s)}`;
 }
 
 /**
@@ -304,6 +312,12 @@ export interface SqlEventStoreOptions {
    * the append functions that lock a per-stream row. Needs `client.queryPrepared`. Default false.
    */
   singleWriter?: boolean;
+  /**
+   * Appends that arrive while another append is in flight go out together, as one statement and
+   * one transaction (`group-commit.ts`). Needs `client.queryPrepared`; not with `singleWriter`.
+   * Default false.
+   */
+  groupCommit?: boolean;
 }
 
 const DEFAULT_BATCH = 500;
@@ -337,12 +351,28 @@ export class SqlEventStore implements EventStore {
   private readonly appendListeners = new Set<() => void>();
   private closing: Promise<void> | undefined;
   private readonly singleWriter: SingleWriterAppends | undefined;
+  private readonly groupCommit: GroupCommit | undefined;
 
   constructor(options: SqlEventStoreOptions) {
     if (options.singleWriter) {
       const { client } = options;
       if (!client.queryPrepared) throw new Error('singleWriter needs a client with queryPrepared');
       this.singleWriter = new SingleWriterAppends({ query: client.query.bind(client), queryPrepared: client.queryPrepared.bind(client) }, quoteIdent(options.schema));
+    }
+    if (options.groupCommit && !options.singleWriter) {
+      const { client } = options;
+      if (!client.queryPrepared) throw new Error('groupCommit needs a client with queryPrepared');
+      const queryPrepared = client.queryPrepared.bind(client);
+      this.groupCommit = new GroupCommit({
+        schema: quoteIdent(options.schema),
+        sendBatch: async (text, params) => (await queryPrepared('es_append_batch', text, params))?.[0],
+        sendAlone: async (a) => ({ result: (await this.appendAlone(a.streamId, a.expected, a.events, decodeExpected(a.expected))) ?? '' }),
+        failsAll: (error, a) => {
+          // Unreachable or closed: one by one would only fail the same way, each after a timeout.
+          const mapped = this.mapError(error, `append to "${a.streamId}"`);
+          return mapped instanceof EventStoreUnavailableError ? mapped : undefined;
+        },
+      });
     }
     this.kind = options.kind;
     this.client = options.client;
@@ -388,9 +418,41 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
   async append(streamId: string, events: NewEvent[], expectedRevision: ExpectedRevision = 'any'): Promise<AppendResult> {
     if (events.length === 0) throw new RangeError(`Append to "${streamId}" needs at least one event`);
     const expected = encodeExpected(expectedRevision);
+    const result = this.singleWriter
+      ? await this.answeringRetries(streamId, expected, events, expectedRevision, () => this.appendSingleWriter(streamId, expected, events, expectedRevision))
+      : this.groupCommit
+        ? await this.appendGrouped({ streamId, expected, events }, expectedRevision)
+        : await this.appendAlone(streamId, expected, events, expectedRevision);
+    const parts = /^(\d+)\/(\d+)\/(\d+)$/.exec(result ?? '');
+    if (!parts) throw new Error(`Append to "${streamId}" returned "${String(result)}"`);
+    this.wake();
+    for (const listener of this.appendListeners) listener();
+    return { nextExpectedRevision: Number(parts[1]), position: { commit: BigInt(parts[2]!), prepare: BigInt(parts[3]!) } };
+  }
+
+  /** Through the group commit: sent at once when nothing is in flight, else with what queued meanwhile. */
+  private async appendGrouped(append: QueuedAppend, expectedRevision: ExpectedRevision): Promise<string> {
+    const outcome = await this.groupCommit!.append(append);
+    if ('refused' in outcome) throw new WrongExpectedRevisionError(append.streamId, expectedRevision, outcome.refused);
+    return outcome.result;
+  }
+
+  /** One append on its own: one round trip (two for a new stream or a conflict). */
+  private appendAlone(streamId: string, expected: number, events: NewEvent[], expectedRevision: ExpectedRevision): Promise<string | null | undefined> {
+    return this.answeringRetries(streamId, expected, events, expectedRevision, () => this.appendNow(streamId, expected, events));
+  }
+
+  /** Runs `attempt`; when an event id is stored already, tells a retry (answered) from a reuse (refused). */
+  private async answeringRetries(
+    streamId: string,
+    expected: number,
+    events: NewEvent[],
+    expectedRevision: ExpectedRevision,
+    attempt: () => Promise<string | null | undefined>,
+  ): Promise<string | null | undefined> {
     let result: string | null | undefined;
     try {
-      result = this.singleWriter ? await this.appendSingleWriter(streamId, expected, events, expectedRevision) : await this.appendNow(streamId, expected, events);
+      result = await attempt();
     } catch (error) {
       if ((error as { code?: unknown }).code !== '23505') throw this.appendError(error, streamId, expectedRevision);
       // An event id is stored already: a retry of an acknowledged append (answered as the first
@@ -402,11 +464,7 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       }
       if (!result) throw new DuplicateEventIdError(streamId, (error as Error).message);
     }
-    const parts = /^(\d+)\/(\d+)\/(\d+)$/.exec(result ?? '');
-    if (!parts) throw new Error(`Append to "${streamId}" returned "${String(result)}"`);
-    this.wake();
-    for (const listener of this.appendListeners) listener();
-    return { nextExpectedRevision: Number(parts[1]), position: { commit: BigInt(parts[2]!), prepare: BigInt(parts[3]!) } };
+    return result;
   }
 
   private async appendNow(streamId: string, expected: number, events: NewEvent[]): Promise<string | null | undefined> {
