@@ -30,9 +30,22 @@ export interface AccessLogOptions {
  * handler logs something of its own.
  */
 export function accessLog(options: AccessLogOptions) {
+  const begin = requestLogger(options);
+  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+    begin(req, res);
+    next();
+  };
+}
+
+/**
+ * The access log as a plain function, for request listeners outside Express (the command-api
+ * fast lane): gives `req` its id and lazy `req.log`, answers `x-request-id`, and logs the line
+ * when the response closes.
+ */
+export function requestLogger(options: AccessLogOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { logger } = options;
   const quiet = options.quietPaths ?? QUIET_PATHS;
-  return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
+  return (req, res) => {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     const started = performance.now();
@@ -59,7 +72,5 @@ export function accessLog(options: AccessLogOptions) {
         finished ? 'request completed' : 'request aborted',
       );
     });
-    next();
   };
 }
-

@@ -4,9 +4,10 @@ import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { keepWebhookRawBody } from '@pass/command-api';
-import { accessLog } from './access-log';
-import { originGuard } from './csrf';
-import { securityHeaders, type SecurityHeaderOptions } from './security-headers';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { requestLogger } from './access-log';
+import { CROSS_SITE_MESSAGE, crossSiteRefusal } from './csrf';
+import { securityHeaderWriter, type SecurityHeaderOptions } from './security-headers';
 
 export interface AppShellOptions {
   logger: Logger;
@@ -27,29 +28,90 @@ export interface AppShellOptions {
   allowedOrigins?: readonly string[];
 }
 
+/** Responses smaller than this leave uncompressed (compression's default, named for the fast lane). */
+export const COMPRESSION_THRESHOLD = 1024;
+
+/**
+ * What the shell does to every /api request, as plain functions: the Express shell mounts them
+ * as middleware and a request listener outside Express (the command-api fast lane) calls the
+ * same ones, so both answer alike.
+ */
+export interface ShellPipeline {
+  /** Request id (x-request-id in and out) and the access line when the response closes. */
+  beginRequest(req: IncomingMessage, res: ServerResponse): void;
+  compression: RequestHandler;
+  writeSecurityHeaders(res: ServerResponse): void;
+  /** True (and logged) for a cross-site write, to answer 403 `{ error: CROSS_SITE_MESSAGE }`. */
+  refusesCrossSite(req: IncomingMessage): boolean;
+  /** express.json with the shell's limit: sets `req.body`, or passes the parser's error on. */
+  parseJson(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void;
+  /** The shell's answer to an error no router handled (the JSON parser's included); logs 5xx. */
+  failure(error: unknown, req: IncomingMessage): { status: number; body: { error: string } };
+}
+
+export function createShellPipeline(options: AppShellOptions): ShellPipeline {
+  const beginRequest = requestLogger({ logger: options.logger });
+  const writeSecurityHeaders = securityHeaderWriter(options.security ?? { paymentsProvider: 'simulated', hsts: false });
+  const refusesCrossSite = crossSiteRefusal({ allowedOrigins: options.allowedOrigins ?? [] });
+  // A webhook's bytes are kept as received: its signature covers them, not re-serialised JSON.
+  const json = express.json({ limit: options.jsonLimit ?? '100kb', verify: keepWebhookRawBody });
+  return {
+    beginRequest,
+    // Pages, scripts and API answers leave compressed (the built app's JavaScript is about a third
+    // the size gzipped). Socket.IO compresses its own transports.
+    compression: compression({
+      threshold: COMPRESSION_THRESHOLD,
+      filter: (req, res) => !req.url.startsWith('/socket.io/') && compression.filter(req, res),
+    }),
+    writeSecurityHeaders,
+    refusesCrossSite,
+    parseJson: json as ShellPipeline['parseJson'],
+    failure: shellFailure,
+  };
+}
+
+function shellFailure(err: unknown, req: IncomingMessage): { status: number; body: { error: string } } {
+  const e = err as { status?: unknown; type?: unknown; message?: unknown } | null | undefined;
+  const status = typeof e?.status === 'number' && e.status >= 400 && e.status < 600 ? e.status : 500;
+  if (status >= 500) req.log?.error({ err }, 'request failed');
+  const message =
+    e?.type === 'entity.too.large'
+      ? 'The request is too large'
+      : e?.type === 'entity.parse.failed'
+        ? 'The request body is not valid JSON'
+        : status >= 500
+          ? 'Something went wrong, please try again'
+          : String(e?.message ?? 'Bad request');
+  return { status, body: { error: message } };
+}
+
 /**
  * The Express shell every HTTP process shares: request ids (also the correlation id of the
  * commands a request causes), structured access logs, baseline security headers, JSON body
  * parsing with a size limit, JSON errors for /api, and the single-page app with history
- * fallback.
+ * fallback. `pipeline`: pass the one a fast lane in front of this app shares.
  */
-export function createAppShell(options: AppShellOptions): Express {
+export function createAppShell(options: AppShellOptions, pipeline: ShellPipeline = createShellPipeline(options)): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');
 
   // Request ids (x-request-id in and out) and one access line per request.
-  app.use(accessLog({ logger: options.logger }));
-
-  // Pages, scripts and API answers leave compressed (the built app's JavaScript is about a third
-  // the size gzipped). Socket.IO compresses its own transports.
-  app.use(compression({ filter: (req, res) => !req.url.startsWith('/socket.io/') && compression.filter(req, res) }));
-  app.use(securityHeaders(options.security ?? { paymentsProvider: 'simulated', hsts: false }));
+  app.use((req, res, next) => {
+    pipeline.beginRequest(req, res);
+    next();
+  });
+  app.use(pipeline.compression);
+  app.use((_req, res, next) => {
+    pipeline.writeSecurityHeaders(res);
+    next();
+  });
   // CSRF: cross-site writes are refused before the body is even parsed.
-  app.use('/api', originGuard({ allowedOrigins: options.allowedOrigins ?? [] }));
-
-  // A webhook's bytes are kept as received: its signature covers them, not re-serialised JSON.
-  app.use('/api', express.json({ limit: options.jsonLimit ?? '100kb', verify: keepWebhookRawBody }));
+  app.use('/api', (req, res, next) => {
+    if (!pipeline.refusesCrossSite(req)) return next();
+    res.status(403).json({ error: CROSS_SITE_MESSAGE });
+  });
+  app.use('/api', pipeline.parseJson as RequestHandler);
   for (const router of options.routers) app.use(router);
   app.use('/api', (_req, res) => {
     res.status(404).json({ error: 'Not found' });
@@ -80,18 +142,9 @@ export function createAppShell(options: AppShellOptions): Express {
   }
 
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
-    const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;
-    if (status >= 500) req.log?.error({ err }, 'request failed');
+    const failure = pipeline.failure(err, req);
     if (res.headersSent) return;
-    const message =
-      err?.type === 'entity.too.large'
-        ? 'The request is too large'
-        : err?.type === 'entity.parse.failed'
-          ? 'The request body is not valid JSON'
-          : status >= 500
-            ? 'Something went wrong, please try again'
-            : String(err?.message ?? 'Bad request');
-    res.status(status).json({ error: message });
+    res.status(failure.status).json(failure.body);
   };
   app.use(onError);
   return app;

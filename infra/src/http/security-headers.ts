@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Settings } from '../config/settings';
 
@@ -80,16 +81,26 @@ function adNetworkSources(host: string): string[] {
 export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
 
 export function securityHeaders(options: SecurityHeaderOptions): RequestHandler {
-  const csp = contentSecurityPolicy(options);
+  const write = securityHeaderWriter(options);
   return (_req, res, next) => {
-    res.setHeader('Content-Security-Policy', csp);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
-    res.setHeader('X-Frame-Options', 'SAMEORIGIN');
-    res.setHeader('Cross-Origin-Opener-Policy', 'same-origin-allow-popups');
-    res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=()');
-    if (options.hsts) res.setHeader('Strict-Transport-Security', HSTS_VALUE);
+    write(res);
     next();
+  };
+}
+
+/** The headers as a plain function (shared with the command-api fast lane); names and values computed once. */
+export function securityHeaderWriter(options: SecurityHeaderOptions): (res: ServerResponse) => void {
+  const headers: [string, string][] = [
+    ['Content-Security-Policy', contentSecurityPolicy(options)],
+    ['X-Content-Type-Options', 'nosniff'],
+    ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+    ['X-Frame-Options', 'SAMEORIGIN'],
+    ['Cross-Origin-Opener-Policy', 'same-origin-allow-popups'],
+    ['Permissions-Policy', 'camera=(), microphone=(), geolocation=()'],
+  ];
+  if (options.hsts) headers.push(['Strict-Transport-Security', HSTS_VALUE]);
+  return (res) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
   };
 }
 
