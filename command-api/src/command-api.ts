@@ -9,10 +9,11 @@ import type { Logger } from 'pino';
 import { bootstrapAdmin } from './admin/accounts';
 import { bootstrapSite } from './site/bootstrap';
 import { adminRoutes } from './admin/routes';
-import { chatRoutes } from './chat/routes';
+import { chatMessageRoute, chatRoutes } from './chat/routes';
 import { createInProcessGateway } from './gateway';
 import { authenticate } from './http/auth';
 import { apiErrorHandler } from './http/errors';
+import { hotLane, type HotLane } from './http/hot-routes';
 import { storeSyncedClock, systemClock, type Clock } from './kernel/clock';
 import { FileAggregateSnapshots, RedisAggregateSnapshots } from './kernel/aggregate-snapshots';
 import { CommandHandler } from './kernel/command-handler';
@@ -32,7 +33,7 @@ import { siteRoutes } from './site/routes';
 import { createImageJobs, type ImageJobs } from './uploads/image-jobs';
 import { AdViewTickets } from './users/ad-view-tickets';
 import { certificateRoutes } from './users/certificate-routes';
-import { userRoutes } from './users/routes';
+import { freePointRoutes, userRoutes } from './users/routes';
 import { toUserView } from './users/view';
 
 export interface CommandApiConfig {
@@ -76,6 +77,11 @@ export interface CommandApiDeps {
 export interface CommandApi {
   /** Every command route of spec §7 plus GET /uploads/*. Mount at the app root. */
   router: Router;
+  /**
+   * The hot POST routes (chat message, free point, its ticket) for a request listener in front of
+   * Express (infra/src/http/fast-lane.ts); the router serves the same routes with the same functions.
+   */
+  hotLane: HotLane;
   gateway: CommandGateway;
   sessions: SessionVerifier;
   reconciler: PassReservationReconciler;
@@ -200,6 +206,7 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   let closing: Promise<void> | undefined;
   return {
     router,
+    hotLane: hotLane([chatMessageRoute(services), ...freePointRoutes(services)], (cookieHeader) => sessions.verify(cookieHeader)),
     gateway: createInProcessGateway(services, clock),
     sessions,
     reconciler,

@@ -1,15 +1,24 @@
 import { Router } from 'express';
-import { requireUser } from '../http/auth';
+import { requireMember } from '../http/auth';
 import { commandContext } from '../http/context';
+import { expressHandler, type HotRoute } from '../http/hot-routes';
 import type { CommandServices } from '../kernel/services';
 import { sendChatMessage } from '../users/actions';
 
+/** POST /api/chat-messages: one point per message, spent in the same append that records the text. */
+export function chatMessageRoute(s: CommandServices): HotRoute {
+  return {
+    path: '/api/chat-messages',
+    answer: async ({ req, body, auth, clientAddress }) => {
+      const user = requireMember(auth);
+      return { status: 201, body: await sendChatMessage(s, user, body ?? {}, commandContext(req, user, s.clock), clientAddress) };
+    },
+  };
+}
+
 export function chatRoutes(s: CommandServices): Router {
   const router = Router();
-  // One point per message, spent in the same append that records the text.
-  router.post('/api/chat-messages', async (req, res) => {
-    const user = requireUser(res);
-    res.status(201).json(await sendChatMessage(s, user, req.body ?? {}, commandContext(req, user, s.clock), req.ip));
-  });
+  const send = chatMessageRoute(s);
+  router.post(send.path, expressHandler(send));
   return router;
 }

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Actor, CommandContext, Principal } from '@pass/events';
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../kernel/clock';
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
 
 /** The request id (set by the app shell's access log, or the caller's x-request-id) correlates everything a request causes. */
-export function requestId(req: Request): string {
+export function requestId(req: IncomingMessage): string {
   const fromShell = (req as { id?: unknown }).id;
   if (typeof fromShell === 'string' && fromShell) return fromShell;
   const header = req.headers['x-request-id'];
@@ -17,7 +17,7 @@ export function actorOf(principal: Principal | null): Actor {
   return principal ? { type: principal.kind, id: principal.id } : { type: 'anonymous' };
 }
 
-export function commandContext(req: Request, principal: Principal | null, clock: Clock): CommandContext {
+export function commandContext(req: IncomingMessage, principal: Principal | null, clock: Clock): CommandContext {
   const id = requestId(req);
   return { correlationId: id, causationId: id, actor: actorOf(principal), now: clock() };
 }

@@ -1,4 +1,5 @@
 import { EventStoreUnavailableError, fieldMessages, type ApiError } from '@pass/events';
+import type { IncomingMessage } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import multer from 'multer';
 import { ZodError } from 'zod';
@@ -79,9 +80,15 @@ function withFields(error: string, fields: Record<string, string> | undefined): 
   return fields && Object.keys(fields).length > 0 ? { error, fields } : { error };
 }
 
-export const apiErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+/** `toApiFailure`, and the error in the request's log when it is the server's fault. */
+export function failureOf(error: unknown, req: IncomingMessage): ApiFailure {
   const failure = toApiFailure(error);
   if (failure.status >= 500) req.log?.error({ err: error }, 'command request failed');
+  return failure;
+}
+
+export const apiErrorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  const failure = failureOf(error, req);
   if (res.headersSent) return;
   res.status(failure.status).set(failure.headers).json(failure.body);
 };

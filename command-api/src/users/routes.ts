@@ -1,7 +1,8 @@
 import { joinFormSchema, type CaptureOrderResponse, type RegisterUserResponse } from '@pass/events';
 import { Router } from 'express';
 import { z } from 'zod';
-import { requireUser } from '../http/auth';
+import { requireMember, requireUser } from '../http/auth';
+import { expressHandler, type HotRoute } from '../http/hot-routes';
 import { commandContext } from '../http/context';
 import { HttpError } from '../http/errors';
 import { isDomainError } from '../kernel/domain-error';
@@ -15,6 +16,27 @@ import { toUserView } from './view';
 const buyPointsSchema = z.object({
   orderId: z.string({ error: 'The payment order is missing' }).trim().min(1, 'The payment order is missing').max(200),
 });
+
+/** POST /api/free-point/ticket and POST /api/free-point (hot routes: the fast lane serves them too). */
+export function freePointRoutes(s: CommandServices): HotRoute[] {
+  return [
+    {
+      // /content/check asks for this when its countdown starts, and sends it back with the award.
+      path: '/api/free-point/ticket',
+      answer: ({ req, auth }) => {
+        const user = requireMember(auth);
+        return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: issueAdViewTicket(s, user, commandContext(req, user, s.clock)) };
+      },
+    },
+    {
+      path: '/api/free-point',
+      answer: async ({ req, body, auth, clientAddress }) => {
+        const user = requireMember(auth);
+        return { status: 200, body: await awardFreePoint(s, user, body, commandContext(req, user, s.clock), clientAddress) };
+      },
+    },
+  ];
+}
 
 export function userRoutes(s: CommandServices): Router {
   const router = Router();
@@ -52,16 +74,7 @@ export function userRoutes(s: CommandServices): Router {
     res.json(await currentUser(s, user));
   });
 
-  // /content/check asks for this when its countdown starts, and sends it back with the award.
-  router.post('/api/free-point/ticket', (req, res) => {
-    const user = requireUser(res);
-    res.set('Cache-Control', 'no-store').json(issueAdViewTicket(s, user, commandContext(req, user, s.clock)));
-  });
-
-  router.post('/api/free-point', async (req, res) => {
-    const user = requireUser(res);
-    res.json(await awardFreePoint(s, user, req.body, commandContext(req, user, s.clock), req.ip));
-  });
+  for (const route of freePointRoutes(s)) router.post(route.path, expressHandler(route));
 
   router.post('/api/buy-points', async (req, res) => {
     const user = requireUser(res);
