@@ -8,7 +8,8 @@ import { createServer } from 'node:http';
 import type { Logger } from 'pino';
 import { openEventStore } from '@pass/events/event-store/open';
 import { requireSettings, type Settings } from '../config/settings';
-import { createAppShell } from '../http/app-shell';
+import { createAppShell, createShellPipeline, type AppShellOptions } from '../http/app-shell';
+import { withFastLane } from '../http/fast-lane';
 import { shellSecurity } from '../http/security-headers';
 import { composeCommandApi } from '../wiring/command-side';
 import { listen, stopAccepting } from '../wiring/http';
@@ -30,7 +31,7 @@ export async function startCommandApiService(settings: Settings, logger: Logger)
     resources.add(() => closeRedis(probe));
 
     const registry = createRegistry('command-api');
-    const app = createAppShell({
+    const shell: AppShellOptions = {
       logger,
       trustProxy: settings.trustProxy,
       serveWebApp: false,
@@ -39,8 +40,10 @@ export async function startCommandApiService(settings: Settings, logger: Logger)
         opsRouter({ service: 'command-api', mode: 'distributed', eventStore, registry, logger, checks: [eventStoreCheck(eventStore), redisCheck('redis', probe)] }),
         commandApi.router,
       ],
-    });
-    const server = createServer(app);
+    };
+    const pipeline = createShellPipeline(shell);
+    // The hot POST routes skip Express (same pipeline functions, same answers); the rest is the shell's.
+    const server = createServer(withFastLane(createAppShell(shell, pipeline), pipeline, commandApi.hotLane));
     const url = await listen(server, settings.host, settings.port);
     resources.add(() => stopAccepting(server));
     return { url, eventStore, close: resources.close };
