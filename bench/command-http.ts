@@ -7,8 +7,14 @@
  * is not counted. The figure is this process's `process.cpuUsage()` delta over a route's
  * requests, divided by their number. Not part of bench/run.ts.
  *
+ * Each route is measured on both lanes, alternately (ROUNDS rounds), so both see the same
+ * machine: `fast` sends the exact path (the fast lane in front of Express,
+ * infra/src/http/fast-lane.ts), `express` the same path with a query string, which the fast
+ * lane leaves to Express (what every request took before the fast lane).
+ *
  *   node --import tsx bench/command-http.ts
- *   BENCH_REQUESTS=3000 (per route) · BENCH_WARMUP=500 (per route, not counted)
+ *   BENCH_REQUESTS=2000 (per route, lane and round) · BENCH_WARMUP=300 (per route and lane, not counted) · BENCH_ROUNDS=2
+ *   BENCH_CPU_PROF=<dir>: a CPU profile of this process per route and lane, over the last round's requests only
  *
  * The product's limits are met, not bypassed: members are seeded (UserRegistered appended, a
  * session issued into the Redis store command-api reads), each sends at most 5 chat messages and
@@ -17,8 +23,9 @@
  */
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,13 +43,16 @@ import { toNewEvent } from '../projector/src/testing/append';
 import { parseSettings } from '../infra/src/config/settings';
 import { startCommandApiService } from '../infra/src/services/command-api';
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3_000);
-const WARMUP = Number(process.env.BENCH_WARMUP ?? 500);
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 300);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const IN_FLIGHT = 8;
 const CHATS_PER_MEMBER = 5;
 
 type Route = 'ticket' | 'chat' | 'free-point';
 const ROUTES: Route[] = ['ticket', 'chat', 'free-point'];
+type Lane = 'express' | 'fast';
+const LANES: Lane[] = ['express', 'fast'];
 
 interface Member {
   userId: string;
@@ -56,7 +66,7 @@ interface Plan {
   secret: string;
 }
 
-type ToDriver = { type: 'plan'; plan: Plan } | { type: 'run'; route: Route; from: number; count: number };
+type ToDriver = { type: 'plan'; plan: Plan } | { type: 'run'; route: Route; lane: Lane; from: number; count: number };
 type FromDriver = { type: 'ready' } | { type: 'done'; route: Route; statuses: Record<string, number> };
 
 // ---------------------------------------------------------------- the driver (child process)
@@ -76,7 +86,12 @@ function post(agent: Agent, url: URL, path: string, body: string, headers: Recor
 }
 
 /** Request `n` of a route: who sends it, from which address, with what body. */
-function requestFor(plan: Plan, tickets: AdViewTickets, route: Route, n: number): { path: string; body: string; headers: Record<string, string> } {
+function requestFor(plan: Plan, tickets: AdViewTickets, route: Route, lane: Lane, n: number): { path: string; body: string; headers: Record<string, string> } {
+  const r = requestOn(plan, tickets, route, n);
+  return lane === 'fast' ? r : { ...r, path: `${r.path}?lane=express` };
+}
+
+function requestOn(plan: Plan, tickets: AdViewTickets, route: Route, n: number): { path: string; body: string; headers: Record<string, string> } {
   if (route === 'ticket') {
     const member = plan.members[n % plan.members.length]!;
     return { path: '/api/free-point/ticket', body: '{}', headers: { cookie: member.cookie, 'x-forwarded-for': `10.1.${(n >> 8) & 255}.${n & 255}` } };
@@ -115,7 +130,7 @@ function runDriver(): void {
     void Promise.all(
       Array.from({ length: IN_FLIGHT }, async () => {
         for (let n = next++; n < end; n = next++) {
-          const r = requestFor(plan!, tickets!, message.route, n);
+          const r = requestFor(plan!, tickets!, message.route, message.lane, n);
           const status = await post(agent, url, r.path, r.body, r.headers);
           statuses[status] = (statuses[status] ?? 0) + 1;
         }
@@ -154,6 +169,24 @@ async function seedMembers(storeUrl: string, prefix: string, secret: string, cou
   return members;
 }
 
+/** BENCH_CPU_PROF: profiles `work` into `<dir>/command-http-<name>.cpuprofile`; otherwise just runs it. */
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CPU_PROF;
+  if (!dir) return work();
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `command-http-${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 async function main(): Promise<void> {
   const run = randomUUID().replaceAll('-', '').slice(0, 12);
   const schema = `cmd_http_bench_${run}`;
@@ -181,30 +214,46 @@ async function main(): Promise<void> {
   const service = await startCommandApiService(settings, logger);
   const driver = fork(fileURLToPath(import.meta.url), ['--driver'], { execArgv: process.execArgv, stdio: 'inherit' });
   try {
-    const freePointMembers = WARMUP + REQUESTS;
-    const chatMembers = Math.ceil((WARMUP + REQUESTS) / CHATS_PER_MEMBER);
-    const members = await seedMembers(storeUrl.toString(), prefix, secret, Math.max(freePointMembers, chatMembers));
+    const perRoute = LANES.length * (WARMUP + ROUNDS * REQUESTS);
+    const members = await seedMembers(storeUrl.toString(), prefix, secret, perRoute);
     const reply = (type: FromDriver['type']) => new Promise<FromDriver>((done) => driver.once('message', (m: FromDriver) => (m.type === type ? done(m) : undefined)));
     const ready = reply('ready');
     driver.send({ type: 'plan', plan: { url: service.url, members, secret } } satisfies ToDriver);
     await ready;
 
-    const rows: string[] = [];
-    for (const route of ROUTES) {
-      const warm = reply('done');
-      driver.send({ type: 'run', route, from: 0, count: WARMUP } satisfies ToDriver);
-      await warm;
+    // Request numbers per route: each free-point request and every fifth chat message takes a member of its own.
+    const next: Record<Route, number> = { ticket: 0, chat: 0, 'free-point': 0 };
+    const run = async (route: Route, lane: Lane, count: number) => {
+      const from = next[route];
+      next[route] += count;
       const done = reply('done');
-      const cpu0 = process.cpuUsage();
-      driver.send({ type: 'run', route, from: WARMUP, count: REQUESTS } satisfies ToDriver);
-      const result = (await done) as Extract<FromDriver, { type: 'done' }>;
-      const cpu = process.cpuUsage(cpu0);
-      const ms = (cpu.user + cpu.system) / 1000 / REQUESTS;
-      rows.push(`| ${route.padEnd(10)} | ${ms.toFixed(3)} | ${(cpu.user / 1000 / REQUESTS).toFixed(3)} | ${(cpu.system / 1000 / REQUESTS).toFixed(3)} | ${JSON.stringify(result.statuses)} |`);
+      driver.send({ type: 'run', route, lane, from, count } satisfies ToDriver);
+      return (await done) as Extract<FromDriver, { type: 'done' }>;
+    };
+    const cpuMs: Record<string, number[]> = {};
+    const statuses: Record<string, Record<string, number>> = {};
+    for (const route of ROUTES) for (const lane of LANES) await run(route, lane, WARMUP);
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const route of ROUTES) {
+        for (const lane of LANES) {
+          const key = `${route} ${lane}`;
+          const cpu0 = process.cpuUsage();
+          const result = round === ROUNDS ? await profiled(`${route}-${lane}`, () => run(route, lane, REQUESTS)) : await run(route, lane, REQUESTS);
+          const cpu = process.cpuUsage(cpu0);
+          (cpuMs[key] ??= []).push((cpu.user + cpu.system) / 1000 / REQUESTS);
+          for (const [status, n] of Object.entries(result.statuses)) (statuses[key] ??= {})[status] = (statuses[key]?.[status] ?? 0) + n;
+        }
+      }
     }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const rows = ROUTES.map((route) => {
+      const [express, fast] = LANES.map((lane) => cpuMs[`${route} ${lane}`]!);
+      const cell = (xs: number[]) => `${mean(xs).toFixed(3)} (${xs.map((x) => x.toFixed(3)).join(', ')})`;
+      return `| ${route} | ${cell(express!)} | ${cell(fast!)} | ${(mean(fast!) / mean(express!)).toFixed(2)} | ${JSON.stringify(statuses[`${route} express`])} / ${JSON.stringify(statuses[`${route} fast`])} |`;
+    });
     process.stdout.write(
-      `command-api CPU per request, ${REQUESTS} requests per route after ${WARMUP} warm-up, ${IN_FLIGHT} in flight (keep-alive)\n` +
-        `| route      | CPU ms/req | user | system | statuses |\n|---|---|---|---|---|\n${rows.join('\n')}\n`,
+      `command-api CPU ms per request (mean of ${ROUNDS} rounds, each round in brackets), ${REQUESTS} requests per route, lane and round after ${WARMUP} warm-up, ${IN_FLIGHT} in flight (keep-alive)\n` +
+        `| route | Express lane | fast lane | fast / Express | statuses (Express / fast) |\n|---|---|---|---|---|\n${rows.join('\n')}\n`,
     );
   } finally {
     driver.kill();
