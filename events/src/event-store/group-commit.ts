@@ -37,6 +37,8 @@ export interface GroupCommitOptions {
   sendAlone: (append: QueuedAppend) => Promise<GroupOutcome>;
   /** The error an append of a failed batch gets at once (the store is unreachable), or undefined to send the batch's appends one by one. */
   failsAll: (error: unknown, append: QueuedAppend) => unknown;
+  /** Told when a batch statement failed and its appends are sent one by one (for a log line). */
+  onFallback?: (error: unknown, appends: number) => void;
   /** Schema name, quoted. */
   schema: string;
   /** Upper bounds of one batch. Defaults 128 appends, 256 events. */
@@ -245,6 +247,7 @@ export class GroupCommit {
         return;
       }
       // The statement failed as a whole and wrote nothing: each append as if it had come alone.
+      this.options.onFallback?.(error, group.length);
       for (const pending of group) await this.alone(pending);
       return;
     }

@@ -372,6 +372,7 @@ export class SqlEventStore implements EventStore {
           const mapped = this.mapError(error, `append to "${a.streamId}"`);
           return mapped instanceof EventStoreUnavailableError ? mapped : undefined;
         },
+        onFallback: (error, appends) => this.logger?.warn({ err: error, appends }, 'event store: group commit batch failed, sending its appends one by one'),
       });
     }
     this.kind = options.kind;
