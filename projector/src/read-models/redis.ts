@@ -400,9 +400,9 @@ export function createRedisReadModels(options: RedisReadModelsOptions): ReadMode
 
   const activeId = async () => {
     if (cached && Date.now() - cached.at < cacheMs) return cached.id;
-    // First use claims the initial keyspace; SET NX keeps a concurrent instance's choice.
-    await redis.set(activeKey, INITIAL_KEYSPACE, 'NX');
-    const id = (await redis.get(activeKey)) ?? INITIAL_KEYSPACE;
+    // First use claims the initial keyspace; SET NX keeps a concurrent instance's choice and GET
+    // returns it, in one round trip (NX with GET needs Redis 7, as ZINTERCARD already does).
+    const id = (await redis.set(activeKey, INITIAL_KEYSPACE, 'NX', 'GET')) ?? INITIAL_KEYSPACE;
     cached = { id, at: Date.now() };
     return id;
   };
