@@ -2,13 +2,16 @@ import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import type { EventStore } from '@pass/events';
-import { broadcastPublisher, type LiveEvent } from './live/publisher';
-import { createProjector, type Projector } from './projector';
-import { projectInto } from './projections/apply';
+import { Registry } from 'prom-client';
+import { LIMITS, positionFromString, type EventStore } from '@pass/events';
+import { broadcastPublisher, CHAT_MESSAGES_ON_CLEAR, type LiveEvent } from './live/publisher';
+import { CATCH_UP_PUSH_MS, createProjector, type Projector } from './projector';
+import { projectInto, toPositioned } from './projections/apply';
 import { positioned, recordedDay, ANA, BOB } from './projections/recorded-events';
 import { createMemoryReadModels } from './read-models/memory';
-import type { ReadModelStore } from './read-models/port';
+import type { Keyspace, ReadModelStore } from './read-models/port';
+import type { WriteBatch } from './read-models/types';
+import { toCountriesView, toMainDataView } from './read-models/views';
 import { appendEvents, toNewEvent } from './testing/append';
 import { generateEvents } from './testing/generate-events';
 
@@ -89,6 +92,99 @@ describe('projector over a PGlite event store', () => {
     expect(heard.some((e) => e.name === 'chatMessages')).toBe(true);
     expect(panel).toEqual(['m3']);
     expect((await (await readModels.active()).chat(50)).messages[0]).toMatchObject({ id: 'm3', userId: BOB });
+  });
+
+  /** What a browser connected during the whole catch-up shows, from the pushes alone. */
+  const browserAfter = (pushes: LiveEvent[]) => {
+    let figures: unknown;
+    let popup: unknown;
+    let panel: string[] = [];
+    for (const e of pushes) {
+      if (e.name === 'updatedMainData') figures = e.payload;
+      if (e.name === 'chatMessages') panel = e.payload.messages.map((m) => m.id);
+      if (e.name === 'chatMessage' && !panel.includes(e.payload.id)) panel.push(e.payload.id);
+      if (e.name === 'globalMember' || e.name === 'globalMessage') popup = e.payload;
+    }
+    return { figures, panel, popup };
+  };
+
+  /** What a reload shows: the read models as they are stored. */
+  const reloadShows = async (ks: Keyspace) => ({
+    figures: { mainData: toMainDataView(await ks.main()), countries: toCountriesView(await ks.countries(LIMITS.topCountries)) },
+    panel: (await ks.chat(CHAT_MESSAGES_ON_CLEAR)).messages.map((m) => m.id),
+  });
+
+  it('while catching up, pushes the latest state now and then instead of after every batch, ending on what a reload shows', async () => {
+    const generated = [...generateEvents({ users: 150, seed: 7 })];
+    // recordedDay in the middle: a chat clear, with messages before and after it.
+    const events = [...generated.slice(0, 400), ...recordedDay, ...generated.slice(400)];
+    await appendEvents(store, events);
+
+    const started = performance.now();
+    const p = await start({ maxBatchSize: 5 });
+    await p.caughtUp();
+    await p.settled();
+    const elapsed = performance.now() - started;
+
+    const browser = browserAfter(heard);
+    const reload = await reloadShows(await readModels.active());
+    expect(browser.figures).toEqual(reload.figures);
+    expect(browser.panel.slice(-CHAT_MESSAGES_ON_CLEAR)).toEqual(reload.panel);
+    const direct = await projectInto(await createMemoryReadModels().active(), positioned(events));
+    const lastPost = direct.live.findLast((n) => n.kind === 'globalMember' || n.kind === 'globalMessage');
+    expect(browser.popup).toEqual(lastPost && 'post' in lastPost ? lastPost.post : undefined);
+    // ~190 batches, but the figures went out once per CATCH_UP_PUSH_MS at most, plus the final state.
+    const figurePushes = heard.filter((e) => e.name === 'updatedMainData').length;
+    expect(figurePushes).toBeLessThanOrEqual(Math.floor(elapsed / CATCH_UP_PUSH_MS) + 2);
+    expect(figurePushes).toBeLessThan(events.length / 5 / 4);
+
+    // Caught up: each new batch is pushed as it is stored, as before.
+    heard = [];
+    await appendEvents(store, [{ type: 'ChatMessageSent', data: { userId: BOB, messageId: 'm-live', nickname: 'Bob', message: 'still here', priority: '', pointsSpent: 1, sentAt: new Date().toISOString() } }]);
+    await p.settled();
+    expect(heard.map((e) => e.name)).toEqual(['updatedMainData', 'chatMessage']);
+  });
+
+  it('re-projects a catch-up batch refused because another writer moved the checkpoint, and browsers still end on the stored state', async () => {
+    const events = [...generateEvents({ users: 150, seed: 11 })];
+    await appendEvents(store, events);
+    const stored = await readModels.active();
+    // A second projector started by mistake stores the next few events first, just before this
+    // projector's 4th batch: that batch expects a checkpoint that is no longer there.
+    const competitor = async () => {
+      const checkpoint = await stored.checkpoint();
+      const next = await store.readAll({ ...(checkpoint ? { after: positionFromString(checkpoint) } : {}), maxCount: 7 });
+      await projectInto(stored, toPositioned(next), checkpoint);
+    };
+    let applies = 0;
+    const raced = new Proxy(stored, {
+      get(target, prop) {
+        if (prop === 'apply') {
+          return async (batch: WriteBatch) => {
+            if (++applies === 4) await competitor();
+            return target.apply(batch);
+          };
+        }
+        const value: unknown = Reflect.get(target, prop);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const racedStore: ReadModelStore = { ...readModels, active: async () => raced, keyspace: () => raced };
+    const registry = new Registry();
+
+    const p = await start({ readModels: racedStore, metrics: registry, maxBatchSize: 5 });
+    await p.caughtUp();
+    await p.settled();
+
+    const errors = await registry.getSingleMetric('pass_projector_errors_total')!.get();
+    expect(errors.values.reduce((sum, v) => sum + v.value, 0)).toBe(1);
+    expect(await p.status()).toMatchObject({ caughtUp: true, lagEvents: 0, lastError: null });
+    const direct = await createMemoryReadModels().active();
+    await projectInto(direct, positioned(events));
+    const [got, want] = [await stored.dump(), await direct.dump()];
+    expect({ ...got, checkpoint: null }).toEqual({ ...want, checkpoint: null });
+    const reload = await reloadShows(stored);
+    expect(browserAfter(heard).figures).toEqual(reload.figures);
   });
 
   it('restarts from its checkpoint without applying anything twice', async () => {

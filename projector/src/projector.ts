@@ -10,6 +10,7 @@ import {
   type RecordedEvent,
   type Subscription,
 } from '@pass/events';
+import { LiveBacklog } from './live/coalesce';
 import { liveEventsFor, type LivePublisher } from './live/publisher';
 import { projectorMetrics, type ProjectorMetrics } from './metrics';
 import { LAG_SCAN_LIMIT, lagOf } from './rebuild/status';
@@ -68,12 +69,19 @@ export interface Projector {
 }
 
 const CHECK_INTERVAL_MS = 2_000;
+/**
+ * While catching up, browsers hear the coalesced state at most this often instead of after
+ * every batch: each push waits for its batch to be stored (no overlap with the next one), and
+ * intermediate figures are of no use to anyone.
+ */
+export const CATCH_UP_PUSH_MS = 250;
 const RETRY_MIN_MS = 200;
 const RETRY_MAX_MS = 10_000;
 
 /**
  * Catch-up subscription from the stored checkpoint into one keyspace. Each delivered batch is
- * projected and stored with its checkpoint in one atomic write, then announced to browsers. A
+ * projected and stored with its checkpoint in one atomic write, then announced to browsers
+ * (while catching up, the announcements are coalesced: see CATCH_UP_PUSH_MS and LiveBacklog). A
  * failed batch (read models or store unreachable, an event it cannot read) stops the
  * subscription; it restarts from the stored checkpoint after a growing delay, so nothing is
  * applied twice or skipped, and the error shows in `status().lastError` until a batch succeeds.
@@ -107,6 +115,9 @@ export function createProjector(deps: ProjectorDeps): Projector {
   const drained = async () => {
     await inFlight?.catch(() => undefined);
   };
+  /** Live notices of catch-up batches stored but not pushed yet, and when the last push was decided. */
+  const backlog = new LiveBacklog();
+  let pushedAt = -Infinity;
 
   const ks = () => {
     if (!keyspace) throw new Error('Projector not started');
@@ -123,8 +134,27 @@ export function createProjector(deps: ProjectorDeps): Projector {
     }
   };
 
-  /** After a batch is stored: position, metrics, progress, then its live events. */
-  const stored = async (parsed: PositionedEvent[], applied: number, live: LiveNotice[], started: number) => {
+  const publishNotices = async (notices: LiveNotice[]) => {
+    if (!publisher || notices.length === 0) return;
+    try {
+      await publisher.publish(await liveEventsFor(notices, ks()));
+    } catch (error) {
+      // The batch is stored; a missed broadcast is repaired by the next one or a reload.
+      log.warn({ err: error }, 'live events not published');
+    }
+  };
+
+  /** Pushes what catch-up batches held back; the keyspace must be quiet (nothing in flight). */
+  const pushBacklog = async () => {
+    if (!backlog.empty) await publishNotices(backlog.take());
+    release();
+  };
+
+  /**
+   * After a batch is stored: position, metrics, progress, then its live events: pushed now
+   * ('batch', live), held back ('hold', catching up) or pushed with what was held back ('flush').
+   */
+  const stored = async (parsed: PositionedEvent[], applied: number, live: LiveNotice[], started: number, push: 'batch' | 'hold' | 'flush') => {
     // Only forwards: a batch handed over again changes nothing, the checkpoint included.
     const end = parsed[parsed.length - 1]!.position;
     if (comparePositions(end, lastPosition) > 0) lastPosition = end;
@@ -134,16 +164,15 @@ export function createProjector(deps: ProjectorDeps): Projector {
     metrics?.eventsProjected.inc(label(), applied);
     metrics?.batchSeconds.observe(label(), (performance.now() - started) / 1000);
     deps.onBatch?.(applied, positionToString(lastPosition));
-    if (publisher && live.length > 0) {
-      try {
-        await publisher.publish(await liveEventsFor(live, ks()));
-      } catch (error) {
-        // The batch is stored; a missed broadcast is repaired by the next one or a reload.
-        log.warn({ err: error }, 'live events not published');
+    if (publisher) {
+      if (push === 'batch' && backlog.empty) await publishNotices(live);
+      else {
+        backlog.add(live);
+        if (push !== 'hold') await publishNotices(backlog.take());
       }
     }
     // Settled means stored and broadcast, so whoever waits on it sees the live events too.
-    release();
+    if (backlog.empty) release();
   };
 
   /** One delivered batch: catch-up (pipelined, from the mirror) or live (from a snapshot). */
@@ -158,6 +187,10 @@ export function createProjector(deps: ProjectorDeps): Projector {
       // Catch-up: project from the mirror and leave the batch applying while the next one is
       // read and projected. Each apply still checks the checkpoint the previous one stored.
       const previous = inFlight;
+      // Live events read the keyspace after their batch (figures, the chat after a clear), so
+      // the batch that pushes is not overlapped by the next one; the others hold theirs back.
+      const push = publisher && performance.now() - pushedAt >= CATCH_UP_PUSH_MS ? 'flush' : 'hold';
+      if (push === 'flush') pushedAt = performance.now();
       let projected;
       try {
         projected = await catchingUp.project(parsed);
@@ -170,7 +203,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
       const current = (async () => {
         await previous;
         if ((await applying) === 'stale') throw new ConcurrentProjectionError(ks().id);
-        await stored(parsed, applied, live, started);
+        await stored(parsed, applied, live, started, push);
       })();
       inFlight = current;
       unstored++;
@@ -181,10 +214,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
       try {
         // One batch in flight at most: the previous one must be stored before this returns.
         await previous;
-        // Live events read the keyspace after their batch (figures, the chat after a clear): with
-        // browsers listening, the next batch must not land first, so no overlap then. A rebuild
-        // is quiet until it takes over.
-        if (unreadable || publisher) await current;
+        if (unreadable || push === 'flush') await current;
       } catch (error) {
         mirror = undefined;
         throw error;
@@ -195,7 +225,7 @@ export function createProjector(deps: ProjectorDeps): Projector {
     // Live: the keyspace must still be where this subscription left it (Redis may have restarted empty).
     await inFlight;
     const projected = await projectInto(ks(), parsed, comparePositions(lastPosition, START) === 0 ? null : positionToString(lastPosition));
-    await stored(parsed, projected.applied, projected.live, started);
+    await stored(parsed, projected.applied, projected.live, started, 'batch');
     if (unreadable) throw unreadable;
   };
 
@@ -222,13 +252,20 @@ export function createProjector(deps: ProjectorDeps): Projector {
         }
       },
       onCaughtUp: () => {
-        // The last catch-up batch may still be applying: caught up once it is stored.
+        // The last catch-up batch may still be applying: caught up once it is stored and what
+        // catch-up held back is pushed. The next live batch waits for both (it awaits inFlight).
         mirror = undefined;
         const last = inFlight;
         const current = subscription;
+        const pushed = (async () => {
+          await last;
+          await pushBacklog();
+        })();
+        pushed.catch(() => undefined); // handled below and by whoever awaits inFlight next
+        inFlight = pushed;
         void (async () => {
           try {
-            await last;
+            await pushed;
           } catch (error) {
             // Nothing else would notice: the subscription now waits for new events.
             if (subscription !== current || !current) return;

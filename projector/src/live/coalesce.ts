@@ -1,0 +1,67 @@
+import type { LiveNotice } from '../projections/batch';
+import { CHAT_MESSAGES_ON_CLEAR } from './publisher';
+
+/**
+ * Live notices of batches stored while the projector is behind, waiting to be pushed as one.
+ * Browsers need the latest state, not every step on the way, so what is kept is what a browser
+ * would end up showing anyway:
+ * - the figures once (`updatedMainData` is read from the read models when pushed, so it is current);
+ * - the chat: its new messages in order, or the history (read when pushed) after a clear or
+ *   when there are more messages than the history holds;
+ * - the last new post only: a browser shows one post at a time, each replacing the one before.
+ */
+export class LiveBacklog {
+  private mainData = false;
+  private chat: Extract<LiveNotice, { kind: 'chatMessage' }>[] = [];
+  private chatHistory = false;
+  private lastPost: Extract<LiveNotice, { kind: 'globalMember' | 'globalMessage' }> | undefined;
+
+  get empty(): boolean {
+    return !this.mainData && !this.chatHistory && this.chat.length === 0 && this.lastPost === undefined;
+  }
+
+  add(notices: LiveNotice[]): void {
+    for (const n of notices) {
+      switch (n.kind) {
+        case 'mainData':
+          this.mainData = true;
+          break;
+        case 'chatCleared':
+          // The history read at push time already holds whatever was written after the clear.
+          this.chatHistory = true;
+          this.chat = [];
+          break;
+        case 'chatMessage':
+          if (this.chatHistory) break;
+          this.chat.push(n);
+          // The history holds as many messages as a browser gets when it (re)connects.
+          if (this.chat.length > CHAT_MESSAGES_ON_CLEAR) {
+            this.chatHistory = true;
+            this.chat = [];
+          }
+          break;
+        case 'globalMember':
+        case 'globalMessage':
+          this.lastPost = n;
+          break;
+      }
+    }
+  }
+
+  /**
+   * The coalesced notices, emptying the backlog. Figures first (browsers take the chat total from
+   * them), then the chat (a `chatCleared` notice stands for "send the history"), then the post.
+   */
+  take(): LiveNotice[] {
+    const notices: LiveNotice[] = [];
+    if (this.mainData) notices.push({ kind: 'mainData' });
+    if (this.chatHistory) notices.push({ kind: 'chatCleared' });
+    else notices.push(...this.chat);
+    if (this.lastPost) notices.push(this.lastPost);
+    this.mainData = false;
+    this.chat = [];
+    this.chatHistory = false;
+    this.lastPost = undefined;
+    return notices;
+  }
+}
