@@ -7,7 +7,8 @@ import { openEventStore } from '@pass/events/event-store/open';
 import { broadcastPublisher, createMemoryReadModels, createReadModelSnapshots, type Broadcaster } from '@pass/projector';
 import { attachSocketServer, readSideChecks } from '@pass/query-api';
 import type { Settings } from '../config/settings';
-import { createAppShell } from '../http/app-shell';
+import { createAppShell, createShellPipeline, type AppShellOptions } from '../http/app-shell';
+import { withFastLane } from '../http/fast-lane';
 import { shellSecurity, socketSecurity } from '../http/security-headers';
 import { composeCommandApi } from '../wiring/command-side';
 import { listen, stopAccepting } from '../wiring/http';
@@ -51,7 +52,7 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
     const live: Broadcaster = { emit: (event, ...args) => (sockets.io as Broadcaster).emit(event, ...args) };
     const projection = composeProjection({ eventStore, readModels, publisher: broadcastPublisher(live), logger, registry });
 
-    const app = createAppShell({
+    const shell: AppShellOptions = {
       logger,
       trustProxy: settings.trustProxy,
       webDistDir: settings.webDistDir,
@@ -69,10 +70,12 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
         // Also serves GET /uploads/* (command-api owns the uploads folder).
         commandApi.router,
       ],
-    });
+    };
+    const pipeline = createShellPipeline(shell);
     // Socket.IO takes over the server's request listener when it attaches: it answers /socket.io/
-    // itself (long-polling included) and passes everything else to the app.
-    const server = createServer(app);
+    // itself (long-polling included) and passes everything else to the app. The hot POST routes
+    // skip Express as in the distributed command-api (same pipeline functions, same answers).
+    const server = createServer(withFastLane(createAppShell(shell, pipeline), pipeline, commandApi.hotLane));
     const sockets = attachSocketServer(server, {
       readModels,
       sessions: commandApi.sessions,
