@@ -183,12 +183,14 @@ export class GroupCommit {
   private async drain(): Promise<void> {
     this.busy = true;
     try {
-      for (let first = true; ; first = false) {
-        // After a round trip, let the appenders it acknowledged queue their next appends before
+      for (let acknowledged = 0; ; ) {
+        // After a batch, let the appenders it acknowledged queue their next appends before
         // looking: otherwise the first of them would go alone and the rest trail as a batch.
-        if (!first) await new Promise<void>((done) => setImmediate(done));
+        // Not after a lone append: a sequential appender's next append then goes at once.
+        if (acknowledged > 1) await new Promise<void>((done) => setImmediate(done));
         if (this.queue.length === 0) break;
         const group = this.take();
+        acknowledged = group.length;
         if (group.length === 1) await this.alone(group[0]!);
         else await this.together(group);
       }
