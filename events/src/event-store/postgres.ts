@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL event store: the same schema and queries as the embedded store (sql.ts) over
  * a connection pool, plus LISTEN/NOTIFY so subscriptions in other processes wake as soon as an
- * append is acknowledged.
+ * append is acknowledged. Appends queued while another is in flight go out as one transaction
+ * (group commit, group-commit.ts).
  *
  * The NOTIFY is sent by the appending process after the commit, not inside the append
  * function: a transaction that notifies takes a cluster-wide lock through its commit, which
