@@ -145,6 +145,47 @@ describe('projector over a PGlite event store', () => {
     expect(heard.map((e) => e.name)).toEqual(['updatedMainData', 'chatMessage']);
   });
 
+  it('falls behind while live, catches the backlog up again with coalesced pushes, and ends on what a reload shows', async () => {
+    await appendEvents(store, recordedDay.slice(0, 5));
+    const stored = await readModels.active();
+    const stall: { until?: Promise<void> } = {};
+    const stalling = new Proxy(stored, {
+      get(target, prop) {
+        if (prop === 'apply') {
+          return async (batch: WriteBatch) => {
+            await stall.until;
+            return target.apply(batch);
+          };
+        }
+        const value: unknown = Reflect.get(target, prop);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const p = await start({ readModels: { ...readModels, active: async () => stalling, keyspace: () => stalling }, maxBatchSize: 5 });
+    await p.caughtUp();
+    await p.settled();
+
+    // The read models stall while members keep acting: a backlog builds up behind one live batch.
+    let resume!: () => void;
+    stall.until = new Promise((done) => (resume = done));
+    heard = [];
+    const events = [...generateEvents({ users: 150, seed: 13 })];
+    await appendEvents(store, events);
+    resume();
+    await p.settled();
+
+    const figurePushes = heard.filter((e) => e.name === 'updatedMainData').length;
+    expect(figurePushes).toBeLessThan(events.length / 5 / 4);
+    const reload = await reloadShows(stored);
+    const browser = browserAfter(heard);
+    expect(browser.figures).toEqual(reload.figures);
+    expect(browser.panel.slice(-CHAT_MESSAGES_ON_CLEAR)).toEqual(reload.panel.slice(-browser.panel.length));
+    expect(await p.status()).toMatchObject({ caughtUp: true, lagEvents: 0, lastError: null });
+    const direct = await createMemoryReadModels().active();
+    await projectInto(direct, positioned([...recordedDay.slice(0, 5), ...events]));
+    expect({ ...(await stored.dump()), checkpoint: null }).toEqual({ ...(await direct.dump()), checkpoint: null });
+  });
+
   it('re-projects a catch-up batch refused because another writer moved the checkpoint, and browsers still end on the stored state', async () => {
     const events = [...generateEvents({ users: 150, seed: 11 })];
     await appendEvents(store, events);

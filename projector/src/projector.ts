@@ -75,6 +75,12 @@ const CHECK_INTERVAL_MS = 2_000;
  * intermediate figures are of no use to anyone.
  */
 export const CATCH_UP_PUSH_MS = 250;
+/**
+ * A live batch this large (or as large as `maxBatchSize`) means events arrive faster than they
+ * are stored one batch at a time: the projector then resubscribes from its checkpoint, so the
+ * backlog is caught up like one at start-up (pipelined, coalesced pushes).
+ */
+const BEHIND_BATCH = 250;
 const RETRY_MIN_MS = 200;
 const RETRY_MAX_MS = 10_000;
 
@@ -118,6 +124,8 @@ export function createProjector(deps: ProjectorDeps): Projector {
   /** Live notices of catch-up batches stored but not pushed yet, and when the last push was decided. */
   const backlog = new LiveBacklog();
   let pushedAt = -Infinity;
+  const behindAt = Math.min(BEHIND_BATCH, deps.maxBatchSize ?? BEHIND_BATCH);
+  let resubscribing = false;
 
   const ks = () => {
     if (!keyspace) throw new Error('Projector not started');
@@ -227,6 +235,23 @@ export function createProjector(deps: ProjectorDeps): Projector {
     const projected = await projectInto(ks(), parsed, comparePositions(lastPosition, START) === 0 ? null : positionToString(lastPosition));
     await stored(parsed, projected.applied, projected.live, started, 'batch');
     if (unreadable) throw unreadable;
+    if (recorded.length >= behindAt) void catchUpAgain();
+  };
+
+  /** Fallen behind while live: a new subscription from the stored checkpoint catches up. */
+  const catchUpAgain = async () => {
+    if (resubscribing || !running || !subscription) return;
+    resubscribing = true;
+    try {
+      const current = subscription;
+      subscription = undefined;
+      log.info({ keyspace: ks().id, position: positionToString(lastPosition) }, 'projector behind; catching up again');
+      // Resolves once the batch handler that called this has returned.
+      await current.stop();
+      if (running && !subscription) await subscribe().catch(onSubscribeError);
+    } finally {
+      resubscribing = false;
+    }
   };
 
   const subscribe = async () => {
