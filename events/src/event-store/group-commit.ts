@@ -72,7 +72,16 @@ CREATE OR REPLACE FUNCTION ${s}.append_batch(
 DECLARE
   v_current bigint[];
   v_answers text[];
+  v_stored uuid[];
+  v_retried int[];
 BEGIN
+  -- Appends with ids stored already (retries, reuses; rare) go to the single append path. Probed
+  -- with = ANY on the unique index: the planner cannot turn it into a scan of the whole table.
+  SELECT array_agg(e.event_id) INTO v_stored FROM ${s}.events e WHERE e.event_id = ANY (p_ids);
+  IF v_stored IS NOT NULL THEN
+    SELECT array_agg(DISTINCT u.a) INTO v_retried FROM unnest(p_appends, p_ids) AS u(a, id) WHERE u.id = ANY (v_stored);
+  END IF;
+
   -- Lock the existing stream rows in stream id (byte) order, so that batches of several
   -- processes never wait for each other in a cycle; read each stream's revision under the lock
   -- and decide each append on it. (Streams are distinct: should one repeat, its events would
@@ -80,12 +89,10 @@ BEGIN
   WITH locked AS MATERIALIZED (
     SELECT st.stream_id, st.revision FROM ${s}.streams st
      WHERE st.stream_id = ANY (p_streams) ORDER BY st.stream_id COLLATE "C" FOR UPDATE
-  ), stored AS (
-    SELECT DISTINCT u.a FROM unnest(p_appends, p_ids) AS u(a, id) WHERE EXISTS (SELECT 1 FROM ${s}.events e WHERE e.event_id = u.id)
   )
   SELECT array_agg(coalesce(l.revision, -1) ORDER BY b.ord),
          array_agg(CASE
-           WHEN b.ord IN (SELECT a FROM stored) THEN 'F'
+           WHEN b.ord = ANY (v_retried) THEN 'F'
            WHEN (b.expected = -1 AND l.revision IS NOT NULL) OR (b.expected = -3 AND l.revision IS NULL)
              OR (b.expected >= 0 AND coalesce(l.revision, -1) <> b.expected) THEN 'E409:' || coalesce(l.revision, -1)
            END ORDER BY b.ord)
