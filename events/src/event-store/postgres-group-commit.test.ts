@@ -142,6 +142,21 @@ describe.skipIf(!reachable)('PostgreSQL event store: group commit', () => {
     expect(logger.messages).toEqual([]);
   });
 
+  it('stream ids, types and payloads with quotes, backslashes, braces, commas and non-ASCII text arrive intact through a batch', async () => {
+    const awkward = ['a "quoted", {braced} stream', 'back\\slash\\ NULL', 'é 😀 {}'];
+    const events = awkward.map((text, i) => ({ ...newEvent(`Type, "${i}" {x}`, { text, nested: { list: [text, null, '\\"'] } }), metadata: { note: text } }));
+    const streams = awkward.map((text) => `${text}-${randomUUID()}`);
+    const outcomes = await batched(
+      () => store.append(stream('x'), [newEvent()]),
+      streams.map((s, i) => () => store.append(s, [events[i]!], 'no_stream')),
+    );
+    expect(new Set(outcomes.map((o) => value(o).position.commit)).size).toBe(1);
+    for (const [i, s] of streams.entries()) {
+      const [stored] = await store.readStream(s);
+      expect(stored).toMatchObject({ id: events[i]!.id, streamId: s, type: events[i]!.type, data: events[i]!.data, metadata: events[i]!.metadata });
+    }
+  });
+
   it('a batch the database refuses as a whole falls back to one append at a time, with the single path answers', async () => {
     const twin = newEvent();
     const [one, two] = [stream('twin-1'), stream('twin-2')];
