@@ -5,8 +5,9 @@
  * append goes at once, through the single append path (no timer, no added latency).
  *
  * Each append in a batch is decided on its own, as if it were alone: its expected revision is
- * checked against its stream (after the batch's earlier appends to the same stream, in arrival
- * order), a refusal writes nothing for it and does not touch the others. Appends whose event ids
+ * checked against its stream, a refusal writes nothing for it and does not touch the others. A
+ * batch holds one append per stream; a later append to the same stream goes in a later batch,
+ * against the revision the earlier one left (arrival order). Appends whose event ids
  * are stored already (a retry, or ids reused elsewhere) are answered by the single append path
  * after the batch, which knows how to tell the two apart. Should the batch statement fail as a
  * whole (a concurrent writer stored the same id, a deadlock, a malformed id), its appends are
