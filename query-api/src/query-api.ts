@@ -1,17 +1,34 @@
 import { Router, type RequestHandler } from 'express';
 import type { QueryApiDeps } from './deps';
 import { adminRoutes } from './admin/routes';
+import { READS_UNAVAILABLE } from './http/handler';
+import type { ReadLane } from './http/read-lane';
 import { queryMetrics } from './metrics';
-import { readRoutes } from './reads/routes';
+import { publicReadRoutes, readRoutes } from './reads/routes';
+
+export interface QueryReads {
+  /** Every REST read, mounted at the site root (paths start with /api). */
+  router: Router;
+  /** The public reads of `router` again, for a request listener in front of Express (infra/src/http/fast-lane.ts). */
+  readLane: ReadLane;
+}
 
 /**
  * The REST reads of api.ts as one router, mounted at the site root (paths start with /api).
  * Failures of the read models answer 503 so a load balancer can retry elsewhere.
  */
 export function createQueryApi(deps: QueryApiDeps): Router {
+  return createQueryReads(deps).router;
+}
+
+/** The router and the fast lane's routes over one set of route functions (and their cached bodies). */
+export function createQueryReads(deps: QueryApiDeps): QueryReads {
+  const log = deps.logger.child({ component: 'query-api' });
+  const querySeconds = deps.metrics ? queryMetrics(deps.metrics).querySeconds : undefined;
+  const publicRoutes = publicReadRoutes(deps);
+
   const router = Router();
-  if (deps.metrics) {
-    const { querySeconds } = queryMetrics(deps.metrics);
+  if (querySeconds) {
     const timing: RequestHandler = (req, res, next) => {
       const started = performance.now();
       res.on('finish', () => {
@@ -22,7 +39,17 @@ export function createQueryApi(deps: QueryApiDeps): Router {
     };
     router.use('/api', timing);
   }
-  router.use(readRoutes(deps));
+  router.use(readRoutes(deps, publicRoutes));
   router.use(adminRoutes(deps));
-  return router;
+
+  const readLane: ReadLane = {
+    method: 'GET',
+    routes: publicRoutes,
+    failureOf: (error, path) => {
+      log.error({ err: error, path }, 'read failed');
+      return { status: 503, body: { error: READS_UNAVAILABLE } };
+    },
+    observe: (route, status, seconds) => querySeconds?.observe({ route, status: String(status) }, seconds),
+  };
+  return { router, readLane };
 }

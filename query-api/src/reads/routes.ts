@@ -1,52 +1,72 @@
 import { randomUUID } from 'node:crypto';
-import { Router, type Response } from 'express';
+import { Router } from 'express';
 import { z } from 'zod';
 import { LIMITS, type ChatHistory, type CountriesView, type GlobalPostView, type MainDataView, type Page, type RankingEntry, type RegistryRow } from '@pass/events';
 import { CHAT_HISTORY_LIMIT, toCountriesView, toMainDataView } from '@pass/projector';
 import type { QueryApiDeps } from '../deps';
 import { authOf } from '../http/auth';
 import { reader } from '../http/handler';
-import { pageQuery, parseOr400 } from '../http/validate';
+import { sendReadAnswer, type ReadRoute } from '../http/read-lane';
+import { pageQuery, parseOr400, validated } from '../http/validate';
 import { searchUsers } from './search';
 import { versionedBody } from './versioned-body';
 import { toRankingEntry, toRegistryRow } from './views';
 
 const chatQuery = z.object({ limit: z.coerce.number().int().min(1).max(CHAT_HISTORY_LIMIT).default(50) });
 
-/** A body already serialised, with the headers res.json would give it. */
-function sendJson(res: Response, body: string): void {
-  res.set('Content-Type', 'application/json; charset=utf-8');
-  res.send(body);
+/**
+ * The public reads that need no session (home figures, country top 5, ranking and its search,
+ * chat history, the global post): the Express router below and the fast lane in front of it
+ * (infra/src/http/fast-lane.ts) answer them with these same functions.
+ */
+export function publicReadRoutes(deps: QueryApiDeps): ReadRoute[] {
+  const ks = () => deps.readModels.active();
+  const mainData = versionedBody(async (keyspace): Promise<MainDataView> => toMainDataView(await keyspace.main()));
+  const countries = versionedBody(async (keyspace): Promise<CountriesView> => toCountriesView(await keyspace.countries(LIMITS.topCountries)));
+  return [
+    { path: '/api/main-data', answer: async () => ({ status: 200, prepared: await mainData(await ks()) }) },
+    { path: '/api/countries', answer: async () => ({ status: 200, prepared: await countries(await ks()) }) },
+    {
+      path: '/api/ranking',
+      answer: async (input) => {
+        const query = validated(pageQuery, input);
+        if ('invalid' in query) return query.invalid;
+        const { page, pageSize } = query.data;
+        const found = await searchUsers(await ks(), { ...query.data, allowEmail: false, membersOnly: true });
+        const body: Page<RankingEntry> = { total: found.total, page, pageSize, items: found.rows.map((r) => toRankingEntry(r.rank, r.row)) };
+        return { status: 200, body };
+      },
+    },
+    {
+      path: '/api/chat-messages',
+      answer: async (input) => {
+        const query = validated(chatQuery, input);
+        if ('invalid' in query) return query.invalid;
+        const body: ChatHistory = await (await ks()).chat(query.data.limit);
+        return { status: 200, body };
+      },
+    },
+    {
+      path: '/api/global-post',
+      answer: async () => {
+        const body: GlobalPostView | null = (await (await ks()).posts())[0] ?? null;
+        return { status: 200, body };
+      },
+    },
+  ];
 }
 
-/** The public reads of api.ts, served from the active read models. */
-export function readRoutes(deps: QueryApiDeps): Router {
+/** The reads of api.ts, served from the active read models: `publicRoutes` plus those that need a session. */
+export function readRoutes(deps: QueryApiDeps, publicRoutes: readonly ReadRoute[] = publicReadRoutes(deps)): Router {
   const router = Router();
   const log = deps.logger.child({ component: 'query-api' });
   const ks = () => deps.readModels.active();
 
-  const mainData = versionedBody(async (keyspace): Promise<MainDataView> => toMainDataView(await keyspace.main()));
-  router.get('/api/main-data', reader(log, async (_req, res) => {
-    sendJson(res, await mainData(await ks()));
-  }));
-
-  const countries = versionedBody(async (keyspace): Promise<CountriesView> => toCountriesView(await keyspace.countries(LIMITS.topCountries)));
-  router.get('/api/countries', reader(log, async (_req, res) => {
-    sendJson(res, await countries(await ks()));
-  }));
-
-  router.get('/api/ranking', reader(log, async (req, res) => {
-    const query = parseOr400(pageQuery, req.query, res);
-    if (!query) return;
-    const found = await searchUsers(await ks(), { ...query, allowEmail: false, membersOnly: true });
-    const body: Page<RankingEntry> = {
-      total: found.total,
-      page: query.page,
-      pageSize: query.pageSize,
-      items: found.rows.map((r) => toRankingEntry(r.rank, r.row)),
-    };
-    res.json(body);
-  }));
+  for (const route of publicRoutes) {
+    router.get(route.path, reader(log, async (req, res) => {
+      sendReadAnswer(res, await route.answer(req.query));
+    }));
+  }
 
   router.get('/api/registry', reader(log, async (req, res) => {
     const query = parseOr400(pageQuery, req.query, res);
@@ -64,18 +84,6 @@ export function readRoutes(deps: QueryApiDeps): Router {
       pageSize: query.pageSize,
       items: found.rows.map((r) => toRegistryRow(r.row, viewer)),
     };
-    res.json(body);
-  }));
-
-  router.get('/api/chat-messages', reader(log, async (req, res) => {
-    const query = parseOr400(chatQuery, req.query, res);
-    if (!query) return;
-    const body: ChatHistory = await (await ks()).chat(query.limit);
-    res.json(body);
-  }));
-
-  router.get('/api/global-post', reader(log, async (_req, res) => {
-    const body: GlobalPostView | null = (await (await ks()).posts())[0] ?? null;
     res.json(body);
   }));
 

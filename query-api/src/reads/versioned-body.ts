@@ -1,4 +1,5 @@
 import type { Keyspace } from '@pass/projector';
+import { prepareJson, type PreparedJson } from '../http/read-lane';
 
 /**
  * A JSON body every visitor shares (the headline figures, the country top 5), serialised once per
@@ -6,15 +7,16 @@ import type { Keyspace } from '@pass/projector';
  * its checkpoint: the projector moves the checkpoint with every batch it stores and a rebuild
  * switches keyspaces, so a body is reused only while nothing at all was projected. Checking costs
  * one small read (the checkpoint); reading and serialising the view happens only after a change.
+ * A hit returns the very same PreparedJson, so a lane can key its ETag on it and hash nothing.
  */
-export function versionedBody(build: (ks: Keyspace) => Promise<unknown>): (ks: Keyspace) => Promise<string> {
-  let cached: { version: string; body: string } | null = null;
+export function versionedBody(build: (ks: Keyspace) => Promise<unknown>): (ks: Keyspace) => Promise<PreparedJson> {
+  let cached: { version: string; body: PreparedJson } | null = null;
   return async (ks) => {
     const version = `${ks.id}@${(await ks.checkpoint()) ?? ''}`;
     if (cached?.version === version) return cached.body;
     // Built after reading the checkpoint, so the body is at least as new as the version it is
     // kept under; a body newer than its version is merely rebuilt once more on the next change.
-    const body = JSON.stringify(await build(ks));
+    const body = prepareJson(await build(ks));
     cached = { version, body };
     return body;
   };
