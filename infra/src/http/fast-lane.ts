@@ -1,75 +1,147 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { CommandApi } from '@pass/command-api';
+import type { PreparedJson, ReadLane } from '@pass/query-api';
 import type { Express } from 'express';
 import { COMPRESSION_THRESHOLD, type ShellPipeline } from './app-shell';
 import { CROSS_SITE_MESSAGE } from './csrf';
 
-type HotLane = CommandApi['hotLane'];
-type HotRoute = HotLane['routes'][number];
-type Answer = Awaited<ReturnType<HotRoute['answer']>>;
+type CommandLane = CommandApi['hotLane'];
+/** What a lane can serve: command-api's hot POSTs, query-api's public GETs. */
+export type FastLane = CommandLane | ReadLane;
+
+/** Any lane's answer before it is written: a value to send as JSON, or bytes already serialised. */
+interface Answer {
+  status: number;
+  body?: unknown;
+  prepared?: PreparedJson;
+  headers?: Record<string, string>;
+}
+
+interface LaneRoute {
+  /** GET: the query string is the read's input. POST: a query string sends the request to Express. */
+  takesQuery: boolean;
+  answer(req: IncomingMessage, res: ServerResponse): Promise<Answer>;
+}
+
 type EtagFn = (body: Buffer, encoding?: string) => string | undefined;
 
 /**
- * A plain node:http listener in front of the Express app that serves command-api's hot POST
- * routes (chat message, free point, its ticket) without Express's router, request and response
- * prototypes, which under load cost more CPU than the routes themselves. Only an exact
- * `POST <path>` (no query, no trailing slash, that case) takes the lane; everything else goes to
- * Express untouched. The lane runs the shell's own pipeline functions in the shell's order
- * (request id and access line, security headers, CSRF, JSON body, sessions, route, error
- * translation) and writes answers as Express's `res.json` and compression would, with the app's
- * own ETag and trust-proxy functions, so a client cannot tell the lanes apart.
+ * A plain node:http listener in front of the Express app that serves the hot routes (command-api's
+ * POSTs: chat message, free point, its ticket; query-api's public GETs: ranking, countries, main
+ * data, chat history, global post) without Express's router, request and response prototypes,
+ * which under load cost more CPU than the routes themselves. A route is found by method and
+ * exact pathname (HEAD as its GET, as Express's router does); a POST with a query string, a GET
+ * with a body, and everything else go to Express untouched. The lane runs the shell's own
+ * pipeline functions in the shell's order (request id and access line, security headers, CSRF,
+ * JSON body, sessions, route, error translation) and writes answers as Express's `res.json` /
+ * `res.send` and compression would, with the app's own ETag, query parser, freshness and
+ * trust-proxy functions, so a client cannot tell the lanes apart.
  */
-export function withFastLane(app: Express, pipeline: ShellPipeline, lane: HotLane): RequestListener {
-  const routes = new Map(lane.routes.map((route) => [route.path, route]));
+export function withFastLane(app: Express, pipeline: ShellPipeline, ...lanes: FastLane[]): RequestListener {
   const etagOf = app.get('etag fn') as EtagFn | undefined;
-  // Express's own `req.ip` getter, run on the bare request: `trust proxy` resolved exactly as there.
-  const clientAddressOf = (req: IncomingMessage): string | undefined => Reflect.get(app.request, 'ip', { app, headers: req.headers, socket: req.socket, connection: req.socket }) as string | undefined;
+  // Express's own `req.ip`, `req.query` and `req.fresh` getters, run on the bare request's parts:
+  // `trust proxy`, the query parser and conditional GET resolved exactly as there.
+  const expressGetter = (name: 'ip' | 'query' | 'fresh', receiver: object): unknown => Reflect.get(app.request, name, receiver);
+  const clientAddressOf = (req: IncomingMessage) => expressGetter('ip', { app, headers: req.headers, socket: req.socket, connection: req.socket }) as string | undefined;
+  const queryOf = (req: IncomingMessage) => expressGetter('query', { app, url: req.url });
+  const isFresh = (req: IncomingMessage, res: ServerResponse): boolean =>
+    (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) &&
+    expressGetter('fresh', { method: req.method, headers: req.headers, res: { statusCode: res.statusCode, get: (name: string) => res.getHeader(name) } }) === true;
+  // A shared body keeps its ETag for as long as it is shared: a hit hashes nothing.
+  const preparedEtags = new WeakMap<PreparedJson, string | undefined>();
+  const etagOfPrepared = (prepared: PreparedJson): string | undefined => {
+    if (!preparedEtags.has(prepared)) preparedEtags.set(prepared, etagOf?.(prepared.bytes));
+    return preparedEtags.get(prepared);
+  };
 
   const send = (req: IncomingMessage, res: ServerResponse, answer: Answer): void => {
     if (res.headersSent) return;
     res.statusCode = answer.status;
     for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
     // As res.json: the JSON text, its type, length and (weak) ETag.
-    const chunk = Buffer.from(JSON.stringify(answer.body) ?? '');
+    const chunk = answer.prepared?.bytes ?? Buffer.from(JSON.stringify(answer.body) ?? '');
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Length', String(chunk.length));
-    const etag = etagOf?.(chunk);
+    const etag = answer.prepared ? etagOfPrepared(answer.prepared) : etagOf?.(chunk);
     if (etag) res.setHeader('ETag', etag);
-    if (chunk.length >= COMPRESSION_THRESHOLD) {
-      // Large enough to compress: the shell's compression decides, exactly as behind Express.
+    if (isFresh(req, res)) {
+      // As res.send: 304 without the body's headers; compression then leaves an untyped answer alone (no Vary).
+      res.statusCode = 304;
+      res.removeHeader('Content-Type');
+      res.removeHeader('Content-Length');
+      return void res.end();
+    }
+    const head = req.method === 'HEAD';
+    // Large enough to compress, for a client that accepts an encoding: the shell's compression
+    // decides, exactly as behind Express. Without Accept-Encoding, or for HEAD, it would only
+    // mark the answer as depending on Accept-Encoding, as it does below the threshold.
+    if (chunk.length >= COMPRESSION_THRESHOLD && !head && req.headers['accept-encoding'] !== undefined) {
       pipeline.compression(req as never, res as never, () => res.end(chunk));
       return;
     }
-    // Below the threshold compression only marks the answer as depending on Accept-Encoding.
     res.setHeader('Vary', 'Accept-Encoding');
-    res.end(chunk);
+    if (head) res.end();
+    else res.end(chunk);
   };
 
   const parseJson = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
     new Promise((parsed, failed) => pipeline.parseJson(req, res, (error) => (error === undefined || error === null ? parsed() : failed(error))));
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, route: HotRoute): Promise<void> => {
+  const commandRoutes = (lane: CommandLane): [string, LaneRoute][] =>
+    lane.routes.map((route) => [
+      `POST ${route.path}`,
+      {
+        takesQuery: false,
+        answer: async (req, res) => {
+          if (pipeline.refusesCrossSite(req)) return { status: 403, body: { error: CROSS_SITE_MESSAGE } };
+          try {
+            await parseJson(req, res);
+          } catch (error) {
+            return pipeline.failure(error, req);
+          }
+          try {
+            const auth = await lane.verify(req.headers.cookie);
+            return await route.answer({ req, body: (req as { body?: unknown }).body, auth, clientAddress: clientAddressOf(req) });
+          } catch (error) {
+            return lane.failureOf(error, req);
+          }
+        },
+      },
+    ]);
+
+  // Safe methods pass CSRF and (bodiless, see below) the JSON parser untouched: neither runs here.
+  const readRoutes = (lane: ReadLane): [string, LaneRoute][] =>
+    lane.routes.map((route) => [
+      `GET ${route.path}`,
+      {
+        takesQuery: true,
+        answer: async (req, res) => {
+          const started = performance.now();
+          res.once('finish', () => lane.observe(route.path, res.statusCode, (performance.now() - started) / 1000));
+          try {
+            return await route.answer(queryOf(req));
+          } catch (error) {
+            return lane.failureOf(error, route.path);
+          }
+        },
+      },
+    ]);
+
+  const routes = new Map(lanes.flatMap((lane) => ('verify' in lane ? commandRoutes(lane) : readRoutes(lane))));
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, route: LaneRoute): Promise<void> => {
     pipeline.beginRequest(req, res);
     pipeline.writeSecurityHeaders(res);
-    if (pipeline.refusesCrossSite(req)) return send(req, res, { status: 403, body: { error: CROSS_SITE_MESSAGE } });
-    try {
-      await parseJson(req, res);
-    } catch (error) {
-      return send(req, res, pipeline.failure(error, req));
-    }
-    let answer: Answer;
-    try {
-      const auth = await lane.verify(req.headers.cookie);
-      answer = await route.answer({ req, body: (req as { body?: unknown }).body, auth, clientAddress: clientAddressOf(req) });
-    } catch (error) {
-      answer = lane.failureOf(error, req);
-    }
-    send(req, res, answer);
+    send(req, res, await route.answer(req, res));
   };
 
   return (req, res) => {
-    const route = req.method === 'POST' && req.url !== undefined ? routes.get(req.url) : undefined;
-    if (!route) return void app(req, res);
+    const url = req.url ?? '';
+    const queryAt = url.indexOf('?');
+    const route = routes.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${queryAt === -1 ? url : url.slice(0, queryAt)}`);
+    // A GET carrying a body would meet the JSON parser behind Express: such oddities go there.
+    const carriesBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    if (!route || (queryAt !== -1 && !route.takesQuery) || (route.takesQuery && carriesBody)) return void app(req, res);
     serve(req, res, route).catch((error: unknown) => {
       // Only a fault of the lane itself gets here (every route error is translated above).
       send(req, res, pipeline.failure(error, req));

@@ -11,15 +11,15 @@ import type { Logger } from 'pino';
 import { openEventStore } from '@pass/events/event-store/open';
 import { createHttpCommandGateway, createRedisSessionVerifier } from '@pass/command-api';
 import { createRedisReadModels, createRemoteProjectionControl } from '@pass/projector';
-import { attachSocketServer, readSideChecks } from '@pass/query-api';
+import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
-import { createAppShell } from '../http/app-shell';
+import { createAppShell, createShellPipeline, type AppShellOptions } from '../http/app-shell';
+import { withFastLane } from '../http/fast-lane';
 import { shellSecurity, socketSecurity } from '../http/security-headers';
 import { listen, stopAccepting } from '../wiring/http';
 import { isEntryPoint, Resources } from '../wiring/lifecycle';
 import { createRegistry, opsRouter, redisCheck } from '../wiring/ops';
 import { runService } from '../wiring/process';
-import { composeQueryRouter } from '../wiring/read-side';
 import { closeRedis, openRedis, redisKeys } from '../wiring/redis';
 import { queryApiRequires } from './requirements';
 
@@ -50,7 +50,8 @@ export async function startQueryApiService(settings: Settings, logger: Logger) {
     });
     resources.add(() => projections.close());
 
-    const app = createAppShell({
+    const reads = createQueryReads({ readModels, sessions, gateway, eventStore, logger, metrics: registry, projections });
+    const shell: AppShellOptions = {
       logger,
       trustProxy: settings.trustProxy,
       webDistDir: settings.webDistDir,
@@ -64,12 +65,14 @@ export async function startQueryApiService(settings: Settings, logger: Logger) {
           logger,
           checks: [...readSideChecks({ readModels, eventStore }), redisCheck('redis', redis), redisCheck('redis-socket.io', pubClient)],
         }),
-        composeQueryRouter({ readModels, sessions, gateway, eventStore, logger, registry, projections }),
+        reads.router,
       ],
-    });
+    };
+    const pipeline = createShellPipeline(shell);
     // Socket.IO takes over the server's request listener when it attaches, answering /socket.io/
-    // itself and passing everything else to the app.
-    const server = createServer(app);
+    // itself and passing everything else to this one: the hot public reads skip Express (same
+    // pipeline functions, same answers), the rest goes to the app.
+    const server = createServer(withFastLane(createAppShell(shell, pipeline), pipeline, reads.readLane));
     const sockets = attachSocketServer(server, {
       readModels,
       sessions,

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { EventStore } from '@pass/events';
 import { openEventStore } from '@pass/events/event-store/open';
 import { broadcastPublisher, createMemoryReadModels, createReadModelSnapshots, type Broadcaster } from '@pass/projector';
-import { attachSocketServer, readSideChecks } from '@pass/query-api';
+import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
 import type { Settings } from '../config/settings';
 import { createAppShell, createShellPipeline, type AppShellOptions } from '../http/app-shell';
 import { withFastLane } from '../http/fast-lane';
@@ -14,7 +14,7 @@ import { composeCommandApi } from '../wiring/command-side';
 import { listen, stopAccepting } from '../wiring/http';
 import { Resources } from '../wiring/lifecycle';
 import { createRegistry, opsRouter } from '../wiring/ops';
-import { catchUp, composeProjection, composeQueryRouter } from '../wiring/read-side';
+import { catchUp, composeProjection } from '../wiring/read-side';
 
 export interface RunningStandalone {
   url: string;
@@ -52,6 +52,7 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
     const live: Broadcaster = { emit: (event, ...args) => (sockets.io as Broadcaster).emit(event, ...args) };
     const projection = composeProjection({ eventStore, readModels, publisher: broadcastPublisher(live), logger, registry });
 
+    const reads = createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore, logger, metrics: registry, projections: projection });
     const shell: AppShellOptions = {
       logger,
       trustProxy: settings.trustProxy,
@@ -66,16 +67,17 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
           logger,
           checks: readSideChecks({ readModels, eventStore, projector: projection }),
         }),
-        composeQueryRouter({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore, logger, registry, projections: projection }),
+        reads.router,
         // Also serves GET /uploads/* (command-api owns the uploads folder).
         commandApi.router,
       ],
     };
     const pipeline = createShellPipeline(shell);
     // Socket.IO takes over the server's request listener when it attaches: it answers /socket.io/
-    // itself (long-polling included) and passes everything else to the app. The hot POST routes
-    // skip Express as in the distributed command-api (same pipeline functions, same answers).
-    const server = createServer(withFastLane(createAppShell(shell, pipeline), pipeline, commandApi.hotLane));
+    // itself (long-polling included) and passes everything else to this one. The hot POST routes
+    // and public GET reads skip Express as in the distributed command-api and query-api (same
+    // pipeline functions, same answers).
+    const server = createServer(withFastLane(createAppShell(shell, pipeline), pipeline, commandApi.hotLane, reads.readLane));
     const sockets = attachSocketServer(server, {
       readModels,
       sessions: commandApi.sessions,
