@@ -1,9 +1,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { CommandGateway, EventStore, SessionVerifier } from '@pass/events';
-import { createProjectionRuntime, type LivePublisher, type ProjectionControl, type ProjectionRuntime, type ProjectionRuntimeDeps, type ReadModelStore } from '@pass/projector';
-import { createQueryApi } from '@pass/query-api';
-import type { Router } from 'express';
+import type { EventStore } from '@pass/events';
+import { createProjectionRuntime, type LivePublisher, type ProjectionRuntime, type ProjectionRuntimeDeps, type ReadModelStore } from '@pass/projector';
 
 /** The live projector plus rebuilds, publishing each stored batch's live events. */
 export function composeProjection(deps: {
@@ -43,25 +41,4 @@ export async function catchUp(runtime: ProjectionRuntime, logger: Logger): Promi
     clearInterval(progress);
   }
   logger.info({ ms: Date.now() - started }, 'read models caught up');
-}
-
-/** query-api's REST router from its ports. */
-export function composeQueryRouter(deps: {
-  readModels: ReadModelStore;
-  sessions: SessionVerifier;
-  gateway: CommandGateway;
-  eventStore: EventStore;
-  logger: Logger;
-  registry: Registry;
-  projections: ProjectionControl;
-}): Router {
-  return createQueryApi({
-    readModels: deps.readModels,
-    sessions: deps.sessions,
-    gateway: deps.gateway,
-    eventStore: deps.eventStore,
-    logger: deps.logger,
-    metrics: deps.registry,
-    projections: deps.projections,
-  });
 }
