@@ -304,6 +304,11 @@ export interface SqlEventStoreOptions {
   logger?: EventStoreLogger;
   /** Poll interval when no wake-up arrives (a missed notification, a transaction held open elsewhere). */
   pollIntervalMs?: number;
+  /**
+   * A caught-up subscription woken by an append waits this long before reading, so the appends
+   * acknowledged meanwhile come in one read and one handler call instead of one each. Default 0.
+   */
+  wakeGatherMs?: number;
   /** Releases the adapter's connections; called once by close(). */
   release: () => Promise<void>;
   /**
@@ -331,6 +336,7 @@ export class SqlEventStore implements EventStore {
   readonly client: SqlClient;
   private readonly logger: EventStoreLogger | undefined;
   private readonly pollIntervalMs: number;
+  private readonly wakeGatherMs: number;
   private readonly release: () => Promise<void>;
   private readonly sql: {
     append: string;
@@ -379,6 +385,7 @@ export class SqlEventStore implements EventStore {
     this.client = options.client;
     this.logger = options.logger;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.wakeGatherMs = options.wakeGatherMs ?? 0;
     this.release = options.release;
     const s = quoteIdent(options.schema);
     const horizon = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
@@ -637,6 +644,7 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
         }
         pendingDelay = 0;
         await sleep(this.pollIntervalMs);
+        if (signalled && this.wakeGatherMs > 0 && !stopped) await new Promise((r) => setTimeout(r, this.wakeGatherMs));
       }
     };
 
