@@ -235,6 +235,7 @@ async function openLoop(name: string, rate: number, seconds: number, op: Op, pid
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   const running: Promise<void>[] = [];
+  const timeline: [number, number][] = [];
   const cpu = cpuMeter(await pids());
   const started = performance.now();
   for (let i = 0; i < total; i++) {
@@ -244,12 +245,18 @@ async function openLoop(name: string, rate: number, seconds: number, op: Op, pid
     running.push(
       op(i).then((res) => {
         latencies.push(performance.now() - due);
+        timeline.push([performance.timeOrigin + due, performance.now() - due]);
         if (res.status !== okStatus) tally(failures, res);
       }),
     );
   }
   await Promise.all(running);
   const elapsed = (performance.now() - started) / 1000;
+  // BENCH_LATENCY_LOG=<dir>: each request's scheduled start (epoch ms, to line up with BENCH_LOGS) and latency, to tell a stall from a spread.
+  if (process.env.BENCH_LATENCY_LOG) {
+    mkdirSync(process.env.BENCH_LATENCY_LOG, { recursive: true });
+    writeFileSync(join(process.env.BENCH_LATENCY_LOG, `${name.replace(/[^a-z0-9]+/gi, '-')}.tsv`), timeline.map(([at, ms]) => `${at.toFixed(1)}\t${ms.toFixed(2)}`).join('\n'));
+  }
   latencies.sort((a, b) => a - b);
   return { name, count: total, perSecond: total / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures, cpuPerRequestMs: cpu(total), load: load() };
 }
@@ -452,6 +459,35 @@ async function rawInsertRate(schema: string, writers: number, seconds: number): 
   }
 }
 
+/**
+ * The same raw INSERT (one commit each, autocommit) at a steady rate: its p99 is what the disk's
+ * WAL flush alone costs a command at that rate, the floor under the commands' own p99.
+ */
+async function rawInsertSteady(schema: string, rate: number, seconds: number): Promise<{ p50: number; p99: number }> {
+  const pool = new pg.Pool({ connectionString: testPostgresUrl(), max: 16 });
+  const table = `"${schema}".bench_raw_events`;
+  try {
+    for (const statement of rawTableSql(table)) await pool.query(statement);
+    const sql = { name: 'bench_raw', text: `INSERT INTO ${table} (event_id, stream_id, revision, type, data, metadata) VALUES ($1, $2, $3, $4, $5, $6)` };
+    const data = JSON.stringify({ userId: randomUUID(), message: 'hello from the bench', points: 1 });
+    const meta = JSON.stringify({ correlationId: randomUUID(), actor: { type: 'user', id: randomUUID() } });
+    const loop = await openLoop(
+      'raw INSERT',
+      rate,
+      seconds,
+      async (i) => {
+        await pool.query({ ...sql, values: [randomUUID(), `raw-steady-${i}`, 0, 'ChatMessageSent', data, meta] });
+        return { status: 200, text: '' };
+      },
+      async () => ({}),
+      200,
+    );
+    return { p50: loop.p50, p99: loop.p99 };
+  } finally {
+    await pool.end();
+  }
+}
+
 /** Round trip of a Redis PING on the shared server (p50, p99 ms): what every session read and limit check waits behind. */
 async function redisPing(samples = 300): Promise<{ p50: number; p99: number }> {
   const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
@@ -474,7 +510,7 @@ async function redisPing(samples = 300): Promise<{ p50: number; p99: number }> {
 // ---------------------------------------------------------------- phase: commands
 
 interface CommandFigures {
-  rawInsert: { before: number; after: number; writers: number };
+  rawInsert: { before: number; after: number; writers: number; steady: { p50: number; p99: number } };
   redisPing: { p50: number; p99: number };
   loops: Loop[];
   tickets: boolean;
@@ -571,10 +607,11 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
     };
     loops.push(await closedLoop('free point (POST /api/free-point)', CLIENTS, FREE_TOTAL, free(ranges.free, 3), pids, 200));
 
+    const rawSteady = await rawInsertSteady(layout.schema, RATE, RATE_SECONDS);
     loops.push(await openLoop(`free point at a steady ${RATE}/s`, RATE, RATE_SECONDS, free(ranges.steadyFree, 4), pids, 200));
     loops.push(await openLoop(`chat message at a steady ${RATE}/s`, RATE, RATE_SECONDS, chat(ranges.steadyChat, 5), pids, 201));
     const rawAfter = await rawInsertRate(layout.schema, CLIENTS, 4);
-    return { rawInsert: { before: rawBefore, after: rawAfter, writers: CLIENTS }, redisPing: ping, loops, tickets, seedSeconds, members: total, front: layout.front.name };
+    return { rawInsert: { before: rawBefore, after: rawAfter, writers: CLIENTS, steady: rawSteady }, redisPing: ping, loops, tickets, seedSeconds, members: total, front: layout.front.name };
   } finally {
     clients.close();
     await store.close();
@@ -766,6 +803,7 @@ function renderCommands(c: CommandFigures): string[] {
     '| figure | commands | commands/s | p50 ms | p99 ms | limit | refused | load (1/5/15 min) |',
     '|---|---:|---:|---:|---:|---|---|---|',
     `| raw INSERT, same PostgreSQL (before / after) | — | ${f0(c.rawInsert.before)} / ${f0(c.rawInsert.after)} | — | — | baseline | — | — |`,
+    `| raw INSERT at a steady ${RATE}/s, same PostgreSQL (each its own commit; just before the steady runs) | ${f0(RATE * RATE_SECONDS)} | ${RATE} | ${f1(c.rawInsert.steady.p50)} | ${f1(c.rawInsert.steady.p99)} | floor: the WAL flush | — | — |`,
     `| Redis PING round trip, shared server (before the runs) | — | — | ${f2(c.redisPing.p50)} | ${f2(c.redisPing.p99)} | — | — | — |`,
   ];
   for (const l of c.loops) {
