@@ -32,15 +32,12 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { pino } from 'pino';
-import { streams, USER_SESSION_COOKIE, type DomainEvent } from '../events/src/index';
 import { openEventStore } from '../events/src/event-store/open';
 import { testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
-import { RedisSessionStore } from '../command-api/src/sessions/redis-session-store';
-import { Sessions } from '../command-api/src/sessions/sessions';
 import { AdViewTickets } from '../command-api/src/users/ad-view-tickets';
 import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
-import { toNewEvent } from '../projector/src/testing/append';
 import { parseSettings } from '../infra/src/config/settings';
+import { seedSignedInMembers } from './seed-members';
 import { startCommandApiService } from '../infra/src/services/command-api';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
@@ -145,28 +142,11 @@ function runDriver(): void {
 
 async function seedMembers(storeUrl: string, prefix: string, secret: string, count: number): Promise<Member[]> {
   const store = await openEventStore(storeUrl);
-  const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
-  const sessions = new Sessions({ store: new RedisSessionStore(redis, `${prefix}sessions:`), secret, cookieSecure: false, clock: () => new Date() });
-  const members = new Array<Member>(count);
-  let next = 0;
-  const registeredAt = new Date().toISOString();
   try {
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        for (let i = next++; i < count; i = next++) {
-          const userId = randomUUID();
-          const event = { type: 'UserRegistered', data: { userId, email: `m${i}-${prefix}@bench.io`, passwordHash: 'seeded', points: 10, priority: '', registeredAt } } as DomainEvent;
-          await store.append(streams.user(userId), [toNewEvent(event)], 'no_stream');
-          const { cookieValue } = await sessions.issue('user', userId);
-          members[i] = { userId, cookie: `${USER_SESSION_COOKIE}=${cookieValue}` };
-        }
-      }),
-    );
+    return await seedSignedInMembers({ store, sessionsPrefix: `${prefix}sessions:`, secret, count, emailTag: prefix });
   } finally {
-    redis.disconnect();
     await store.close();
   }
-  return members;
 }
 
 /** BENCH_CPU_PROF: profiles `work` into `<dir>/command-http-<name>.cpuprofile`; otherwise just runs it. */

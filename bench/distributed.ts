@@ -39,23 +39,22 @@ import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Pool } from 'undici';
-import { streams, USER_SESSION_COOKIE, type DomainEvent, type EventStore } from '../events/src/index';
+import type { DomainEvent } from '../events/src/index';
 import { openPostgresEventStore } from '../events/src/event-store/postgres';
 import { canConnect, testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
 import { DEFAULT_ACTION_LIMITS } from '../command-api/src/sessions/rate-limiter';
-import { RedisSessionStore } from '../command-api/src/sessions/redis-session-store';
-import { Sessions } from '../command-api/src/sessions/sessions';
 import { projectInto } from '../projector/src/projections/apply';
 import type { PositionedEvent } from '../projector/src/projections/batch';
 import { at } from '../projector/src/projections/recorded-events';
 import { createRedisReadModels } from '../projector/src/read-models/redis';
 import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
-import { appendEvents, streamOf, toNewEvent } from '../projector/src/testing/append';
+import { appendEvents, streamOf } from '../projector/src/testing/append';
 import { generateEvents } from '../projector/src/testing/generate-events';
 import { spawnService, type SpawnedService } from '../infra/src/testing/spawn-process';
 import { rawTableSql } from './event-store';
 import { startCaddy, type RunningCaddy } from './caddy';
 import { measureSequentialGets } from './sequential-gets';
+import { seedSignedInMembers } from './seed-members';
 import { measureLive, type LiveFigures } from './live';
 
 export const COMMAND = 'node --import tsx bench/distributed.ts';
@@ -393,51 +392,26 @@ async function pidsOf(layout: Layout, proxy: 'front' | 'node' = 'front'): Promis
 
 // ---------------------------------------------------------------- members
 
-/**
- * `count` members registered straight in the store (UserRegistered: 10 points each, enough for
- * 5 chat messages) and signed in through the Redis session store command-api reads.
- */
-async function seedMembers(layout: Layout, store: EventStore, count: number): Promise<string[]> {
-  const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
-  const sessions = new Sessions({
-    store: new RedisSessionStore(redis, `${layout.prefix}sessions:`),
-    secret: layout.env.SESSION_SECRET!,
-    cookieSecure: false,
-    clock: () => new Date(),
-  });
-  const cookies: string[] = new Array<string>(count);
-  let next = 0;
-  const registeredAt = new Date().toISOString();
-  try {
-    await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        for (let i = next++; i < count; i = next++) {
-          const userId = randomUUID();
-          const event = { type: 'UserRegistered', data: { userId, email: `m${i}-${layout.run}@bench.io`, passwordHash: 'seeded', points: 10, priority: '', registeredAt } } as DomainEvent;
-          await store.append(streams.user(userId), [toNewEvent(event)], 'no_stream');
-          const { cookieValue } = await sessions.issue('user', userId);
-          cookies[i] = `${USER_SESSION_COOKIE}=${cookieValue}`;
-        }
-      }),
-    );
-  } finally {
-    redis.disconnect();
-  }
-  return cookies;
-}
-
 // ---------------------------------------------------------------- raw INSERT baseline
 
-/** bench/event-store.ts's raw table: the events table's columns and indexes, plain INSERTs. */
+/**
+ * bench/event-store.ts's raw table in `schema` (the events table's columns and indexes, without
+ * the store's append path) and one plain INSERT into it, one commit each.
+ */
+async function rawInserts(schema: string, pool: pg.Pool): Promise<(stream: string, revision: number) => Promise<unknown>> {
+  const table = `"${schema}".bench_raw_events`;
+  for (const statement of rawTableSql(table)) await pool.query(statement);
+  const sql = { name: 'bench_raw', text: `INSERT INTO ${table} (event_id, stream_id, revision, type, data, metadata) VALUES ($1, $2, $3, $4, $5, $6)` };
+  const data = JSON.stringify({ userId: randomUUID(), message: 'hello from the bench', points: 1 });
+  const meta = JSON.stringify({ correlationId: randomUUID(), actor: { type: 'user', id: randomUUID() } });
+  return (stream, revision) => pool.query({ ...sql, values: [randomUUID(), stream, revision, 'ChatMessageSent', data, meta] });
+}
+
+/** Raw INSERTs per second from `writers` concurrent connections: the baseline of the command rates. */
 async function rawInsertRate(schema: string, writers: number, seconds: number): Promise<number> {
   const pool = new pg.Pool({ connectionString: testPostgresUrl(), max: writers });
-  const table = `"${schema}".bench_raw_events`;
   try {
-    // The store's events table without its append path, as bench/event-store.ts measures it.
-    for (const statement of rawTableSql(table)) await pool.query(statement);
-    const sql = { name: 'bench_raw', text: `INSERT INTO ${table} (event_id, stream_id, revision, type, data, metadata) VALUES ($1, $2, $3, $4, $5, $6)` };
-    const data = JSON.stringify({ userId: randomUUID(), message: 'hello from the bench', points: 1 });
-    const meta = JSON.stringify({ correlationId: randomUUID(), actor: { type: 'user', id: randomUUID() } });
+    const insert = await rawInserts(schema, pool);
     let count = 0;
     const run = async (ms: number, counted: boolean) => {
       const end = performance.now() + ms;
@@ -445,7 +419,7 @@ async function rawInsertRate(schema: string, writers: number, seconds: number): 
         Array.from({ length: writers }, async (_, w) => {
           const stream = `raw-${w}-${randomUUID()}`;
           for (let r = 0; performance.now() < end; r++) {
-            await pool.query({ ...sql, values: [randomUUID(), stream, r, 'ChatMessageSent', data, meta] });
+            await insert(stream, r);
             if (counted) count++;
           }
         }),
@@ -461,28 +435,15 @@ async function rawInsertRate(schema: string, writers: number, seconds: number): 
 }
 
 /**
- * The same raw INSERT (one commit each, autocommit) at a steady rate: its p99 is what the disk's
- * WAL flush alone costs a command at that rate, the floor under the commands' own p99.
+ * The same raw INSERT at a steady rate: its p99 is what the disk's WAL flush alone costs a
+ * command at that rate, the floor under the commands' own p99.
  */
 async function rawInsertSteady(schema: string, rate: number, seconds: number): Promise<{ p50: number; p99: number }> {
   const pool = new pg.Pool({ connectionString: testPostgresUrl(), max: 16 });
-  const table = `"${schema}".bench_raw_events`;
   try {
-    for (const statement of rawTableSql(table)) await pool.query(statement);
-    const sql = { name: 'bench_raw', text: `INSERT INTO ${table} (event_id, stream_id, revision, type, data, metadata) VALUES ($1, $2, $3, $4, $5, $6)` };
-    const data = JSON.stringify({ userId: randomUUID(), message: 'hello from the bench', points: 1 });
-    const meta = JSON.stringify({ correlationId: randomUUID(), actor: { type: 'user', id: randomUUID() } });
-    const loop = await openLoop(
-      'raw INSERT',
-      rate,
-      seconds,
-      async (i) => {
-        await pool.query({ ...sql, values: [randomUUID(), `raw-steady-${i}`, 0, 'ChatMessageSent', data, meta] });
-        return { status: 200, text: '' };
-      },
-      async () => ({}),
-      200,
-    );
+    const insert = await rawInserts(schema, pool);
+    const ok = { status: 200, text: '' };
+    const loop = await openLoop('raw INSERT', rate, seconds, async (i) => (await insert(`raw-steady-${i}`, 0), ok), async () => ({}), 200);
     return { p50: loop.p50, p99: loop.p99 };
   } finally {
     await pool.end();
@@ -541,7 +502,7 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
     };
     const total = ranges.direct.from + ranges.direct.count;
     const seedStarted = performance.now();
-    const cookies = await seedMembers(layout, store, total);
+    const cookies = (await seedSignedInMembers({ store, sessionsPrefix: `${layout.prefix}sessions:`, secret: layout.env.SESSION_SECRET!, count: total, emailTag: layout.run })).map((m) => m.cookie);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
     const rawBefore = await rawInsertRate(layout.schema, CLIENTS, 4);

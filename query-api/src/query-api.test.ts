@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendEvents } from '@pass/projector/testing/append';
-import { recordedDay, ANA, BOB, CY } from '@pass/projector/projections/recorded-events';
-import { ADMIN, startReadSide, type ReadSide } from './testing/read-side';
+import { ANA, BOB, CY } from '@pass/projector/projections/recorded-events';
+import { ADMIN, startRecordedReadSide, type ReadSide } from './testing/read-side';
 
 describe('query-api REST reads over HTTP', () => {
   let side: ReadSide;
 
   beforeAll(async () => {
-    side = await startReadSide();
-    await appendEvents(side.store, recordedDay);
-    await side.projector.settled();
+    side = await startRecordedReadSide();
   });
   afterAll(async () => {
     await side.close();

@@ -6,9 +6,8 @@
  * appends made in the same tick wait for it and then go out together.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireService, testPostgresUrl } from '../testing/services';
+import { dropPostgresSchema, requireService, testPostgresUrl } from '../testing/services';
 import { eventually, newEvent, record } from './contract';
 import { WrongExpectedRevisionError, type AppendResult } from './port';
 import { openPostgresEventStore } from './postgres';
@@ -46,13 +45,7 @@ describe.skipIf(!reachable)('PostgreSQL event store: group commit', () => {
   });
   afterAll(async () => {
     await store?.close();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    } finally {
-      await client.end();
-    }
+    await dropPostgresSchema(url, schema);
   });
 
   it('many concurrent appends to different streams all land, with their revisions, in fewer transactions than appends', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { testPostgresUrl, requireService } from '../testing/services';
+import { dropPostgresSchema, testPostgresUrl, requireService } from '../testing/services';
 import { describeEventStoreContract, eventually, newEvent, record } from './contract';
 import { EventStoreUnavailableError, comparePositions, type RecordedEvent } from './port';
 import { openPostgresEventStore } from './postgres';
@@ -16,15 +16,7 @@ const freshSchema = async () => {
   return {
     schema,
     open: () => openPostgresEventStore({ connectionString: url, schema, poolSize: 8 }),
-    dispose: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      try {
-        await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-      } finally {
-        await client.end();
-      }
-    },
+    dispose: () => dropPostgresSchema(url, schema),
   };
 };
 

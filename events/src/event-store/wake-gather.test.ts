@@ -4,9 +4,8 @@
  * one by one; a subscription that is not woken still finds events by its poll.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireService, testPostgresUrl } from '../testing/services';
+import { dropPostgresSchema, requireService, testPostgresUrl } from '../testing/services';
 import { eventually, newEvent } from './contract';
 import type { RecordedEvent } from './port';
 import { openPostgresEventStore } from './postgres';
@@ -25,10 +24,7 @@ describe.skipIf(!reachable)('PostgreSQL event store: a woken subscription gather
   });
   afterAll(async () => {
     await store?.close();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropPostgresSchema(url, schema);
   });
 
   it('given a caught-up subscription, when five appends follow each other 20 ms apart, then its handler gets them in one call, in order', async () => {

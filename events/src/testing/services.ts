@@ -51,3 +51,15 @@ export async function requireService(suite: string, url: string | undefined, def
   recordSkippedSuite(suite, `cannot reach ${host}:${port}`);
   return false;
 }
+
+/** Drops a suite's own PostgreSQL schema (and everything in it) once the suite is done. */
+export async function dropPostgresSchema(url: string, schema: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}

@@ -2,8 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '@pass/events';
 import { createMemoryReadModels } from '@pass/projector';
 import { appendEvents } from '@pass/projector/testing/append';
-import { recordedDay } from '@pass/projector/projections/recorded-events';
-import { startReadSide, type ReadSide } from '../testing/read-side';
+import { startRecordedReadSide, type ReadSide } from '../testing/read-side';
 import { versionedBody } from './versioned-body';
 
 const at = '2026-11-04T10:00:00.000Z';
@@ -32,9 +31,7 @@ describe('the shared bodies of /api/countries and /api/main-data', () => {
   let side: ReadSide;
 
   beforeAll(async () => {
-    side = await startReadSide();
-    await appendEvents(side.store, recordedDay);
-    await side.projector.settled();
+    side = await startRecordedReadSide();
   });
   afterAll(async () => {
     await side.close();

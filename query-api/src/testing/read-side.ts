@@ -10,6 +10,8 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { createCommandApi, type CommandApi } from '@pass/command-api';
 import type { ClientToServerEvents, EventStore, ServerToClientEvents } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { appendEvents } from '@pass/projector/testing/append';
+import { recordedDay } from '@pass/projector/projections/recorded-events';
 import { broadcastPublisher, createMemoryReadModels, createProjectionRuntime, type ProjectionRuntime, type Projector, type ReadModelStore } from '@pass/projector';
 import { createOpsRouter, readSideChecks } from '../ops/router';
 import { createQueryApi } from '../query-api';
@@ -132,4 +134,12 @@ export async function startReadSide(): Promise<ReadSide> {
       await rm(uploadsDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A read side that has projected the recorded day (projector/src/projections/recorded-events). */
+export async function startRecordedReadSide(): Promise<ReadSide> {
+  const side = await startReadSide();
+  await appendEvents(side.store, recordedDay);
+  await side.projector.settled();
+  return side;
 }
