@@ -98,7 +98,8 @@ async function openLoop(command: string, rate: number, seconds: number, op: (i: 
   for (let i = 0; i < total; i++) {
     const due = started + i * interval;
     const wait = due - performance.now();
-    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    // Never before its time: a request sent early would be timed from a moment it did not wait for.
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     running.push(op(i).then(() => void latencies.push(performance.now() - due)));
   }
   await Promise.all(running);

@@ -241,7 +241,7 @@ async function openLoop(name: string, rate: number, seconds: number, op: Op, pid
   for (let i = 0; i < total; i++) {
     const due = started + i * interval;
     const wait = due - performance.now();
-    if (wait > 1) await sleep(wait);
+    if (wait > 0) await sleep(wait); // never before its time (it is timed from then)
     running.push(
       op(i).then((res) => {
         latencies.push(performance.now() - due);

@@ -215,7 +215,7 @@ export async function measureLive(layout: string, url: string, serverPids: numbe
   for (let i = 0; i < total; i++) {
     const due = started + i * interval;
     const wait = due - performance.now();
-    if (wait > 1) await sleep(wait);
+    if (wait > 0) await sleep(wait); // never before its time (it is timed from then)
     if (i === warmupCount) measuredStarted = performance.now();
     const g = Math.floor(i / groupSize);
     if (i % groupSize === 0) openGroup(g + LEAD_GROUPS);
