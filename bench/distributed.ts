@@ -844,7 +844,7 @@ export async function run(): Promise<{ title: string; markdown: string }> {
     await stopLayout(layout);
   }
   const header = [
-    `Reproduce: \`${COMMAND}\`. command-api, projector, 2 × query-api and the Node proxy as separate processes (\`npm run start:<service>\`, LOG_LEVEL=info to a pipe) on loopback, PostgreSQL ${pgUrl.host} (fresh schema, event store pool ${process.env.BENCH_POOL ?? 16}) and Redis ${redisUrl.host} (fresh key prefix); the bench process holds every client. Load average ${loadAtStart} at start (2 cores shared with other work).`,
+    `Reproduce: \`${COMMAND}\`. command-api, projector, 2 × query-api and the Node proxy as separate processes (\`npm run start:<service>\`, LOG_LEVEL=info to a pipe), and Caddy with infra/deploy/Caddyfile when it is installed, on loopback, PostgreSQL ${pgUrl.host} (fresh schema, event store pool ${process.env.BENCH_POOL ?? 16}) and Redis ${redisUrl.host} (fresh key prefix); the bench process holds every client. Load average ${loadAtStart} at start (2 cores shared with other work).`,
     '',
   ];
   return { title: 'Distributed layout (command side and read side targets)', markdown: [...header, ...sections.flatMap((s) => [...s, ''])].join('\n') };
