@@ -7,8 +7,8 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from '../infra/src/faults/redis-server';
 
 export interface RunningCaddy {
   url: string;
@@ -26,13 +26,6 @@ export function caddyVersion(): string | undefined {
   return probe.stdout.trim().split(/\s+/)[0];
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 /** host:port of a URL, as Caddy's upstream lists take them. */
 const upstream = (url: string) => new URL(url).host;

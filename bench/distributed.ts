@@ -32,7 +32,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -50,6 +49,7 @@ import { createRedisReadModels } from '../projector/src/read-models/redis';
 import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
 import { appendEvents, streamOf } from '../projector/src/testing/append';
 import { generateEvents } from '../projector/src/testing/generate-events';
+import { freePort } from '../infra/src/faults/redis-server';
 import { spawnService, type SpawnedService } from '../infra/src/testing/spawn-process';
 import { rawTableSql } from './event-store';
 import { startCaddy, type RunningCaddy } from './caddy';
@@ -103,13 +103,6 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
 
 // ---------------------------------------------------------------- HTTP client with a source address
 
