@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
 import type { Settings } from '../config/settings';
 
 /**
@@ -79,14 +78,6 @@ function adNetworkSources(host: string): string[] {
 
 /** One HSTS year; subdomains included (the site owns its host). */
 export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
-
-export function securityHeaders(options: SecurityHeaderOptions): RequestHandler {
-  const write = securityHeaderWriter(options);
-  return (_req, res, next) => {
-    write(res);
-    next();
-  };
-}
 
 /** The headers as a plain function (shared with the command-api fast lane); names and values computed once. */
 export function securityHeaderWriter(options: SecurityHeaderOptions): (res: ServerResponse) => void {
