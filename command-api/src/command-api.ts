@@ -129,8 +129,9 @@ export function createRedisSessionVerifier(options: { redis: Redis; redisPrefix?
   return { verify: (cookieHeader) => sessions.verify(cookieHeader) };
 }
 
-async function openSessionStore(config: CommandApiConfig, redis: Redis | undefined): Promise<SessionStore> {
-  if (redis) return new RedisSessionStore(redis, sessionKeyPrefix(config.redisPrefix));
+async function openSessionStore(config: CommandApiConfig, redis: Redis | undefined, logger: Logger): Promise<SessionStore> {
+  // Each member's requests verify their session from memory after the first; logouts are announced.
+  if (redis) return RedisSessionStore.withLocalCache(redis, sessionKeyPrefix(config.redisPrefix), { logger });
   if (config.dataDir) return FileSessionStore.open(join(config.dataDir, 'sessions.jsonl'));
   return new MemorySessionStore();
 }
@@ -160,7 +161,7 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
       ? new FileAggregateSnapshots(join(config.dataDir, 'aggregate-snapshots'))
       : undefined;
   const handler = new CommandHandler({ eventStore, logger, ...(snapshots ? { snapshots } : {}) });
-  const sessionStore = await openSessionStore(config, redis);
+  const sessionStore = await openSessionStore(config, redis, logger);
   const secret = await sessionSecretFor(config);
   const sessions = new Sessions({ store: sessionStore, secret, cookieSecure: config.cookieSecure, clock });
   const images =

@@ -1,9 +1,29 @@
 import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import { SessionRecordCache, type SessionRecordCacheOptions } from './session-record-cache';
 import { type SessionRecord, type SessionStore } from './session-store';
 
-/** Distributed sessions: one Redis key per session, expiring with it, shared by every process. */
+export interface LocalCacheOptions extends SessionRecordCacheOptions {
+  logger: Logger;
+}
+
+/**
+ * Distributed sessions: one Redis key per session, expiring with it, shared by every process.
+ *
+ * `withLocalCache` also keeps the records it read in this process (a member's every request
+ * checks their session; that round trip was a fifth of command-api's CPU per chat message).
+ * Revocations keep it exact: a logout deletes the key and announces the id on a channel in one
+ * MULTI, and every caching process forgets the id when it hears it. Redis's own invalidation
+ * (CLIENT TRACKING) would do the same, but ioredis drops its messages. A process that may have
+ * missed an announcement (its subscriber connection dropped: Redis restarted or the network
+ * failed) forgets everything and reads from Redis until it is subscribed again.
+ */
 export class RedisSessionStore implements SessionStore {
   readonly kind = 'redis';
+  private cache: SessionRecordCache | undefined;
+  private subscriber: Redis | undefined;
+  /** Redis's id of the subscriber connection (CLIENT LIST / CLIENT KILL ID); changes on reconnect. */
+  revocationClientId: number | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -11,22 +31,83 @@ export class RedisSessionStore implements SessionStore {
     private readonly ownsConnection = false,
   ) {}
 
+  /** Channel of the ids revoked, under the same prefix as the records. */
+  get revocationChannel(): string {
+    return `${this.prefix}revoked`;
+  }
+
+  static async withLocalCache(redis: Redis, prefix: string, options: LocalCacheOptions, ownsConnection = false): Promise<RedisSessionStore> {
+    const store = new RedisSessionStore(redis, prefix, ownsConnection);
+    await store.subscribe(options);
+    return store;
+  }
+
+  /** Reads served from memory and from Redis (while the cache is on), for tests and operators. */
+  get cacheStats(): { enabled: boolean; hits: number; misses: number; size: number } | undefined {
+    const c = this.cache;
+    return c && { enabled: c.enabled, hits: c.hits, misses: c.misses, size: c.size };
+  }
+
   async create(record: SessionRecord): Promise<void> {
     const ttlMs = Math.max(1, Date.parse(record.expiresAt) - Date.now());
     await this.redis.set(this.prefix + record.id, JSON.stringify(record), 'PX', ttlMs);
   }
 
-  async get(id: string): Promise<SessionRecord | null> {
-    const raw = await this.redis.get(this.prefix + id);
-    if (!raw) return null;
-    return JSON.parse(raw) as SessionRecord;
+  get(id: string): Promise<SessionRecord | null> {
+    return this.cache ? this.cache.read(id, (key) => this.load(key)) : this.load(id);
   }
 
   async revoke(id: string): Promise<void> {
-    await this.redis.del(this.prefix + id);
+    this.cache?.forget(id);
+    // One MULTI: no process can see the key gone without the announcement following it.
+    await this.redis.multi().del(this.prefix + id).publish(this.revocationChannel, id).exec();
   }
 
   async close(): Promise<void> {
+    if (this.cache) this.cache.enabled = false;
+    if (this.subscriber) {
+      this.subscriber.removeAllListeners('close');
+      await this.subscriber.quit().catch(() => this.subscriber?.disconnect());
+    }
     if (this.ownsConnection) await this.redis.quit();
+  }
+
+  private async load(id: string): Promise<SessionRecord | null> {
+    const raw = await this.redis.get(this.prefix + id);
+    return raw ? (JSON.parse(raw) as SessionRecord) : null;
+  }
+
+  private async subscribe({ logger, ...cacheOptions }: LocalCacheOptions): Promise<void> {
+    const cache = new SessionRecordCache(cacheOptions);
+    const channel = this.revocationChannel;
+    // Resubscribed by hand on every ready, so the cache turns on only once announcements flow again.
+    const subscriber = this.redis.duplicate({ autoResubscribe: false, lazyConnect: true, connectionName: 'command-api:session-revocations' });
+    this.cache = cache;
+    this.subscriber = subscriber;
+    subscriber.on('message', (from: string, id: string) => {
+      if (from === channel) cache.forget(id);
+    });
+    subscriber.on('close', () => {
+      if (!cache.enabled) return;
+      cache.enabled = false;
+      logger.warn('session revocations unheard (Redis subscriber disconnected): every session is read from Redis until they are heard again');
+    });
+    subscriber.on('error', (err: Error) => logger.warn({ err }, 'session revocations subscriber error'));
+    const listen = async (): Promise<void> => {
+      this.revocationClientId = Number(await subscriber.client('ID'));
+      await subscriber.subscribe(channel);
+      cache.enabled = true;
+    };
+    let started = false;
+    subscriber.on('ready', () => {
+      if (!started || cache.enabled) return;
+      listen().then(
+        () => logger.info('session revocations heard again: session records cached'),
+        (err: unknown) => logger.warn({ err }, 'could not subscribe to session revocations'),
+      );
+    });
+    await subscriber.connect();
+    await listen();
+    started = true;
   }
 }

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
@@ -83,6 +84,73 @@ describe.skipIf(!redisUp)('distributed sessions (Redis)', () => {
     } finally {
       await bStore.close();
       await (a as unknown as { options: { store: RedisSessionStore } }).options.store.close();
+    }
+  });
+});
+
+describe.skipIf(!redisUp)('session records cached in each command-api process (Redis)', () => {
+  const silent = pino({ level: 'silent' });
+  const secret = 's'.repeat(40);
+  const open = async (prefix: string) => {
+    const store = await RedisSessionStore.withLocalCache(new Redis(redisUrl), prefix, { logger: silent }, true);
+    return { store, sessions: new Sessions({ store, secret, cookieSecure: true, clock }) };
+  };
+  /** Polls until `check` holds (a revocation travels through Redis pub/sub), failing after 2 s. */
+  const eventually = async (check: () => Promise<boolean>) => {
+    const until = Date.now() + 2_000;
+    while (!(await check())) {
+      if (Date.now() > until) throw new Error('condition not reached within 2 s');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+
+  it("a member's later requests are verified from memory, and a logout on another process ends the session there too", async () => {
+    const prefix = `test:${randomUUID()}:sessions:`;
+    const a = await open(prefix);
+    const b = await open(prefix);
+    try {
+      const { cookieValue } = await b.sessions.issue('user', 'u-7');
+      const header = `${USER_SESSION_COOKIE}=${cookieValue}`;
+      for (let i = 0; i < 5; i++) expect((await a.sessions.verify(header)).user).toMatchObject({ id: 'u-7' });
+      expect(a.store.cacheStats).toMatchObject({ enabled: true, hits: 4, misses: 1, size: 1 });
+
+      await b.sessions.revoke(header, 'user');
+      // B refuses at once; A as soon as it hears the announcement (no request reached Redis for it).
+      expect((await b.sessions.verify(header)).user).toBeNull();
+      await eventually(async () => (await a.sessions.verify(header)).user === null);
+      expect(a.store.cacheStats?.size).toBe(0);
+    } finally {
+      await a.store.close();
+      await b.store.close();
+    }
+  });
+
+  it('a process whose subscriber was cut off forgets what it cached, and caches again once resubscribed', async () => {
+    const prefix = `test:${randomUUID()}:sessions:`;
+    const a = await open(prefix);
+    const raw = new Redis(redisUrl);
+    try {
+      const first = await a.sessions.issue('user', 'u-9');
+      const header = `${USER_SESSION_COOKIE}=${first.cookieValue}`;
+      await a.sessions.verify(header);
+      expect(a.store.cacheStats).toMatchObject({ enabled: true, size: 1 });
+
+      // A revocation A never hears (as if announced while its subscriber was down), then the cut itself.
+      await raw.del(`${prefix}${first.principal.sessionId}`);
+      await raw.client('KILL', 'ID', String(a.store.revocationClientId));
+      await eventually(async () => (await a.sessions.verify(header)).user === null);
+
+      await eventually(async () => a.store.cacheStats?.enabled === true);
+      expect((await a.sessions.verify(header)).user).toBeNull();
+      const second = await a.sessions.issue('user', 'u-10');
+      const secondHeader = `${USER_SESSION_COOKIE}=${second.cookieValue}`;
+      const before = a.store.cacheStats!.hits;
+      await a.sessions.verify(secondHeader);
+      expect((await a.sessions.verify(secondHeader)).user).toMatchObject({ id: 'u-10' });
+      expect(a.store.cacheStats!.hits).toBe(before + 1);
+    } finally {
+      raw.disconnect();
+      await a.store.close();
     }
   });
 });
