@@ -6,8 +6,8 @@
  * (TEST_REDIS_URL, a fresh key prefix deleted afterwards; nothing else is touched).
  *
  *   node --import tsx bench/distributed.ts
- *   BENCH_PHASES=commands,live,queries,projection (default all) · BENCH_MEMBERS=1000000 (queries)
- *   BENCH_CPU_PROF=<dir>: command-api and the proxy write CPU profiles there when they exit
+ *   BENCH_PHASES=commands,live,queries,projection (default all) · BENCH_MEMBERS=1000000 (queries) · BENCH_BACKLOG_USERS=150000 (projection)
+ *   BENCH_CPU_PROF=<dir>: command-api, the proxy and the catch-up projector write CPU profiles there when they exit
  *
  * - Commands go over HTTP through the front (Caddy, else the Node proxy) with the members' session cookies and an Origin
  *   header, as a browser sends them, from 32 concurrent clients (closed loop), then at a steady
@@ -66,7 +66,9 @@ const RATE = 500;
 const RATE_SECONDS = 5;
 const QUERY_MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1_000_000);
 const QUERY_SAMPLES = 1_000;
-const BACKLOG_USERS = Number(process.env.BENCH_BACKLOG_USERS ?? 50_000);
+// About 770,000 events: a catch-up of 12-16 s, so the mean is the projector's rate, not its start-up
+// (with 50,000 users it lasted 4 s, the first of them warming up).
+const BACKLOG_USERS = Number(process.env.BENCH_BACKLOG_USERS ?? 150_000);
 // Each /metrics scrape measures the lag by reading events: sampled once a second, not more, so the
 // measurement does not slow what it measures (every 200 ms doubled the projector's CPU per event).
 const SAMPLE_MS = 1_000;
@@ -706,7 +708,8 @@ async function benchProjection(layout: Layout): Promise<ProjectionFigures> {
     );
     const total = counts.reduce((a, b) => a + b, 0);
     const port = await freePort();
-    const spawned = spawnService('projector', { ...layout.env, EVENT_STORE_URL: storeUrl(schema), REDIS_PREFIX: prefix, PROJECTOR_PORT: String(port) }, 300_000);
+    const profile = process.env.BENCH_CPU_PROF ? profileHook(process.env.BENCH_CPU_PROF, 'projector-catch-up') : {};
+    const spawned = spawnService('projector', { ...layout.env, EVENT_STORE_URL: storeUrl(schema), REDIS_PREFIX: prefix, PROJECTOR_PORT: String(port), ...profile }, 300_000);
     // Sample the projected-events counter while the backlog is applied.
     const samples: { t: number; n: number; cpu: number }[] = [];
     let done = false;
