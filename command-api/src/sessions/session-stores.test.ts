@@ -11,6 +11,7 @@ import { requireService, testRedisUrl } from '@pass/events/testing/services';
 import { startHarness } from '../testing/harness';
 import { FileSessionStore } from './file-session-store';
 import { RedisSessionStore } from './redis-session-store';
+import { MemorySessionStore } from './session-store';
 import { Sessions } from './sessions';
 
 const clock = () => new Date();
@@ -152,5 +153,18 @@ describe.skipIf(!redisUp)('session records cached in each command-api process (R
       raw.disconnect();
       await a.store.close();
     }
+  });
+});
+
+describe('cookie signatures', () => {
+  it('a cookie whose signature was altered is refused, also after the genuine one was accepted', async () => {
+    const sessions = new Sessions({ store: new MemorySessionStore(), secret: 's'.repeat(40), cookieSecure: true, clock });
+    const { cookieValue } = await sessions.issue('user', 'u-11');
+    const last = cookieValue.at(-1) === 'A' ? 'B' : 'A';
+    const forged = `${USER_SESSION_COOKIE}=${cookieValue.slice(0, -1)}${last}`;
+    expect((await sessions.verify(forged)).user).toBeNull();
+    expect((await sessions.verify(`${USER_SESSION_COOKIE}=${cookieValue}`)).user).toMatchObject({ id: 'u-11' });
+    expect((await sessions.verify(forged)).user).toBeNull();
+    expect((await sessions.verify(`${USER_SESSION_COOKIE}=${cookieValue.split('.')[0]}.`)).user).toBeNull();
   });
 });

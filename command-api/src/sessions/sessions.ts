@@ -12,6 +12,7 @@ import type { Clock } from '../kernel/clock';
 import type { SessionRecord, SessionStore } from './session-store';
 
 export const SESSION_TTL_MS = LIMITS.sessionCookieHours * 60 * 60 * 1000;
+const SIGNED_VALUES_KEPT = 100_000;
 const COOKIE_NAMES = { user: USER_SESSION_COOKIE, admin: ADMIN_SESSION_COOKIE } as const;
 
 export interface SessionsOptions {
@@ -49,6 +50,9 @@ export function parseCookies(header: string | undefined): Map<string, string> {
  * valid: logout deletes the record, so a replayed cookie fails everywhere.
  */
 export class Sessions implements SessionVerifier {
+  /** Cookie values whose signature checked out, so a member's next requests skip the HMAC (bounded). */
+  private readonly signedValues = new Map<string, string>();
+
   constructor(private readonly options: SessionsOptions) {}
 
   async issue(kind: Principal['kind'], subjectId: string): Promise<{ cookieValue: string; principal: Principal }> {
@@ -91,17 +95,28 @@ export class Sessions implements SessionVerifier {
 
   private async principal(kind: Principal['kind'], cookieValue: string | undefined): Promise<Principal | null> {
     if (!cookieValue) return null;
-    const dot = cookieValue.lastIndexOf('.');
-    if (dot <= 0) return null;
-    const id = cookieValue.slice(0, dot);
-    const given = Buffer.from(cookieValue.slice(dot + 1));
-    const expected = Buffer.from(this.sign(id));
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    const id = this.signedId(cookieValue);
+    if (id === undefined) return null;
     const record = await this.options.store.get(id);
     if (!record || record.kind !== kind) return null;
     const expiresAt = new Date(record.expiresAt);
     if (expiresAt.getTime() <= this.options.clock().getTime()) return null;
     return { kind, id: record.subjectId, sessionId: id, expiresAt };
+  }
+
+  /** The session id a cookie value carries, when its signature is ours. */
+  private signedId(cookieValue: string): string | undefined {
+    const known = this.signedValues.get(cookieValue);
+    if (known !== undefined) return known;
+    const dot = cookieValue.lastIndexOf('.');
+    if (dot <= 0) return undefined;
+    const id = cookieValue.slice(0, dot);
+    const given = Buffer.from(cookieValue.slice(dot + 1));
+    const expected = Buffer.from(this.sign(id));
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    if (this.signedValues.size >= SIGNED_VALUES_KEPT) this.signedValues.delete(this.signedValues.keys().next().value!);
+    this.signedValues.set(cookieValue, id);
+    return id;
   }
 
   private sign(id: string): string {
