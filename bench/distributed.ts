@@ -50,7 +50,7 @@ import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
 import { appendEvents, streamOf } from '../projector/src/testing/append';
 import { generateEvents } from '../projector/src/testing/generate-events';
 import { freePort } from '../infra/src/faults/redis-server';
-import { spawnService, type SpawnedService } from '../infra/src/testing/spawn-process';
+import { spawnService, type ServiceName, type SpawnedService } from '../infra/src/testing/spawn-process';
 import { rawTableSql } from './event-store';
 import { startCaddy, type RunningCaddy } from './caddy';
 import { measureSequentialGets } from './sequential-gets';
@@ -319,15 +319,18 @@ async function startLayout(): Promise<Layout> {
   const layout: Layout = { run, schema, prefix, dir, env, services, proxyUrl: '', front: { url: '', name: '' } };
   try {
     const profile = (name: string): Record<string, string> => (process.env.BENCH_CPU_PROF ? profileHook(process.env.BENCH_CPU_PROF, name) : {});
-    services.set('command-api', await spawnService('command-api', { ...env, ...profile('command-api') }));
+    // BENCH_LOGS writes every line out; otherwise a bounded tail is kept (the bench's heap stays small).
+    const spawnOptions = { keepAllLogs: Boolean(process.env.BENCH_LOGS) };
+    const spawnOf = (name: ServiceName, serviceEnv: Record<string, string>) => spawnService(name, serviceEnv, undefined, spawnOptions);
+    services.set('command-api', await spawnOf('command-api', { ...env, ...profile('command-api') }));
     const commandApiUrl = services.get('command-api')!.url;
     const [projector, queryA, queryB] = await Promise.all([
-      spawnService('projector', env),
-      spawnService('query-api', { ...env, COMMAND_API_URL: commandApiUrl }),
-      spawnService('query-api', { ...env, COMMAND_API_URL: commandApiUrl }),
+      spawnOf('projector', env),
+      spawnOf('query-api', { ...env, COMMAND_API_URL: commandApiUrl }),
+      spawnOf('query-api', { ...env, COMMAND_API_URL: commandApiUrl }),
     ]);
     services.set('projector', projector).set('query-a', queryA).set('query-b', queryB);
-    const proxy = await spawnService('proxy', { COMMAND_API_URL: commandApiUrl, QUERY_API_URLS: `${queryA.url},${queryB.url}`, ...profile('proxy') });
+    const proxy = await spawnOf('proxy', { COMMAND_API_URL: commandApiUrl, QUERY_API_URLS: `${queryA.url},${queryB.url}`, ...profile('proxy') });
     services.set('proxy', proxy);
     layout.proxyUrl = proxy.url;
     const caddy = await startCaddy({ commandApiUrl, queryApiUrls: [queryA.url, queryB.url], dir });

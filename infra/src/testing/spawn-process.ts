@@ -11,7 +11,8 @@ export interface SpawnedService {
   name: string;
   url: string;
   child: ChildProcess;
-  logs: string[];
+  /** Its log lines: the first 500 and the last 2,000 (all of them with `keepAllLogs`). */
+  readonly logs: string[];
   /** Anything written to stderr (crashes; logs go to stdout). */
   stderr: string[];
   stop(signal?: NodeJS.Signals): Promise<number | null>;
@@ -21,8 +22,17 @@ export interface SpawnedService {
  * Starts one service entry point as its own process (what `npm run start:<service>` runs) and
  * resolves with its URL when it logs "listening".
  */
-export function spawnService(name: ServiceName, env: Record<string, string>, timeoutMs = 45_000): Promise<SpawnedService> {
-  return spawnEntry(name, serviceEntry(name), env, timeoutMs);
+export interface SpawnOptions {
+  /**
+   * Keep every log line (a bench that writes them out). By default only the first 500 and the
+   * last 2,000 are kept: a bench's hundreds of thousands of access lines grew its heap past 100 MB,
+   * and its collections then paused the very clients whose latency it measures.
+   */
+  keepAllLogs?: boolean;
+}
+
+export function spawnService(name: ServiceName, env: Record<string, string>, timeoutMs = 45_000, options: SpawnOptions = {}): Promise<SpawnedService> {
+  return spawnEntry(name, serviceEntry(name), env, timeoutMs, options);
 }
 
 /** The standalone process, as `npm start` runs it (minus the web build). */
@@ -30,13 +40,31 @@ export function spawnStandalone(env: Record<string, string>, timeoutMs = 60_000)
   return spawnEntry('standalone', standaloneEntry, env, timeoutMs);
 }
 
-function spawnEntry(name: string, entry: string, env: Record<string, string>, timeoutMs: number): Promise<SpawnedService> {
+const HEAD_LINES = 500;
+const TAIL_LINES = 2_000;
+
+/** Log lines as kept: all of them, or a head and a bounded tail. */
+function logBook(keepAll: boolean) {
+  const head: string[] = [];
+  let tail: string[] = [];
+  return {
+    push(line: string) {
+      if (keepAll || head.length < HEAD_LINES) return void head.push(line);
+      tail.push(line);
+      // Trimmed in steps, so a line costs O(1) on average.
+      if (tail.length >= 2 * TAIL_LINES) tail = tail.slice(-TAIL_LINES);
+    },
+    lines: () => (tail.length === 0 ? head : [...head, ...tail.slice(-TAIL_LINES)]),
+  };
+}
+
+function spawnEntry(name: string, entry: string, env: Record<string, string>, timeoutMs: number, options: SpawnOptions = {}): Promise<SpawnedService> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: root,
     env: { ...process.env, PORT: '0', PROJECTOR_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const logs: string[] = [];
+  const book = logBook(options.keepAllLogs ?? false);
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
@@ -44,7 +72,7 @@ function spawnEntry(name: string, entry: string, env: Record<string, string>, ti
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     return exited;
   };
-  const tail = () => `${logs.slice(-30).join('\n')}\n${stderr.join('')}`;
+  const tail = () => `${book.lines().slice(-30).join('\n')}\n${stderr.join('')}`;
   return new Promise((ready, fail) => {
     const timer = setTimeout(() => {
       void stop('SIGKILL');
@@ -54,13 +82,25 @@ function spawnEntry(name: string, entry: string, env: Record<string, string>, ti
       clearTimeout(timer);
       fail(new Error(`${name} exited with ${code}:\n${tail()}`));
     });
+    let listening = false;
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      logs.push(line);
+      book.push(line);
+      if (listening || !line.includes('"listening"')) return;
       try {
         const entry = JSON.parse(line) as { msg?: string; url?: string };
         if (entry.msg === 'listening' && entry.url) {
           clearTimeout(timer);
-          ready({ name, url: entry.url, child, logs, stderr, stop });
+          listening = true;
+          ready({
+            name,
+            url: entry.url,
+            child,
+            get logs() {
+              return book.lines();
+            },
+            stderr,
+            stop,
+          });
         }
       } catch {
         // not JSON: kept for the error message
