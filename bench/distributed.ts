@@ -53,7 +53,7 @@ import { freePort } from '../infra/src/faults/redis-server';
 import { spawnService, type ServiceName, type SpawnedService } from '../infra/src/testing/spawn-process';
 import { rawTableSql } from './event-store';
 import { startCaddy, type RunningCaddy } from './caddy';
-import { startFloorServer } from './floor-server';
+import { FLOOR_APPLICATION_NAME, startFloorServer } from './floor-server';
 import { measureSequentialGets } from './sequential-gets';
 import { seedSignedInMembers } from './seed-members';
 import { measureLive, type LiveFigures } from './live';
@@ -527,6 +527,7 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
     } finally {
       direct.close();
     }
+    loops.push(...(await floorCommandLoops(layout, (via) => chat(ranges.chat, 2, via))));
 
     // The free point: with an ad-view ticket when the product asks for one (issued now, accepted ~28 s later).
     const freeAddress = (range: { from: number }, addressRange: number, j: number) => addressIn(addressRange, Math.floor(j / FREE_MEMBERS_PER_ADDRESS));
@@ -577,6 +578,50 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
     clients.close();
     await store.close();
   }
+}
+
+const FLOOR_NAME = 'floor: bare node:http, one Redis GET + one INSERT per POST';
+
+/**
+ * The same chat load against the floor server (bench/floor-server.ts: the least a command does,
+ * no framework, logging, sessions or validation) behind a Caddy of its own with the deploy
+ * Caddyfile, then straight: what this machine allows any Node service doing a command's I/O.
+ * Its CPU columns: command-api's is the floor server's, the proxy's its Caddy's.
+ */
+async function floorCommandLoops(layout: Layout, chatVia: (via: Clients) => Op): Promise<Loop[]> {
+  const floor = await startFloorServer(testRedisUrl(), { commands: { postgresUrl: testPostgresUrl(), table: `"${layout.schema}".bench_raw_events` } });
+  const queryApiUrls = [layout.services.get('query-a')!.url, layout.services.get('query-b')!.url];
+  const front = await startCaddy({ commandApiUrl: floor.url, queryApiUrls, dir: layout.dir });
+  const pids = async (): Promise<Pids> => {
+    const client = new pg.Client({ connectionString: testPostgresUrl() });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [FLOOR_APPLICATION_NAME]);
+      const none: number[] = [];
+      return { 'command-api': [floor.pid], proxy: front ? [front.pid] : none, projector: none, 'query-api A': none, 'query-api B': none, 'PostgreSQL backends': rows.map((r) => r.pid) };
+    } finally {
+      await client.end();
+    }
+  };
+  const loops: Loop[] = [];
+  try {
+    for (const [name, url] of [
+      ...(front ? [[`${FLOOR_NAME}, through Caddy`, front.url]] : []),
+      [`${FLOOR_NAME}, straight (no proxy)`, floor.url],
+    ] as [string, string][]) {
+      const via = new Clients(new URL(url));
+      try {
+        await closedLoop('floor warm-up', CLIENTS, 2_000, chatVia(via), pids, 201);
+        loops.push(await closedLoop(name, CLIENTS, CHAT_TOTAL, chatVia(via), pids, 201));
+      } finally {
+        via.close();
+      }
+    }
+  } finally {
+    await front?.stop();
+    await floor.stop();
+  }
+  return loops;
 }
 
 // ---------------------------------------------------------------- phase: queries
@@ -823,7 +868,13 @@ function renderCommands(c: CommandFigures): string[] {
   for (const l of c.loops) {
     const steady = l.name.includes('steady');
     const ticket = l.name.includes('ticket');
-    const limit = steady ? `p99 < ${TARGETS.p99Ms} ms: ${verdict(l.p99 < TARGETS.p99Ms)}` : ticket || l.name.includes('no proxy') ? '—' : `≥ ${f0(TARGETS.commandsPerSecond)}/s: ${verdict(l.perSecond >= TARGETS.commandsPerSecond)}`;
+    const limit = steady
+      ? `p99 < ${TARGETS.p99Ms} ms: ${verdict(l.p99 < TARGETS.p99Ms)}`
+      : l.name.startsWith(FLOOR_NAME)
+        ? 'floor of the chat rows'
+        : ticket || l.name.includes('no proxy')
+          ? '—'
+          : `≥ ${f0(TARGETS.commandsPerSecond)}/s: ${verdict(l.perSecond >= TARGETS.commandsPerSecond)}`;
     const refused = Object.entries(l.failures).map(([k, v]) => `${v} × ${k}`).join('; ') || '0';
     lines.push(`| ${l.name} | ${f0(l.count)} | ${f0(l.perSecond)} | ${f1(l.p50)} | ${f1(l.p99)} | ${limit} | ${refused} | ${l.load} |`);
   }

@@ -1,29 +1,46 @@
 /**
- * The floor under a read's latency on this machine: a bare node:http server, in a process of its
- * own, that answers every GET with a fixed small JSON body after one Redis GET, which is the
- * least any query-api read does (a country top 5 is one GET of a prepared body). Timed by the
- * same client as the reads, it shows how much of their tail is the platform's (loopback, the
- * scheduler, waking idle cores) rather than the product's.
+ * The floor under the product's latencies and rates on this machine: a bare node:http server, in
+ * a process of its own, doing the least the product's requests do, with no framework, logging,
+ * sessions or validation.
+ * - GET (any path): one Redis GET, then a fixed small JSON body: the least a query-api read does
+ *   (a country top 5 is one GET of a prepared body).
+ * - POST (any path, with `commands`): the JSON body parsed, one Redis GET (a command's rate-limit
+ *   check), one INSERT in its own commit into the raw-events table of the same shape as the event
+ *   store's, then a small JSON answer: the least a command does.
+ * Timed by the same clients as the product, it shows how much of a figure is the platform's
+ * (loopback, the scheduler, the two shared cores) rather than the product's.
  *
- *   startFloorServer(redisUrl) → { url, stop }
+ *   startFloorServer(redisUrl, { commands: { postgresUrl, table } }?) → { url, pid, stop }
  */
 import { fork } from 'node:child_process';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 
 export interface FloorServer {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
-export function startFloorServer(redisUrl: string): Promise<FloorServer> {
-  const child = fork(fileURLToPath(import.meta.url), [redisUrl], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** The application_name of the floor's PostgreSQL connections (to find their backends' CPU). */
+export const FLOOR_APPLICATION_NAME = 'bench-floor';
+
+export interface FloorOptions {
+  /** POSTs insert into `table` (created by the caller: bench/distributed.ts's raw INSERT table). */
+  commands?: { postgresUrl: string; table: string; poolSize?: number };
+}
+
+export function startFloorServer(redisUrl: string, options: FloorOptions = {}): Promise<FloorServer> {
+  const child = fork(fileURLToPath(import.meta.url), [redisUrl, JSON.stringify(options)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return new Promise((ready, fail) => {
     child.once('message', (port: number) =>
       ready({
         url: `http://127.0.0.1:${port}`,
+        pid: child.pid!,
         stop: async () => {
           child.kill('SIGTERM');
           await exited;
@@ -37,19 +54,33 @@ export function startFloorServer(redisUrl: string): Promise<FloorServer> {
 
 // The child: listens on a free port and reports it.
 if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
-  const redis = new Redis(process.argv[2]!, { maxRetriesPerRequest: 2 });
+  const redis = new Redis(process.argv[2]!, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const { commands } = JSON.parse(process.argv[3] ?? '{}') as FloorOptions;
+  const pool = commands && new pg.Pool({ connectionString: commands.postgresUrl, max: commands.poolSize ?? 16, application_name: FLOOR_APPLICATION_NAME });
+  const insert = commands && { name: 'floor_insert', text: `INSERT INTO ${commands.table} (event_id, stream_id, revision, type, data, metadata) VALUES ($1, $2, 0, $3, $4, $5)` };
+  const meta = JSON.stringify({ correlationId: randomUUID(), actor: { type: 'user', id: randomUUID() } });
   const body = Buffer.from(JSON.stringify({ countries: ['Peru', 'Japan', 'Kenya', 'Canada', 'India'].map((country, i) => ({ country, passes: 1_000 - i })) }));
-  const server = createServer((_req, res) => {
-    redis.get('bench:floor:absent').then(
-      () => {
-        res.setHeader('Content-Type', 'application/json; charset=utf-8');
-        res.end(body);
-      },
-      () => {
-        res.statusCode = 500;
-        res.end();
-      },
-    );
+  const answer = (res: ServerResponse, status: number, bytes: Buffer) => {
+    res.statusCode = status;
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(bytes);
+  };
+  const command = async (text: string): Promise<Buffer> => {
+    const draft = JSON.parse(text || '{}') as { message?: unknown };
+    await redis.get('bench:floor:absent');
+    const eventId = randomUUID();
+    await pool!.query({ ...insert!, values: [eventId, `floor-${eventId}`, 'ChatMessageSent', JSON.stringify({ message: String(draft.message ?? '') }), meta] });
+    return Buffer.from(JSON.stringify({ message: { id: eventId, text: draft.message ?? null }, ok: true }));
+  };
+  const server = createServer((req, res) => {
+    const fail = () => answer(res, 500, Buffer.from('{"error":"floor failed"}'));
+    if (req.method === 'POST' && pool) {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => command(Buffer.concat(chunks).toString()).then((bytes) => answer(res, 201, bytes), fail));
+      return;
+    }
+    redis.get('bench:floor:absent').then(() => answer(res, 200, body), fail);
   });
   server.listen(0, '127.0.0.1', () => {
     const address = server.address();
@@ -58,5 +89,6 @@ if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
   process.once('SIGTERM', () => {
     server.close();
     redis.disconnect();
+    void pool?.end();
   });
 }
