@@ -7,7 +7,7 @@
  *
  *   node --import tsx bench/distributed.ts
  *   BENCH_PHASES=commands,live,queries,projection (default all) · BENCH_MEMBERS=1000000 (queries) · BENCH_BACKLOG_USERS=150000 (projection)
- *   BENCH_CPU_PROF=<dir>: command-api, the proxy and the catch-up projector write CPU profiles there when they exit
+ *   BENCH_CPU_PROF=<dir>: command-api, the proxy and both projectors (live, catch-up) write CPU profiles there when they exit
  *
  * - Commands go over HTTP through the front (Caddy, else the Node proxy) with the members' session cookies and an Origin
  *   header, as a browser sends them, from 32 concurrent clients (closed loop), then at a steady
@@ -326,7 +326,7 @@ async function startLayout(): Promise<Layout> {
     services.set('command-api', await spawnOf('command-api', { ...env, ...profile('command-api') }));
     const commandApiUrl = services.get('command-api')!.url;
     const [projector, queryA, queryB] = await Promise.all([
-      spawnOf('projector', env),
+      spawnOf('projector', { ...env, ...profile('projector') }),
       spawnOf('query-api', { ...env, COMMAND_API_URL: commandApiUrl }),
       spawnOf('query-api', { ...env, COMMAND_API_URL: commandApiUrl }),
     ]);
