@@ -3,6 +3,9 @@ import type { Logger } from 'pino';
 import { SessionRecordCache, type SessionRecordCacheOptions } from './session-record-cache';
 import { type SessionRecord, type SessionStore } from './session-store';
 
+/** How long a start waits for the revocation subscription before going on without the cache. */
+const SUBSCRIBE_WAIT_MS = 2_000;
+
 export interface LocalCacheOptions extends SessionRecordCacheOptions {
   logger: Logger;
 }
@@ -80,8 +83,9 @@ export class RedisSessionStore implements SessionStore {
   private async subscribe({ logger, ...cacheOptions }: LocalCacheOptions): Promise<void> {
     const cache = new SessionRecordCache(cacheOptions);
     const channel = this.revocationChannel;
-    // Resubscribed by hand on every ready, so the cache turns on only once announcements flow again.
-    const subscriber = this.redis.duplicate({ autoResubscribe: false, lazyConnect: true, connectionName: 'command-api:session-revocations' });
+    // Connects (and reconnects) in the background; resubscribed by hand on every ready, so the
+    // cache turns on only once announcements flow again.
+    const subscriber = this.redis.duplicate({ autoResubscribe: false, connectionName: 'command-api:session-revocations' });
     this.cache = cache;
     this.subscriber = subscriber;
     subscriber.on('message', (from: string, id: string) => {
@@ -93,21 +97,23 @@ export class RedisSessionStore implements SessionStore {
       logger.warn('session revocations unheard (Redis subscriber disconnected): every session is read from Redis until they are heard again');
     });
     subscriber.on('error', (err: Error) => logger.warn({ err }, 'session revocations subscriber error'));
-    const listen = async (): Promise<void> => {
-      this.revocationClientId = Number(await subscriber.client('ID'));
-      await subscriber.subscribe(channel);
-      cache.enabled = true;
-    };
-    let started = false;
+    let heard!: () => void;
+    const firstHeard = new Promise<void>((resolve) => (heard = resolve));
     subscriber.on('ready', () => {
-      if (!started || cache.enabled) return;
-      listen().then(
-        () => logger.info('session revocations heard again: session records cached'),
+      if (cache.enabled) return;
+      (async () => {
+        this.revocationClientId = Number(await subscriber.client('ID'));
+        await subscriber.subscribe(channel);
+        cache.enabled = true;
+      })().then(
+        () => {
+          logger.info('session revocations heard: session records are cached in this process');
+          heard();
+        },
         (err: unknown) => logger.warn({ err }, 'could not subscribe to session revocations'),
       );
     });
-    await subscriber.connect();
-    await listen();
-    started = true;
+    // A start without Redis goes on (readiness reports it); the cache turns on when Redis is there.
+    await Promise.race([firstHeard, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
   }
 }

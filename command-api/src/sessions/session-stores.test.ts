@@ -156,6 +156,23 @@ describe.skipIf(!redisUp)('session records cached in each command-api process (R
   });
 });
 
+describe('session records cache without Redis', () => {
+  it('a command-api starting while Redis is unreachable goes on without the cache (readiness reports Redis)', async () => {
+    const unreachable = new Redis('redis://127.0.0.1:9', { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => 200 });
+    unreachable.on('error', () => undefined);
+    const started = performance.now();
+    const store = await RedisSessionStore.withLocalCache(unreachable, 'test:unreachable:sessions:', { logger: pino({ level: 'silent' }) });
+    try {
+      expect(performance.now() - started).toBeLessThan(5_000);
+      expect(store.cacheStats).toMatchObject({ enabled: false, size: 0 });
+      await expect(store.get('any')).rejects.toThrow();
+    } finally {
+      await store.close();
+      unreachable.disconnect();
+    }
+  });
+});
+
 describe('cookie signatures', () => {
   it('a cookie whose signature was altered is refused, also after the genuine one was accepted', async () => {
     const sessions = new Sessions({ store: new MemorySessionStore(), secret: 's'.repeat(40), cookieSecure: true, clock });
