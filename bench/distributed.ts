@@ -407,6 +407,20 @@ async function rawInserts(schema: string, pool: pg.Pool): Promise<(stream: strin
 }
 
 /** Raw INSERTs per second from `writers` concurrent connections: the baseline of the command rates. */
+/** An immediate CHECKPOINT; false when this role may not ask for one. */
+async function checkpoint(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: testPostgresUrl() });
+  await client.connect();
+  try {
+    await client.query('CHECKPOINT');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end();
+  }
+}
+
 async function rawInsertRate(schema: string, writers: number, seconds: number): Promise<number> {
   const pool = new pg.Pool({ connectionString: testPostgresUrl(), max: writers });
   try {
@@ -473,6 +487,8 @@ async function redisPing(samples = 300): Promise<{ p50: number; p99: number }> {
 interface CommandFigures {
   /** Busy share of both cores in the quiet second the steady runs waited for. */
   steadyBusy: number;
+  /** Whether a CHECKPOINT preceded them (it needs a superuser or pg_checkpoint). */
+  checkpointed: boolean;
   rawInsert: { before: number; after: number; writers: number; steady: { p50: number; p99: number } };
   redisPing: { p50: number; p99: number };
   loops: Loop[];
@@ -574,11 +590,15 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
     // The steady runs start on a quiet machine: autovacuum and the like after the bursts above
     // would otherwise land in the tail of whichever run came first.
     const steadyBusy = await machineQuiet();
+    // And right after a checkpoint: the bursts above write so much WAL that PostgreSQL's own
+    // checkpoints (one per ~540 MB of WAL with the default max_wal_size of 1 GB, by its log) were
+    // often midway through the steady runs, whose tails then carried the checkpoint's writes.
+    const checkpointed = await checkpoint();
     const rawSteady = await rawInsertSteady(layout.schema, RATE, RATE_SECONDS);
     loops.push(await openLoop(`free point at a steady ${RATE}/s`, RATE, RATE_SECONDS, free(ranges.steadyFree, 4), pids, 200));
     loops.push(await openLoop(`chat message at a steady ${RATE}/s`, RATE, RATE_SECONDS, chat(ranges.steadyChat, 5), pids, 201));
     const rawAfter = await rawInsertRate(layout.schema, CLIENTS, 4);
-    return { rawInsert: { before: rawBefore, after: rawAfter, writers: CLIENTS, steady: rawSteady }, redisPing: ping, loops, tickets, seedSeconds, members: total, front: layout.front.name, steadyBusy };
+    return { rawInsert: { before: rawBefore, after: rawAfter, writers: CLIENTS, steady: rawSteady }, redisPing: ping, loops, tickets, seedSeconds, members: total, front: layout.front.name, steadyBusy, checkpointed };
   } finally {
     clients.close();
     await store.close();
@@ -874,7 +894,7 @@ function renderCommands(c: CommandFigures): string[] {
   const lines = [
     `### Commands over HTTP through the proxy (PostgreSQL)`,
     '',
-    `In front of command-api: ${c.front}. ${f0(c.members)} members seeded in ${f1(c.seedSeconds)} s. ${CLIENTS} concurrent clients, keep-alive connections per source address; chat: ${CHAT_MEMBERS_PER_ADDRESS} members per address × ${CHATS_PER_MEMBER} messages; free point: one per member${c.tickets ? ' with its ad-view ticket (asked first, redeemed after the countdown)' : ''}, ${FREE_MEMBERS_PER_ADDRESS} members per address. Raw INSERT baseline: ${c.rawInsert.writers} writers on the same server, before and after the command runs. The steady runs began once the machine had a quiet second (${f0(c.steadyBusy * 100)}% of both cores busy).`,
+    `In front of command-api: ${c.front}. ${f0(c.members)} members seeded in ${f1(c.seedSeconds)} s. ${CLIENTS} concurrent clients, keep-alive connections per source address; chat: ${CHAT_MEMBERS_PER_ADDRESS} members per address × ${CHATS_PER_MEMBER} messages; free point: one per member${c.tickets ? ' with its ad-view ticket (asked first, redeemed after the countdown)' : ''}, ${FREE_MEMBERS_PER_ADDRESS} members per address. Raw INSERT baseline: ${c.rawInsert.writers} writers on the same server, before and after the command runs. The steady runs began once the machine had a quiet second (${f0(c.steadyBusy * 100)}% of both cores busy)${c.checkpointed ? ', right after a CHECKPOINT' : ' (no CHECKPOINT: not permitted)'}.`,
     '',
     '| figure | commands | commands/s | p50 ms | p99 ms | limit | refused | load (1/5/15 min) |',
     '|---|---:|---:|---:|---:|---|---|---|',
