@@ -30,10 +30,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { pino } from 'pino';
 import { openEventStore } from '../events/src/event-store/open';
-import { testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
+import { dropPostgresSchema, testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
 import { AdViewTickets } from '../command-api/src/users/ad-view-tickets';
 import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
 import { parseSettings } from '../infra/src/config/settings';
@@ -240,10 +239,7 @@ async function main(): Promise<void> {
     await service.close();
     const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
     await deleteKeysUnder(redis, prefix.replace(/:$/, '')).finally(() => redis.disconnect());
-    const client = new pg.Client({ connectionString: testPostgresUrl() });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropPostgresSchema(testPostgresUrl(), schema);
     rmSync(dir, { recursive: true, force: true });
   }
 }

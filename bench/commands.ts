@@ -25,13 +25,12 @@ import { pathToFileURL } from 'node:url';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import pg from 'pg';
 import { pino } from 'pino';
 import type { CommandContext, EventStore, Principal } from '../events/src/index';
 import { streams } from '../events/src/streams';
 import { openPgliteEventStore } from '../events/src/event-store/pglite';
 import { openPostgresEventStore } from '../events/src/event-store/postgres';
-import { canConnect, testPostgresUrl } from '../events/src/testing/services';
+import { canConnect, dropPostgresSchema, testPostgresUrl } from '../events/src/testing/services';
 import { createCommandApi } from '../command-api/src/command-api';
 import { CommandHandler } from '../command-api/src/kernel/command-handler';
 import { claimPasses } from '../command-api/src/passes/claim';
@@ -267,10 +266,7 @@ async function benchPostgres(url: string): Promise<StoreFigures> {
     return await measure(`PostgreSQL (pool ${CLIENTS})`, TARGETS.postgres, store);
   } finally {
     await store.close();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropPostgresSchema(url, schema);
   }
 }
 

@@ -40,7 +40,7 @@ import pg from 'pg';
 import { Pool } from 'undici';
 import type { DomainEvent } from '../events/src/index';
 import { openPostgresEventStore } from '../events/src/event-store/postgres';
-import { canConnect, testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
+import { canConnect, dropPostgresSchema, testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
 import { DEFAULT_ACTION_LIMITS } from '../command-api/src/sessions/rate-limiter';
 import { projectInto } from '../projector/src/projections/apply';
 import type { PositionedEvent } from '../projector/src/projections/batch';
@@ -359,37 +359,40 @@ async function stopLayout(layout: Layout): Promise<void> {
   } finally {
     redis.disconnect();
   }
-  const client = new pg.Client({ connectionString: testPostgresUrl() });
-  await client.connect();
-  await client.query(`DROP SCHEMA IF EXISTS "${layout.schema}" CASCADE`);
-  await client.end();
+  await dropPostgresSchema(testPostgresUrl(), layout.schema);
   rmSync(layout.dir, { recursive: true, force: true });
 }
 
-/**
- * The layout's processes, and the PostgreSQL backends serving this schema (their CPU is the
- * database's share of a command; WAL writer and checkpointer are not counted).
- */
-async function pidsOf(layout: Layout, proxy: 'front' | 'node' = 'front'): Promise<Pids> {
-  const pid = (name: string) => [layout.services.get(name)?.child.pid ?? 0].filter((p) => p > 0);
+/** Runs `work` on a connection of its own to the bench's PostgreSQL, closed afterwards. */
+async function onPostgres<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: testPostgresUrl() });
   await client.connect();
   try {
-    const { rows } = await client.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE application_name = $1", [`event-store:${layout.schema}`]);
-    return {
-      'command-api': pid('command-api'),
-      proxy: proxy === 'front' && layout.front.caddy ? [layout.front.caddy.pid] : pid('proxy'),
-      projector: pid('projector'),
-      'query-api A': pid('query-a'),
-      'query-api B': pid('query-b'),
-      'PostgreSQL backends': rows.map((r) => r.pid),
-    };
+    return await work(client);
   } finally {
     await client.end();
   }
 }
 
-// ---------------------------------------------------------------- members
+/** The PostgreSQL backends of the connections named `applicationName` (their CPU is the database's share of a request). */
+const backendPids = (applicationName: string): Promise<number[]> =>
+  onPostgres(async (client) => (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows.map((r) => r.pid));
+
+/**
+ * The layout's processes, and the PostgreSQL backends serving this schema (WAL writer and
+ * checkpointer are not counted).
+ */
+async function pidsOf(layout: Layout, proxy: 'front' | 'node' = 'front'): Promise<Pids> {
+  const pid = (name: string) => [layout.services.get(name)?.child.pid ?? 0].filter((p) => p > 0);
+  return {
+    'command-api': pid('command-api'),
+    proxy: proxy === 'front' && layout.front.caddy ? [layout.front.caddy.pid] : pid('proxy'),
+    projector: pid('projector'),
+    'query-api A': pid('query-a'),
+    'query-api B': pid('query-b'),
+    'PostgreSQL backends': await backendPids(`event-store:${layout.schema}`),
+  };
+}
 
 // ---------------------------------------------------------------- raw INSERT baseline
 
@@ -406,21 +409,14 @@ async function rawInserts(schema: string, pool: pg.Pool): Promise<(stream: strin
   return (stream, revision) => pool.query({ ...sql, values: [randomUUID(), stream, revision, 'ChatMessageSent', data, meta] });
 }
 
-/** Raw INSERTs per second from `writers` concurrent connections: the baseline of the command rates. */
 /** An immediate CHECKPOINT; false when this role may not ask for one. */
-async function checkpoint(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: testPostgresUrl() });
-  await client.connect();
-  try {
-    await client.query('CHECKPOINT');
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end();
-  }
-}
+const checkpoint = (): Promise<boolean> =>
+  onPostgres((client) => client.query('CHECKPOINT').then(
+    () => true,
+    () => false,
+  ));
 
+/** Raw INSERTs per second from `writers` concurrent connections: the baseline of the command rates. */
 async function rawInsertRate(schema: string, writers: number, seconds: number): Promise<number> {
   const pool = new pg.Pool({ connectionString: testPostgresUrl(), max: writers });
   try {
@@ -617,17 +613,14 @@ async function floorCommandLoops(layout: Layout, chatVia: (via: Clients) => Op):
   const floor = await startFloorServer(testRedisUrl(), { commands: { postgresUrl: testPostgresUrl(), table: `"${layout.schema}".bench_raw_events` } });
   const queryApiUrls = [layout.services.get('query-a')!.url, layout.services.get('query-b')!.url];
   const front = await startCaddy({ commandApiUrl: floor.url, queryApiUrls, dir: layout.dir });
-  const pids = async (): Promise<Pids> => {
-    const client = new pg.Client({ connectionString: testPostgresUrl() });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [FLOOR_APPLICATION_NAME]);
-      const none: number[] = [];
-      return { 'command-api': [floor.pid], proxy: front ? [front.pid] : none, projector: none, 'query-api A': none, 'query-api B': none, 'PostgreSQL backends': rows.map((r) => r.pid) };
-    } finally {
-      await client.end();
-    }
-  };
+  const pids = async (): Promise<Pids> => ({
+    'command-api': [floor.pid],
+    proxy: front ? [front.pid] : [],
+    projector: [],
+    'query-api A': [],
+    'query-api B': [],
+    'PostgreSQL backends': await backendPids(FLOOR_APPLICATION_NAME),
+  });
   const loops: Loop[] = [];
   try {
     for (const [name, url] of [
@@ -738,30 +731,27 @@ async function benchQueries(layout: Layout): Promise<QueryFigures> {
       ['search a country, any of the first 100 pages', (i) => `/api/ranking?q=${['peru', 'japan', 'kenya', 'canada', 'india'][i % 5]}&page=${1 + pick(i, 100)}&pageSize=50`, TARGETS.search],
       ['country top 5 (GET /api/countries)', () => '/api/countries', TARGETS.top5],
     ];
-    // Two rounds, the front and the direct pass in the opposite order each time: whichever went
-    // first ran on a machine still settling from the seeding (and its share of warm-up), which
-    // tilted the comparison against it.
     const floor = await startFloorServer(testRedisUrl());
     stopFloor = floor.stop;
     // The floor answers any path alike: timed with the top 5's path, the read it is the floor of.
     const floorRow: (typeof queries)[number] = [FLOOR_ROW, queries.at(-1)![1], TARGETS.top5];
+    // Warm-up per row: the floor's process served nothing before; the query-apis warm up on the rows before.
     const passes = [
-      { via: front.via, base: front.url, rows: queries },
-      { via: 'query-api direct', base: qa.url, rows: queries },
-      { via: 'floor', base: floor.url, rows: [floorRow] },
+      { via: front.via, base: front.url, rows: queries, warmUp: 50 },
+      { via: 'query-api direct', base: qa.url, rows: queries, warmUp: 50 },
+      { via: 'floor', base: floor.url, rows: [floorRow], warmUp: 500 },
     ];
     const samples = new Map<string, number[][]>(passes.map((p) => [p.via, p.rows.map(() => [])]));
     const busyBefore = await machineQuiet();
+    // Two rounds, the passes in the opposite order in the second: whichever went first ran on a
+    // machine still settling from the seeding (and its share of warm-up), which tilted the
+    // comparison against it.
     for (const [round, order] of [passes, [...passes].reverse()].entries()) {
-      for (const { via, base, rows } of order) {
+      for (const { via, base, rows, warmUp } of order) {
         // Timed from a fresh process: this one's heap (a million generated members) would pause it.
         const timed = await measureSequentialGets(
           base,
-          rows.map(([name, path]) => {
-            // The floor's process served nothing before; the query-apis warmed up on the rows before.
-            const warmUp = via === 'floor' ? 500 : 50;
-            return { name, paths: Array.from({ length: QUERY_SAMPLES / 2 + warmUp }, (_, i) => path(i + round * QUERY_SAMPLES)), warmUp };
-          }),
+          rows.map(([name, path]) => ({ name, paths: Array.from({ length: QUERY_SAMPLES / 2 + warmUp }, (_, i) => path(i + round * QUERY_SAMPLES)), warmUp })),
         );
         for (const [k, times] of timed.entries()) samples.get(via)![k]!.push(...times);
       }
@@ -830,13 +820,7 @@ async function benchProjection(layout: Layout): Promise<ProjectionFigures> {
     const total = counts.reduce((a, b) => a + b, 0);
     // As an operator would after a bulk load: vacuumed and analysed now, so autovacuum does not
     // wake on these rows during the catch-up, and started on a quiet machine.
-    const vacuum = new pg.Client({ connectionString: testPostgresUrl() });
-    await vacuum.connect();
-    try {
-      await vacuum.query(`VACUUM (ANALYZE) "${schema}".events`);
-    } finally {
-      await vacuum.end();
-    }
+    await onPostgres((client) => client.query(`VACUUM (ANALYZE) "${schema}".events`));
     const busy = await machineQuiet();
     const port = await freePort();
     const profile = process.env.BENCH_CPU_PROF ? profileHook(process.env.BENCH_CPU_PROF, 'projector-catch-up') : {};
@@ -879,10 +863,7 @@ async function benchProjection(layout: Layout): Promise<ProjectionFigures> {
     const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
     await deleteKeysUnder(redis, prefix.replace(/:$/, '')).catch(() => undefined);
     redis.disconnect();
-    const client = new pg.Client({ connectionString: testPostgresUrl() });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropPostgresSchema(testPostgresUrl(), schema);
   }
 }
 
@@ -927,10 +908,10 @@ function renderCommands(c: CommandFigures): string[] {
   lines.push('', `CPU needed at ${f0(TARGETS.commandsPerSecond)} commands/s by the figures above (this machine has ${cores} cores, shared by every process listed):`, '');
   for (const l of rated) {
     const cpu = l.cpuPerRequestMs;
-    const outside = (cpu.bench ?? 0) + (l.name.includes('no proxy') ? 0 : (cpu.proxy ?? 0));
-    lines.push(
-      `- ${l.name}: ${coresAt(cpu['machine (all processes)']!)} cores in all; the bench's clients${l.name.includes('no proxy') ? '' : ' and the front'} alone ${coresAt(outside)}, the servers behind the front ${coresAt(cpu['machine (all processes)']! - outside)}.`,
-    );
+    const fronted = !l.name.includes('no proxy');
+    const machine = cpu['machine (all processes)']!;
+    const outside = (cpu.bench ?? 0) + (fronted ? (cpu.proxy ?? 0) : 0);
+    lines.push(`- ${l.name}: ${coresAt(machine)} cores in all; the bench's clients${fronted ? ' and the front' : ''} alone ${coresAt(outside)}, the servers behind the front ${coresAt(machine - outside)}.`);
   }
   return lines;
 }

@@ -13,12 +13,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import pg from 'pg';
 import type { EventStore } from '../events/src/event-store/port';
 import { openPgliteEventStore } from '../events/src/event-store/pglite';
 import { openPostgresEventStore } from '../events/src/event-store/postgres';
 import type { SqlClient, SqlEventStore } from '../events/src/event-store/sql';
-import { canConnect, testPostgresUrl } from '../events/src/testing/services';
+import { canConnect, dropPostgresSchema, testPostgresUrl } from '../events/src/testing/services';
 
 export const COMMAND = 'node --import tsx bench/event-store.ts';
 // While iterating: BENCH_ROUNDS=3 BENCH_STORES=pglite BENCH_WRITERS=1 BENCH_LATENCY=0 (400 appends per round).
@@ -183,10 +182,7 @@ async function benchPostgres(url: string): Promise<Figures> {
   } finally {
     await subscriber.close();
     await store.close();
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropPostgresSchema(url, schema);
   }
 }
 
