@@ -97,21 +97,16 @@ export class RedisSessionStore implements SessionStore {
       logger.warn('session revocations unheard (Redis subscriber disconnected): every session is read from Redis until they are heard again');
     });
     subscriber.on('error', (err: Error) => logger.warn({ err }, 'session revocations subscriber error'));
+    const listen = async (): Promise<void> => {
+      this.revocationClientId = Number(await subscriber.client('ID'));
+      await subscriber.subscribe(channel);
+      cache.enabled = true;
+      logger.info('session revocations heard: session records are cached in this process');
+    };
     let heard!: () => void;
     const firstHeard = new Promise<void>((resolve) => (heard = resolve));
     subscriber.on('ready', () => {
-      if (cache.enabled) return;
-      (async () => {
-        this.revocationClientId = Number(await subscriber.client('ID'));
-        await subscriber.subscribe(channel);
-        cache.enabled = true;
-      })().then(
-        () => {
-          logger.info('session revocations heard: session records are cached in this process');
-          heard();
-        },
-        (err: unknown) => logger.warn({ err }, 'could not subscribe to session revocations'),
-      );
+      if (!cache.enabled) listen().then(heard, (err: unknown) => logger.warn({ err }, 'could not subscribe to session revocations'));
     });
     // A start without Redis goes on (readiness reports it); the cache turns on when Redis is there.
     await Promise.race([firstHeard, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);

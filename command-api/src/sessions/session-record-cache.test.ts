@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionRecordCache } from './session-record-cache';
+import { SessionRecordCache, type SessionRecordCacheOptions } from './session-record-cache';
 import type { SessionRecord } from './session-store';
 
 const record = (id: string): SessionRecord => ({ id, kind: 'user', subjectId: `u-${id}`, createdAt: '2026-11-21T10:00:00.000Z', expiresAt: '2026-11-22T10:00:00.000Z' });
@@ -25,11 +25,17 @@ function countingStore() {
   };
 }
 
+/** A cache that is on, as it is while revocations are heard. */
+function enabledCache(options?: SessionRecordCacheOptions): SessionRecordCache {
+  const cache = new SessionRecordCache(options);
+  cache.enabled = true;
+  return cache;
+}
+
 describe('session record cache', () => {
   it('given a record read once, when it is read again, then the store is not asked', async () => {
     const store = countingStore();
-    const cache = new SessionRecordCache();
-    cache.enabled = true;
+    const cache = enabledCache();
     expect(await cache.read('a', store.load)).toEqual(record('a'));
     expect(await cache.read('a', store.load)).toEqual(record('a'));
     expect(store.reads).toEqual(['a']);
@@ -38,8 +44,7 @@ describe('session record cache', () => {
 
   it('given a read in flight, when its id is revoked before the answer, then the answer is returned but not kept', async () => {
     const store = countingStore();
-    const cache = new SessionRecordCache();
-    cache.enabled = true;
+    const cache = enabledCache();
     const release = store.holdNext();
     const reading = cache.read('a', store.load);
     cache.forget('a');
@@ -51,8 +56,7 @@ describe('session record cache', () => {
 
   it('given a read in flight, when everything is forgotten (subscriber lost), then the answer is not kept', async () => {
     const store = countingStore();
-    const cache = new SessionRecordCache();
-    cache.enabled = true;
+    const cache = enabledCache();
     const release = store.holdNext();
     const reading = cache.read('a', store.load);
     cache.enabled = false;
@@ -73,8 +77,7 @@ describe('session record cache', () => {
 
   it('given unknown ids, then they are not kept (each asks the store)', async () => {
     const store = countingStore();
-    const cache = new SessionRecordCache();
-    cache.enabled = true;
+    const cache = enabledCache();
     expect(await cache.read('unknown-1', store.load)).toBeNull();
     expect(await cache.read('unknown-1', store.load)).toBeNull();
     expect(store.reads).toEqual(['unknown-1', 'unknown-1']);
@@ -83,8 +86,7 @@ describe('session record cache', () => {
   it('given a record older than the maximum age, then it is read again', async () => {
     let now = 0;
     const store = countingStore();
-    const cache = new SessionRecordCache({ maxAgeMs: 1_000, now: () => now });
-    cache.enabled = true;
+    const cache = enabledCache({ maxAgeMs: 1_000, now: () => now });
     await cache.read('a', store.load);
     now = 999;
     await cache.read('a', store.load);
@@ -95,8 +97,7 @@ describe('session record cache', () => {
 
   it('given a full cache, then the record cached first is dropped first', async () => {
     const store = countingStore();
-    const cache = new SessionRecordCache({ maxEntries: 2 });
-    cache.enabled = true;
+    const cache = enabledCache({ maxEntries: 2 });
     for (const id of ['a', 'b', 'c', 'b', 'a']) await cache.read(id, store.load);
     expect(store.reads).toEqual(['a', 'b', 'c', 'a']);
     expect(cache.size).toBe(2);
