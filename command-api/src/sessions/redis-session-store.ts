@@ -1,10 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { listenToAnnouncements, type AnnouncementListener } from '@pass/events/redis-announcements';
 import { SessionRecordCache, type SessionRecordCacheOptions } from './session-record-cache';
 import { type SessionRecord, type SessionStore } from './session-store';
-
-/** How long a start waits for the revocation subscription before going on without the cache. */
-const SUBSCRIBE_WAIT_MS = 2_000;
 
 export interface LocalCacheOptions extends SessionRecordCacheOptions {
   logger: Logger;
@@ -24,9 +22,7 @@ export interface LocalCacheOptions extends SessionRecordCacheOptions {
 export class RedisSessionStore implements SessionStore {
   readonly kind = 'redis';
   private cache: SessionRecordCache | undefined;
-  private subscriber: Redis | undefined;
-  /** Redis's id of the subscriber connection (CLIENT LIST / CLIENT KILL ID); changes on reconnect. */
-  revocationClientId: number | undefined;
+  private listener: AnnouncementListener | undefined;
 
   constructor(
     private readonly redis: Redis,
@@ -43,6 +39,11 @@ export class RedisSessionStore implements SessionStore {
     const store = new RedisSessionStore(redis, prefix, ownsConnection);
     await store.subscribe(options);
     return store;
+  }
+
+  /** Redis's id of the revocation subscriber's connection (CLIENT LIST / CLIENT KILL ID); changes on reconnect. */
+  get revocationClientId(): number | undefined {
+    return this.listener?.clientId;
   }
 
   /** Reads served from memory and from Redis (while the cache is on), for tests and operators. */
@@ -68,10 +69,7 @@ export class RedisSessionStore implements SessionStore {
 
   async close(): Promise<void> {
     if (this.cache) this.cache.enabled = false;
-    if (this.subscriber) {
-      this.subscriber.removeAllListeners('close');
-      await this.subscriber.quit().catch(() => this.subscriber?.disconnect());
-    }
+    await this.listener?.close();
     if (this.ownsConnection) await this.redis.quit();
   }
 
@@ -82,33 +80,18 @@ export class RedisSessionStore implements SessionStore {
 
   private async subscribe({ logger, ...cacheOptions }: LocalCacheOptions): Promise<void> {
     const cache = new SessionRecordCache(cacheOptions);
-    const channel = this.revocationChannel;
-    // Connects (and reconnects) in the background; resubscribed by hand on every ready, so the
-    // cache turns on only once announcements flow again.
-    const subscriber = this.redis.duplicate({ autoResubscribe: false, connectionName: 'command-api:session-revocations' });
     this.cache = cache;
-    this.subscriber = subscriber;
-    subscriber.on('message', (from: string, id: string) => {
-      if (from === channel) cache.forget(id);
+    this.listener = await listenToAnnouncements(this.redis, {
+      channel: this.revocationChannel,
+      connectionName: 'command-api:session-revocations',
+      logger,
+      onMessage: (id) => cache.forget(id),
+      onHeard: () => (cache.enabled = true),
+      onUnheard: () => (cache.enabled = false),
+      says: {
+        heard: 'session revocations heard: session records are cached in this process',
+        unheard: 'session revocations unheard (Redis subscriber disconnected): every session is read from Redis until they are heard again',
+      },
     });
-    subscriber.on('close', () => {
-      if (!cache.enabled) return;
-      cache.enabled = false;
-      logger.warn('session revocations unheard (Redis subscriber disconnected): every session is read from Redis until they are heard again');
-    });
-    subscriber.on('error', (err: Error) => logger.warn({ err }, 'session revocations subscriber error'));
-    const listen = async (): Promise<void> => {
-      this.revocationClientId = Number(await subscriber.client('ID'));
-      await subscriber.subscribe(channel);
-      cache.enabled = true;
-      logger.info('session revocations heard: session records are cached in this process');
-    };
-    let heard!: () => void;
-    const firstHeard = new Promise<void>((resolve) => (heard = resolve));
-    subscriber.on('ready', () => {
-      if (!cache.enabled) listen().then(heard, (err: unknown) => logger.warn({ err }, 'could not subscribe to session revocations'));
-    });
-    // A start without Redis goes on (readiness reports it); the cache turns on when Redis is there.
-    await Promise.race([firstHeard, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
   }
 }
