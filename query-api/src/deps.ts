@@ -1,10 +1,12 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { CommandGateway, EventStore, SessionVerifier } from '@pass/events';
-import type { ProjectionControl, ReadModelStore } from '@pass/projector';
+import type { CheckpointOf, ProjectionControl, ReadModelStore } from '@pass/projector';
 
 export interface QueryApiDeps {
   readModels: ReadModelStore;
+  /** How shared bodies learn the read models moved on; by default they read the checkpoint on every request. */
+  checkpointOf?: CheckpointOf;
   sessions: SessionVerifier;
   gateway: CommandGateway;
   /** Admin audit reads a member's stream straight from the store. */

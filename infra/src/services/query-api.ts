@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { Logger } from 'pino';
 import { openEventStore } from '@pass/events/event-store/open';
 import { createHttpCommandGateway, createRedisSessionVerifier } from '@pass/command-api';
-import { createRedisReadModels, createRemoteProjectionControl } from '@pass/projector';
+import { createRedisReadModels, createRemoteProjectionControl, WatchedCheckpoints } from '@pass/projector';
 import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
 import { createAppShell, createShellPipeline, type AppShellOptions } from '../http/app-shell';
@@ -38,6 +38,10 @@ export async function startQueryApiService(settings: Settings, logger: Logger) {
 
     const registry = createRegistry('query-api');
     const readModels = createRedisReadModels({ redis, root: keys.readModels });
+    // The home figures and the top 5 are rebuilt when the projector announces a batch, not
+    // checked in Redis on every request.
+    const checkpoints = await WatchedCheckpoints.watch(redis, keys.readModels, logger);
+    resources.add(() => checkpoints.close());
     const sessions = createRedisSessionVerifier({ redis, redisPrefix: settings.redisPrefix, sessionSecret: settings.sessionSecret!, cookieSecure: settings.cookieSecure });
     const gateway = createHttpCommandGateway({ baseUrl: settings.commandApiUrl! });
     const projections = createRemoteProjectionControl({
@@ -50,7 +54,7 @@ export async function startQueryApiService(settings: Settings, logger: Logger) {
     });
     resources.add(() => projections.close());
 
-    const reads = createQueryReads({ readModels, sessions, gateway, eventStore, logger, metrics: registry, projections });
+    const reads = createQueryReads({ readModels, checkpointOf: checkpoints.checkpointOf, sessions, gateway, eventStore, logger, metrics: registry, projections });
     const shell: AppShellOptions = {
       logger,
       trustProxy: settings.trustProxy,

@@ -17,6 +17,9 @@ import {
   type WriteBatch,
 } from './types';
 
+/** The channel every applied batch announces its keyspace's id on. */
+export const changesChannel = (root: string): string => `${root}:changed`;
+
 /*
  * Key layout, under `<root>:<keyspace>:`
  *   checkpoint        string  global position of the last applied event
@@ -30,13 +33,17 @@ import {
  *   posts             string  JSON GlobalPostView[], newest first
  *   tmp:*             short-lived intersections of search sets (3+ words, or a word and a date)
  *   pairs             present when every row has its pair sets (projected from the start with them)
- * and `<root>:active` names the keyspace readers use.
+ * and `<root>:active` names the keyspace readers use; `<root>:changed` is a pub/sub channel.
  */
 
 /**
  * Applies a batch in one script: checks the checkpoint, then runs every write and stores the new
  * checkpoint. Redis runs a script atomically, so a crash leaves either all of it or none. Op codes
  * are checked before the first write because Redis does not roll back a script that fails halfway.
+ * It then announces the keyspace's id on the store's changes channel (ARGV[4], ARGV[5]), so a
+ * reader that keeps what it built from the read models knows when to build again (change-watch.ts).
+ * KEYS: the checkpoint. ARGV: expected checkpoint, new checkpoint, key prefix, channel, keyspace
+ * id, then the writes.
  */
 const APPLY_SCRIPT = `
 local cur = redis.call('GET', KEYS[1])
@@ -44,7 +51,7 @@ if cur == false then cur = '' end
 if cur ~= ARGV[1] then return 0 end
 local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3 }
 local n = #ARGV
-local i = 4
+local i = 6
 while i <= n do
   local a = arity[ARGV[i]]
   if a == nil then return redis.error_reply('unknown read-model op ' .. tostring(ARGV[i])) end
@@ -53,7 +60,7 @@ end
 local p = ARGV[3]
 -- A keyspace projected from its start by this code has pair sets for every row (see PAGE_SCRIPT).
 if cur == '' then redis.call('SET', p .. 'pairs', '1') end
-i = 4
+i = 6
 while i <= n do
   local op = ARGV[i]
   if op == 'U' then
@@ -81,6 +88,7 @@ while i <= n do
   i = i + arity[op]
 end
 redis.call('SET', KEYS[1], ARGV[2])
+redis.call('PUBLISH', ARGV[4], ARGV[5])
 return 1
 `;
 const APPLY_SHA = createHash('sha1').update(APPLY_SCRIPT).digest('hex');
@@ -227,7 +235,7 @@ class RedisKeyspace implements Keyspace {
 
   constructor(
     private readonly redis: Redis,
-    root: string,
+    private readonly root: string,
     readonly id: string,
   ) {
     this.p = `${root}:${id}:`;
@@ -283,7 +291,7 @@ class RedisKeyspace implements Keyspace {
   }
 
   async apply(batch: WriteBatch): Promise<'applied' | 'stale'> {
-    const args = [`${this.p}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, this.p, ...encodeWrites(batch.writes)];
+    const args = [`${this.p}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, this.p, changesChannel(this.root), this.id, ...encodeWrites(batch.writes)];
     return (await this.script(APPLY_SCRIPT, APPLY_SHA, 1, args)) === 1 ? 'applied' : 'stale';
   }
 

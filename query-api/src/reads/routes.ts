@@ -21,8 +21,8 @@ const chatQuery = z.object({ limit: z.coerce.number().int().min(1).max(CHAT_HIST
  */
 export function publicReadRoutes(deps: QueryApiDeps): ReadRoute[] {
   const ks = () => deps.readModels.active();
-  const mainData = versionedBody(async (keyspace): Promise<MainDataView> => toMainDataView(await keyspace.main()));
-  const countries = versionedBody(async (keyspace): Promise<CountriesView> => toCountriesView(await keyspace.countries(LIMITS.topCountries)));
+  const mainData = versionedBody(async (keyspace): Promise<MainDataView> => toMainDataView(await keyspace.main()), deps.checkpointOf);
+  const countries = versionedBody(async (keyspace): Promise<CountriesView> => toCountriesView(await keyspace.countries(LIMITS.topCountries)), deps.checkpointOf);
   return [
     { path: '/api/main-data', answer: async () => ({ status: 200, prepared: await mainData(await ks()) }) },
     { path: '/api/countries', answer: async () => ({ status: 200, prepared: await countries(await ks()) }) },
