@@ -7,7 +7,7 @@ import { keepWebhookRawBody } from '@pass/command-api';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestLogger } from './access-log';
 import { CROSS_SITE_MESSAGE, crossSiteRefusal } from './csrf';
-import { securityHeaderWriter, type SecurityHeaderOptions } from './security-headers';
+import { isApiPath, securityHeaderWriter, type AnswerKind, type SecurityHeaderOptions } from './security-headers';
 
 export interface AppShellOptions {
   logger: Logger;
@@ -40,7 +40,7 @@ export interface ShellPipeline {
   /** Request id (x-request-id in and out) and the access line when the response closes. */
   beginRequest(req: IncomingMessage, res: ServerResponse): void;
   compression: RequestHandler;
-  writeSecurityHeaders(res: ServerResponse): void;
+  writeSecurityHeaders(res: ServerResponse, kind: AnswerKind): void;
   /** True (and logged) for a cross-site write, to answer 403 `{ error: CROSS_SITE_MESSAGE }`. */
   refusesCrossSite(req: IncomingMessage): boolean;
   /** express.json with the shell's limit: sets `req.body`, or passes the parser's error on. */
@@ -102,8 +102,8 @@ export function createAppShell(options: AppShellOptions, pipeline: ShellPipeline
     next();
   });
   app.use(pipeline.compression);
-  app.use((_req, res, next) => {
-    pipeline.writeSecurityHeaders(res);
+  app.use((req, res, next) => {
+    pipeline.writeSecurityHeaders(res, isApiPath(req.path) ? 'api' : 'page');
     next();
   });
   // CSRF: cross-site writes are refused before the body is even parsed.

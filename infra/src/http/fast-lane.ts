@@ -131,7 +131,8 @@ export function withFastLane(app: Express, pipeline: ShellPipeline, ...lanes: Fa
 
   const serve = async (req: IncomingMessage, res: ServerResponse, route: LaneRoute): Promise<void> => {
     pipeline.beginRequest(req, res);
-    pipeline.writeSecurityHeaders(res);
+    // Every lane route is an /api path.
+    pipeline.writeSecurityHeaders(res, 'api');
     send(req, res, await route.answer(req, res));
   };
 

@@ -6,7 +6,9 @@ import type { Settings } from '../config/settings';
  * Security headers of every response (HTML, API, static files): a Content-Security-Policy that
  * lets the page load code only from its own origin, the payment provider's checkout (PayPal's
  * JS SDK, when PAYMENTS_PROVIDER=paypal) and the configured ad network (AD_NETWORK_KEY); HSTS
- * when cookies are Secure (the site is served over HTTPS only).
+ * when cookies are Secure (the site is served over HTTPS only). API answers (/api: JSON, the CSV
+ * download) get a policy that allows nothing (API_CONTENT_SECURITY_POLICY): a browser applies a
+ * policy only to a document it renders, and an API answer opened as one must run nothing.
  */
 export interface SecurityHeaderOptions {
   paymentsProvider: 'simulated' | 'paypal';
@@ -76,13 +78,24 @@ function adNetworkSources(host: string): string[] {
   return [...new Set([`https://${host}`, `https://*.${apex}`])];
 }
 
+/**
+ * The policy of API answers: nothing may load, run or frame them (OWASP's advice for APIs). Also a
+ * tenth of the page's policy, on the answers sent most often.
+ */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** Which policy an answer gets: a page (HTML, scripts, images) or an API answer. */
+export type AnswerKind = 'page' | 'api';
+
+/** True for the paths whose answers are the API's (the /api mount). */
+export const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/');
+
 /** One HSTS year; subdomains included (the site owns its host). */
 export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
 
-/** The headers as a plain function (shared with the command-api fast lane); names and values computed once. */
-export function securityHeaderWriter(options: SecurityHeaderOptions): (res: ServerResponse) => void {
+/** The headers as a plain function (shared with the fast lanes); names and values computed once. */
+export function securityHeaderWriter(options: SecurityHeaderOptions): (res: ServerResponse, kind: AnswerKind) => void {
   const headers: [string, string][] = [
-    ['Content-Security-Policy', contentSecurityPolicy(options)],
     ['X-Content-Type-Options', 'nosniff'],
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],
     ['X-Frame-Options', 'SAMEORIGIN'],
@@ -90,7 +103,9 @@ export function securityHeaderWriter(options: SecurityHeaderOptions): (res: Serv
     ['Permissions-Policy', 'camera=(), microphone=(), geolocation=()'],
   ];
   if (options.hsts) headers.push(['Strict-Transport-Security', HSTS_VALUE]);
-  return (res) => {
+  const policies: Record<AnswerKind, string> = { page: contentSecurityPolicy(options), api: API_CONTENT_SECURITY_POLICY };
+  return (res, kind) => {
+    res.setHeader('Content-Security-Policy', policies[kind]);
     for (const [name, value] of headers) res.setHeader(name, value);
   };
 }

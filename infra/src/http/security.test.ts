@@ -93,11 +93,12 @@ describe('the app shell', () => {
     await rm(dist, { recursive: true, force: true });
   });
 
-  it('sends the security headers on HTML, API, static and error answers; HSTS only with Secure cookies', async () => {
-    const answers: Array<[string, string]> = [['/', 'text/html'], ['/content/join', 'text/html'], ['/api/thing', 'application/json'], ['/api/nope', 'application/json'], ['/index.html', '*/*']];
+  it("sends the security headers on HTML, API, static and error answers (API answers with a policy that allows nothing); HSTS only with Secure cookies", async () => {
+    const answers: Array<[string, string]> = [['/', 'text/html'], ['/content/join', 'text/html'], ['/api/thing', 'application/json'], ['/api/nope', 'application/json'], ['/index.html', '*/*'], ['/api', 'text/html']];
     for (const [path, accept] of answers) {
       const res = await fetch(url + path, { headers: { accept } });
-      expect(res.headers.get('content-security-policy'), path).toMatch(/default-src 'self'.*object-src 'none'; base-uri 'self'.*frame-ancestors 'self'/);
+      if (path === '/api' || path.startsWith('/api/')) expect(res.headers.get('content-security-policy'), path).toBe("default-src 'none'; frame-ancestors 'none'");
+      else expect(res.headers.get('content-security-policy'), path).toMatch(/default-src 'self'.*object-src 'none'; base-uri 'self'.*frame-ancestors 'self'/);
       expect(res.headers.get('x-content-type-options'), path).toBe('nosniff');
       expect(res.headers.get('x-frame-options'), path).toBe('SAMEORIGIN');
       expect(res.headers.get('strict-transport-security'), path).toBeNull();
