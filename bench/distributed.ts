@@ -685,7 +685,12 @@ async function machineQuiet(timeoutMs = 60_000, busyBelow = 0.25): Promise<numbe
   return busy;
 }
 
-const FLOOR_ROW = 'bare node:http server, one Redis GET, a fixed body (same client, same machine)';
+/** The floors of the reads, by their row name: what each answers with (bench/floor-server.ts). */
+const FLOOR_ROWS = {
+  memory: { name: 'bare node:http server, a fixed body from memory (same client, same machine)', path: '/memory', floorOf: 'the top 5' },
+  redis: { name: 'bare node:http server, one Redis GET, a fixed body (same client, same machine)', path: '/redis', floorOf: 'the ranking and search rows' },
+};
+const floorOfRow = (name: string) => Object.values(FLOOR_ROWS).find((f) => f.name === name)?.floorOf;
 
 async function benchQueries(layout: Layout): Promise<QueryFigures> {
   const prefix = `${layout.prefix}q:`;
@@ -733,13 +738,12 @@ async function benchQueries(layout: Layout): Promise<QueryFigures> {
     ];
     const floor = await startFloorServer(testRedisUrl());
     stopFloor = floor.stop;
-    // The floor answers any path alike: timed with the top 5's path, the read it is the floor of.
-    const floorRow: (typeof queries)[number] = [FLOOR_ROW, queries.at(-1)![1], TARGETS.top5];
+    const floorRows: (typeof queries)[number][] = Object.values(FLOOR_ROWS).map(({ name, path }) => [name, () => path, TARGETS.top5]);
     // Warm-up per row: the floor's process served nothing before; the query-apis warm up on the rows before.
     const passes = [
       { via: front.via, base: front.url, rows: queries, warmUp: 50 },
       { via: 'query-api direct', base: qa.url, rows: queries, warmUp: 50 },
-      { via: 'floor', base: floor.url, rows: [floorRow], warmUp: 500 },
+      { via: 'floor', base: floor.url, rows: floorRows, warmUp: 500 },
     ];
     const samples = new Map<string, number[][]>(passes.map((p) => [p.via, p.rows.map(() => [])]));
     const busyBefore = await machineQuiet();
@@ -939,13 +943,13 @@ function renderQueries(q: QueryFigures): string[] {
   return [
     `### Queries at ${f0(q.members)} members, over HTTP`,
     '',
-    `Seeded through the projections in ${f1(q.seedSeconds)} s into the keyspace of two query-api processes (their own REDIS_PREFIX), then ${f0(QUERY_SAMPLES)} sequential GETs per row and path, timed from a client process of their own (not the seeding process, whose large heap would pause it), through the front (Caddy with the deploy Caddyfile when installed, else the Node proxy) and directly to one query-api, and (as the floor under them, after 500 requests of warm-up) to a bare node:http server that answers after one Redis GET: two rounds of ${f0(QUERY_SAMPLES / 2)} after 50 of warm-up, the paths in the opposite order in the second round. Timing began once the machine had a quiet second after the seeding (${f0(q.busyBefore * 100)}% of both cores busy). Load average ${q.load} after.`,
+    `Seeded through the projections in ${f1(q.seedSeconds)} s into the keyspace of two query-api processes (their own REDIS_PREFIX), then ${f0(QUERY_SAMPLES)} sequential GETs per row and path, timed from a client process of their own (not the seeding process, whose large heap would pause it), through the front (Caddy with the deploy Caddyfile when installed, else the Node proxy) and directly to one query-api, and (as the floors under them, after 500 requests of warm-up) to a bare node:http server that answers from memory, and after one Redis GET: two rounds of ${f0(QUERY_SAMPLES / 2)} after 50 of warm-up, the paths in the opposite order in the second round. Timing began once the machine had a quiet second after the seeding (${f0(q.busyBefore * 100)}% of both cores busy). Load average ${q.load} after.`,
     '',
     '| query | via | p50 ms | p99 ms | max ms | limit |',
     '|---|---|---:|---:|---:|---|',
     ...q.rows.map((r) =>
-      r.name === FLOOR_ROW
-        ? `| ${r.name} | — | ${f2(r.p50)} | ${f2(r.p99)} | ${f2(r.max)} | floor of the top 5 (bench/floor-server.ts) |`
+      floorOfRow(r.name)
+        ? `| ${r.name} | — | ${f2(r.p50)} | ${f2(r.p99)} | ${f2(r.max)} | floor of ${floorOfRow(r.name)} (bench/floor-server.ts) |`
         : `| ${r.name} | ${r.via} | ${f2(r.p50)} | ${f2(r.p99)} | ${f2(r.max)} | p99 < ${r.target} ms: ${verdict(r.p99 < r.target)} |`,
     ),
   ];

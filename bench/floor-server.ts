@@ -2,8 +2,10 @@
  * The floor under the product's latencies and rates on this machine: a bare node:http server, in
  * a process of its own, doing the least the product's requests do, with no framework, logging,
  * sessions or validation.
- * - GET (any path): one Redis GET, then a fixed small JSON body: the least a query-api read does
- *   (a country top 5 is one GET of a prepared body).
+ * - GET /memory: a fixed small JSON body straight from memory: the least a query-api read does
+ *   (the country top 5 and the home figures are bodies kept until the projector announces a batch).
+ * - GET (any other path): one Redis GET, then the same body: the least a read that asks Redis does
+ *   (a ranking page is one script call).
  * - POST (any path, with `commands`): the JSON body parsed, one Redis GET (a command's rate-limit
  *   check), one INSERT in its own commit into the raw-events table of the same shape as the event
  *   store's, then a small JSON answer: the least a command does.
@@ -80,6 +82,7 @@ if (process.send && process.argv[1] === fileURLToPath(import.meta.url)) {
       req.on('end', () => command(Buffer.concat(chunks).toString()).then((bytes) => answer(res, 201, bytes), fail));
       return;
     }
+    if (req.url === '/memory') return answer(res, 200, body);
     redis.get('bench:floor:absent').then(() => answer(res, 200, body), fail);
   });
   server.listen(0, '127.0.0.1', () => {
