@@ -27,4 +27,27 @@ export interface CommandContext {
   causationId: string;
   actor: Actor;
   now: Date;
+  /**
+   * Where the command's outcome is logged when it was decided (accepted, unchanged, rejected):
+   * the access line of the HTTP request that carried it, so a command costs one log line, not
+   * two. Answers false when the line was not taken (the request's access line is written
+   * already); without it (jobs, start-up commands) or then, the handler logs a line of its own.
+   * A failure always gets its own line, with the error.
+   */
+  report?: (line: CommandLogLine) => boolean;
+}
+
+/** A decided command, as its log line shows it. */
+export interface CommandLogLine {
+  command: string;
+  stream: string;
+  outcome: 'accepted' | 'unchanged' | 'rejected';
+  /** From queued to decided (and stored). */
+  ms: number;
+  attempts: number;
+  /** Rejected: the domain error's code. */
+  code?: string;
+  /** Accepted or unchanged: events appended, and commands of the same stream decided with it. */
+  events?: number;
+  batch?: number;
 }

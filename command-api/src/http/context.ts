@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Actor, CommandContext, Principal } from '@pass/events';
+import type { Actor, CommandContext, CommandLogLine, Principal } from '@pass/events';
 import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../kernel/clock';
 
@@ -17,7 +17,15 @@ export function actorOf(principal: Principal | null): Actor {
   return principal ? { type: principal.kind, id: principal.id } : { type: 'anonymous' };
 }
 
+/** The commands a request caused, while its access line waits for them (infra/src/http/access-log.ts). */
+type CarriesCommands = IncomingMessage & { commands?: CommandLogLine[] };
+
 export function commandContext(req: IncomingMessage, principal: Principal | null, clock: Clock): CommandContext {
   const id = requestId(req);
-  return { correlationId: id, causationId: id, actor: actorOf(principal), now: clock() };
+  const report = (line: CommandLogLine): boolean => {
+    const waiting = (req as CarriesCommands).commands;
+    waiting?.push(line);
+    return waiting !== undefined;
+  };
+  return { correlationId: id, causationId: id, actor: actorOf(principal), now: clock(), report };
 }

@@ -5,6 +5,7 @@ import {
   eventSchemaVersions,
   toDomainEvent,
   type CommandContext,
+  type CommandLogLine,
   type DomainEvent,
   type EventMetadata,
   type EventStore,
@@ -180,18 +181,15 @@ export class CommandHandler {
     }
   }
 
-  private log(item: Queued, streamId: string, outcome: string, extra: Record<string, unknown> = {}): void {
-    this.logger.info(
-      {
-        command: item.command.type,
-        stream: streamId,
-        outcome,
-        ms: Math.round((performance.now() - item.enqueuedAt) * 100) / 100,
-        correlationId: item.ctx.correlationId,
-        ...extra,
-      },
-      'command',
-    );
+  /** A decided command: on its request's access line when it has one, else a line of its own. */
+  private decided(item: Queued, streamId: string, outcome: CommandLogLine['outcome'], extra: Pick<CommandLogLine, 'attempts' | 'code' | 'events' | 'batch'>): void {
+    const line: CommandLogLine = { command: item.command.type, stream: streamId, outcome, ms: Math.round((performance.now() - item.enqueuedAt) * 100) / 100, ...extra };
+    if (!item.ctx.report?.(line)) this.logger.info({ ...line, correlationId: item.ctx.correlationId }, 'command');
+  }
+
+  private failed(item: Queued, streamId: string, err: unknown, attempts: number): void {
+    const ms = Math.round((performance.now() - item.enqueuedAt) * 100) / 100;
+    this.logger.info({ command: item.command.type, stream: streamId, outcome: 'failed', ms, correlationId: item.ctx.correlationId, err, attempts }, 'command');
   }
 
   private async runBatch(decider: Decider<AnyCommand, unknown, DomainEvent>, streamId: string, batch: Queued[]): Promise<void> {
@@ -216,13 +214,13 @@ export class CommandHandler {
         for (const o of outcomes) {
           if ('error' in o) {
             const error = o.error;
-            if (error instanceof DomainError) this.log(o.item, streamId, 'rejected', { code: error.code, attempts: attempt });
-            else this.log(o.item, streamId, 'failed', { err: error, attempts: attempt });
+            if (error instanceof DomainError) this.decided(o.item, streamId, 'rejected', { code: error.code, attempts: attempt });
+            else this.failed(o.item, streamId, error, attempt);
             o.item.reject(error);
           } else {
             // Revision right after this command's own events.
             const own = revision - (total - o.eventsBefore - o.events.length);
-            this.log(o.item, streamId, o.events.length ? 'accepted' : 'unchanged', { attempts: attempt, events: o.events.length, batch: batch.length });
+            this.decided(o.item, streamId, o.events.length ? 'accepted' : 'unchanged', { attempts: attempt, events: o.events.length, batch: batch.length });
             o.item.resolve({ events: o.events, state: o.state, revision: own });
           }
         }
@@ -247,7 +245,7 @@ export class CommandHandler {
         for (const o of outcomes) {
           if ('error' in o) o.item.reject(o.error);
           else {
-            this.log(o.item, streamId, 'failed', { err: failure, attempts: attempt });
+            this.failed(o.item, streamId, failure, attempt);
             o.item.reject(failure);
           }
         }

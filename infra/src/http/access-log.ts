@@ -8,6 +8,11 @@ declare module 'http' {
     id?: string;
     /** A child logger carrying `reqId`, made on first use (most requests never log anything but their access line). */
     log?: Logger;
+    /**
+     * The commands the request caused (command-api's `commandContext` reports them as they are
+     * decided): an array while the access line waits for them, removed once it is written.
+     */
+    commands?: unknown[];
   }
 }
 
@@ -26,8 +31,9 @@ export interface AccessLogOptions {
  * under load that was the largest cost of a command after the database. The line keeps what an
  * operator searches by: `reqId`, method, url, client address, status and `responseTime` (ms);
  * 5xx (or an aborted request) at error, 4xx at warn, like before; probes at debug (pino-http
- * skipped them). `req.log` is made only when a
- * handler logs something of its own.
+ * skipped them). The commands the request caused are on the same line (`commands`: name, stream,
+ * outcome, ms), so a command costs one line, not two. `req.log` is made only when a handler logs
+ * something of its own.
  */
 export function accessLog(options: AccessLogOptions) {
   const begin = requestLogger(options);
@@ -52,8 +58,12 @@ export function requestLogger(options: AccessLogOptions): (req: IncomingMessage,
     let child: Logger | undefined;
     Object.defineProperty(req, 'log', { configurable: true, enumerable: false, get: () => (child ??= logger.child({ reqId: id })) });
     req.id = id;
+    req.commands = [];
     res.setHeader('x-request-id', id);
     res.once('close', () => {
+      const commands = req.commands!;
+      // Commands decided from now on (after the answer) log lines of their own.
+      req.commands = undefined;
       // Express keeps the full path in originalUrl when a router strips its mount path.
       const url = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '';
       const path = url.split('?', 1)[0]!;
@@ -68,6 +78,7 @@ export function requestLogger(options: AccessLogOptions): (req: IncomingMessage,
           req: { method: req.method, url, remoteAddress: req.socket.remoteAddress },
           res: { statusCode: status },
           responseTime: Math.round((performance.now() - started) * 100) / 100,
+          ...(commands.length > 0 && { commands }),
         },
         finished ? 'request completed' : 'request aborted',
       );
