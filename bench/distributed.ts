@@ -54,7 +54,7 @@ import { spawnService, type ServiceName, type SpawnedService } from '../infra/sr
 import { rawTableSql } from './event-store';
 import { startCaddy, type RunningCaddy } from './caddy';
 import { FLOOR_APPLICATION_NAME, startFloorServer } from './floor-server';
-import { measureSequentialGets } from './sequential-gets';
+import { CLIENT_WARM_UP, measureSequentialGets } from './sequential-gets';
 import { seedSignedInMembers } from './seed-members';
 import { measureLive, type LiveFigures } from './live';
 
@@ -740,10 +740,11 @@ async function benchQueries(layout: Layout): Promise<QueryFigures> {
     stopFloor = floor.stop;
     const floorRows: (typeof queries)[number][] = Object.values(FLOOR_ROWS).map(({ name, path }) => [name, () => path, TARGETS.top5]);
     // Warm-up per row: the floor's process served nothing before; the query-apis warm up on the rows before.
+    // Each client process first warms itself up on its pass's cheapest path (sequential-gets.ts).
     const passes = [
-      { via: front.via, base: front.url, rows: queries, warmUp: 50 },
-      { via: 'query-api direct', base: qa.url, rows: queries, warmUp: 50 },
-      { via: 'floor', base: floor.url, rows: floorRows, warmUp: 500 },
+      { via: front.via, base: front.url, rows: queries, warmUp: 50, clientWarmUp: '/api/countries' },
+      { via: 'query-api direct', base: qa.url, rows: queries, warmUp: 50, clientWarmUp: '/api/countries' },
+      { via: 'floor', base: floor.url, rows: floorRows, warmUp: 500, clientWarmUp: FLOOR_ROWS.memory.path },
     ];
     const samples = new Map<string, number[][]>(passes.map((p) => [p.via, p.rows.map(() => [])]));
     const busyBefore = await machineQuiet();
@@ -751,11 +752,12 @@ async function benchQueries(layout: Layout): Promise<QueryFigures> {
     // machine still settling from the seeding (and its share of warm-up), which tilted the
     // comparison against it.
     for (const [round, order] of [passes, [...passes].reverse()].entries()) {
-      for (const { via, base, rows, warmUp } of order) {
+      for (const { via, base, rows, warmUp, clientWarmUp } of order) {
         // Timed from a fresh process: this one's heap (a million generated members) would pause it.
         const timed = await measureSequentialGets(
           base,
           rows.map(([name, path]) => ({ name, paths: Array.from({ length: QUERY_SAMPLES / 2 + warmUp }, (_, i) => path(i + round * QUERY_SAMPLES)), warmUp })),
+          clientWarmUp,
         );
         for (const [k, times] of timed.entries()) samples.get(via)![k]!.push(...times);
       }
@@ -943,7 +945,7 @@ function renderQueries(q: QueryFigures): string[] {
   return [
     `### Queries at ${f0(q.members)} members, over HTTP`,
     '',
-    `Seeded through the projections in ${f1(q.seedSeconds)} s into the keyspace of two query-api processes (their own REDIS_PREFIX), then ${f0(QUERY_SAMPLES)} sequential GETs per row and path, timed from a client process of their own (not the seeding process, whose large heap would pause it), through the front (Caddy with the deploy Caddyfile when installed, else the Node proxy) and directly to one query-api, and (as the floors under them, after 500 requests of warm-up) to a bare node:http server that answers from memory, and after one Redis GET: two rounds of ${f0(QUERY_SAMPLES / 2)} after 50 of warm-up, the paths in the opposite order in the second round. Timing began once the machine had a quiet second after the seeding (${f0(q.busyBefore * 100)}% of both cores busy). Load average ${q.load} after.`,
+    `Seeded through the projections in ${f1(q.seedSeconds)} s into the keyspace of two query-api processes (their own REDIS_PREFIX), then ${f0(QUERY_SAMPLES)} sequential GETs per row and path, timed from a client process of their own (not the seeding process, whose large heap would pause it) after it warmed itself up with ${f0(CLIENT_WARM_UP)} untimed GETs (of the top 5, or of the floor), through the front (Caddy with the deploy Caddyfile when installed, else the Node proxy) and directly to one query-api, and (as the floors under them, after 500 requests of warm-up) to a bare node:http server that answers from memory, and after one Redis GET: two rounds of ${f0(QUERY_SAMPLES / 2)} after 50 of warm-up, the paths in the opposite order in the second round. Timing began once the machine had a quiet second after the seeding (${f0(q.busyBefore * 100)}% of both cores busy). Load average ${q.load} after.`,
     '',
     '| query | via | p50 ms | p99 ms | max ms | limit |',
     '|---|---|---:|---:|---:|---|',

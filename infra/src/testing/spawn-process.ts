@@ -2,8 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
+import { SERVICE_NODE_FLAGS, type ServiceName } from '../services/node-flags';
+
+export type { ServiceName };
 const root = resolve(import.meta.dirname, '../../..');
-export type ServiceName = 'command-api' | 'projector' | 'query-api' | 'proxy';
 export const serviceEntry = (name: ServiceName) => resolve(root, `infra/src/services/${name}.ts`);
 export const standaloneEntry = resolve(root, 'infra/src/standalone/main.ts');
 
@@ -31,8 +33,13 @@ export interface SpawnOptions {
   keepAllLogs?: boolean;
 }
 
+interface EntryOptions extends SpawnOptions {
+  /** Node's own flags (the service's SERVICE_NODE_FLAGS). */
+  nodeFlags?: readonly string[];
+}
+
 export function spawnService(name: ServiceName, env: Record<string, string>, timeoutMs = 45_000, options: SpawnOptions = {}): Promise<SpawnedService> {
-  return spawnEntry(name, serviceEntry(name), env, timeoutMs, options);
+  return spawnEntry(name, serviceEntry(name), env, timeoutMs, { ...options, nodeFlags: SERVICE_NODE_FLAGS[name] });
 }
 
 /** The standalone process, as `npm start` runs it (minus the web build). */
@@ -58,8 +65,8 @@ function logBook(keepAll: boolean) {
   };
 }
 
-function spawnEntry(name: string, entry: string, env: Record<string, string>, timeoutMs: number, options: SpawnOptions = {}): Promise<SpawnedService> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+function spawnEntry(name: string, entry: string, env: Record<string, string>, timeoutMs: number, options: EntryOptions = {}): Promise<SpawnedService> {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', entry], {
     cwd: root,
     env: { ...process.env, PORT: '0', PROJECTOR_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
