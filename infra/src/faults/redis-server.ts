@@ -30,7 +30,9 @@ export class OwnRedis {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** Starts it, unless it is running already (a teardown's start must not orphan the running one). */
   async start(): Promise<void> {
+    if (this.running) return;
     this.port ||= await freePort();
     const args = ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--dir', this.dir];
     args.push(...(this.aof ? ['--appendonly', 'yes', '--appendfsync', 'everysec'] : ['--appendonly', 'no']));
@@ -42,9 +44,14 @@ export class OwnRedis {
     throw new Error(`redis-server did not start on ${this.port}`);
   }
 
+  private get running(): boolean {
+    const child = this.child;
+    return child !== undefined && child.exitCode === null && child.signalCode === null;
+  }
+
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    if (!child || !this.running) return;
     const exited = new Promise((done) => child.once('exit', done));
     child.kill(signal);
     await exited;
