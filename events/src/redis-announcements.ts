@@ -24,8 +24,6 @@ export interface AnnouncementOptions {
 }
 
 export interface AnnouncementListener {
-  /** True while subscribed. */
-  readonly heard: boolean;
   /** Redis's id of the subscriber connection (CLIENT LIST / CLIENT KILL ID); changes on reconnect. */
   readonly clientId: number | undefined;
   close(): Promise<void>;
@@ -67,9 +65,6 @@ export async function listenToAnnouncements(redis: Redis, options: AnnouncementO
   });
   await Promise.race([heardOnce, new Promise((resolve) => setTimeout(resolve, SUBSCRIBE_WAIT_MS).unref())]);
   return {
-    get heard() {
-      return state.heard;
-    },
     get clientId() {
       return state.clientId;
     },

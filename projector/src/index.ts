@@ -2,7 +2,7 @@ export * from './read-models/types';
 export * from './read-models/port';
 export { createMemoryReadModels, type MemoryReadModelStore } from './read-models/memory';
 export { createReadModelSnapshots, projectionFingerprint, type ReadModelSnapshots } from './read-models/memory-snapshot';
-export { createRedisReadModels, changesChannel, type RedisReadModelsOptions } from './read-models/redis';
+export { createRedisReadModels, type RedisReadModelsOptions } from './read-models/redis';
 export { WatchedCheckpoints, readCheckpoint, type CheckpointOf } from './read-models/change-watch';
 export { deleteKeysUnder } from './read-models/redis-admin';
 export { parseQuery, displayDate, wordTokens } from './read-models/search';

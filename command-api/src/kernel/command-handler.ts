@@ -78,6 +78,9 @@ interface Queued {
   reject: (error: unknown) => void;
 }
 
+/** From queued to now, in ms with two decimals, as a command's log line shows it. */
+const msSinceQueued = (item: Queued): number => Math.round((performance.now() - item.enqueuedAt) * 100) / 100;
+
 interface StreamQueue {
   decider: Decider<AnyCommand, unknown, DomainEvent>;
   waiting: Queued[];
@@ -183,13 +186,12 @@ export class CommandHandler {
 
   /** A decided command: on its request's access line when it has one, else a line of its own. */
   private decided(item: Queued, streamId: string, outcome: CommandLogLine['outcome'], extra: Pick<CommandLogLine, 'attempts' | 'code' | 'events' | 'batch'>): void {
-    const line: CommandLogLine = { command: item.command.type, stream: streamId, outcome, ms: Math.round((performance.now() - item.enqueuedAt) * 100) / 100, ...extra };
+    const line: CommandLogLine = { command: item.command.type, stream: streamId, outcome, ms: msSinceQueued(item), ...extra };
     if (!item.ctx.report?.(line)) this.logger.info({ ...line, correlationId: item.ctx.correlationId }, 'command');
   }
 
   private failed(item: Queued, streamId: string, err: unknown, attempts: number): void {
-    const ms = Math.round((performance.now() - item.enqueuedAt) * 100) / 100;
-    this.logger.info({ command: item.command.type, stream: streamId, outcome: 'failed', ms, correlationId: item.ctx.correlationId, err, attempts }, 'command');
+    this.logger.info({ command: item.command.type, stream: streamId, outcome: 'failed', ms: msSinceQueued(item), correlationId: item.ctx.correlationId, err, attempts }, 'command');
   }
 
   private async runBatch(decider: Decider<AnyCommand, unknown, DomainEvent>, streamId: string, batch: Queued[]): Promise<void> {
