@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
+import { eventually } from '@pass/events/event-store/contract';
 import { requireService, testRedisUrl } from '@pass/events/testing/services';
 import { WatchedCheckpoints } from './change-watch';
 import type { Keyspace } from './port';
@@ -105,14 +106,6 @@ describe('WatchedCheckpoints', () => {
 const reachable = await requireService('projector: read-model change announcements (Redis)', testRedisUrl(), 6379);
 const silent = pino({ level: 'silent' });
 
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe.skipIf(!reachable)('WatchedCheckpoints on Redis', () => {
   async function withStore(test: (ctx: { redis: Redis; root: string; watch: WatchedCheckpoints }) => Promise<void>) {
     const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 1 });
@@ -138,7 +131,7 @@ describe.skipIf(!reachable)('WatchedCheckpoints on Redis', () => {
         const applied = async (expected: string | null, checkpoint: string) => {
           const heard = watch.announcements;
           await written.apply({ expectedCheckpoint: expected, checkpoint, writes: [{ op: 'country', country: 'Peru', delta: 1 }] });
-          await eventually(() => watch.announcements === heard + 1);
+          await eventually(() => expect(watch.announcements).toBe(heard + 1));
         };
         await applied(null, '1/0');
         const reads = watch.reads;
@@ -158,7 +151,7 @@ describe.skipIf(!reachable)('WatchedCheckpoints on Redis', () => {
     await withStore(async ({ redis, root, watch }) => {
       const ks = await createRedisReadModels({ redis, root }).active();
       await ks.apply({ expectedCheckpoint: null, checkpoint: '1/0', writes: [] });
-      await eventually(() => watch.announcements === 1);
+      await eventually(() => expect(watch.announcements).toBe(1));
       expect(await watch.checkpointOf(ks)).toBe('1/0');
       const kept = watch.reads;
       expect(await watch.checkpointOf(ks)).toBe('1/0');
@@ -167,12 +160,12 @@ describe.skipIf(!reachable)('WatchedCheckpoints on Redis', () => {
       // Redis restarting or the network failing: announcements published meanwhile are lost.
       const killedId = watch.clientId!;
       await redis.client('KILL', 'ID', String(killedId));
-      await eventually(() => !watch.heard || watch.clientId !== killedId);
+      await eventually(() => expect(watch.heard && watch.clientId === killedId).toBe(false));
       // A write nobody announces to this reader (its announcement is lost while it is away).
       await redis.set(`${root}:${ks.id}:checkpoint`, '7/0');
-      await eventually(async () => (await watch.checkpointOf(ks)) === '7/0');
+      await eventually(async () => expect(await watch.checkpointOf(ks)).toBe('7/0'));
 
-      await eventually(() => watch.heard && watch.clientId !== killedId);
+      await eventually(() => expect(watch.heard && watch.clientId !== killedId).toBe(true));
       const reads = watch.reads;
       expect(await watch.checkpointOf(ks)).toBe('7/0');
       expect(await watch.checkpointOf(ks)).toBe('7/0');
