@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandApi, type CommandApi } from '@pass/command-api';
 import type { EventStore } from '@pass/events';
+import { eventually } from '@pass/events/event-store/contract';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { createAppShell, createShellPipeline, type AppShellOptions } from './app-shell';
 import { withFastLane } from './fast-lane';
@@ -40,10 +41,6 @@ async function listening(server: Server): Promise<string> {
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
-
-const until = async (accept: () => boolean) => {
-  for (let i = 0; i < 200 && !accept(); i++) await new Promise((r) => setTimeout(r, 10));
-};
 
 async function post(base: string, path: string, body: unknown, requestId: string, cookie = '') {
   const res = await fetch(base + path, { method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', 'x-request-id': requestId, ...(cookie && { cookie }) } });
@@ -96,7 +93,7 @@ describe("a command's log line", () => {
     const { ticket: value } = (await ticket.json()) as { ticket: string };
     expect((await post(base, '/api/free-point', { ticket: value }, 'req-again', joined.session)).status).toBe(429);
 
-    await until(() => ['req-join', 'req-chat', 'req-again'].every((id) => lines.some((l) => l.reqId === id && l.msg === 'request completed')));
+    await eventually(() => expect(['req-join', 'req-chat', 'req-again'].every((id) => lines.some((l) => l.reqId === id && l.msg === 'request completed'))).toBe(true));
     for (const id of ['req-join', 'req-chat', 'req-again']) {
       // Nothing but the access line for the request, and no separate command line for it.
       expect(lines.filter((l) => l.reqId === id || l.correlationId === id).map((l) => l.msg), id).toEqual(['request completed']);
@@ -119,7 +116,7 @@ describe("a command's log line", () => {
     const base = await listening(server);
 
     expect((await post(base, '/api/register-user', { email: 'own-line@example.com', password: 'pass1' }, 'req-bare')).status).toBe(201);
-    await until(() => lines.some((l) => l.correlationId === 'req-bare' && l.msg === 'command' && l.command === 'RegisterUser'));
+    await eventually(() => expect(lines.some((l) => l.correlationId === 'req-bare' && l.msg === 'command' && l.command === 'RegisterUser')).toBe(true));
     expect(lines.find((l) => l.correlationId === 'req-bare' && l.command === 'RegisterUser')).toMatchObject({ outcome: 'accepted', level: 30 });
   });
 });
