@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   CURRENCY,
+  FREE_POINT_AWARDED_AT_SECOND,
+  FREE_POINT_COUNTDOWN_SECONDS,
+  FREE_POINT_INTERVAL_MS,
   GOAL_DAYS,
   GOAL_PASSES,
   LIMITS,
@@ -14,7 +17,7 @@ import {
   TOASTS,
   purchaseDescription,
   purchaseOptionFor,
-} from './constants';
+} from './kernel';
 
 // Spec §9's purchase table, copied as the spec prints it (numbers with comma separators).
 const SPEC_TABLE = `
@@ -84,9 +87,12 @@ describe('business constants (spec §9)', () => {
   });
 
   it('keeps the timers of §4 and §9', () => {
+    expect({ FREE_POINT_COUNTDOWN_SECONDS, FREE_POINT_AWARDED_AT_SECOND, FREE_POINT_INTERVAL_MS }).toEqual({
+      FREE_POINT_COUNTDOWN_SECONDS: 30,
+      FREE_POINT_AWARDED_AT_SECOND: 1,
+      FREE_POINT_INTERVAL_MS: 30_000,
+    });
     expect(TIMERS).toMatchObject({
-      freePointCountdownSeconds: 30,
-      freePointAwardedAtSecond: 1,
       welcomeToastMs: 2_000,
       joinToastMs: 3_000,
       newMemberPopupMs: 10_000,

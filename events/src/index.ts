@@ -1,10 +1,4 @@
-export * from './metadata';
-export * from './domain-events';
-export * from './upcasters';
+// The server's kernel: the browser-safe kernel plus what needs Node (stream names hash e-mails).
+// Event-store adapters are behind `@pass/events/store`; test support behind `@pass/events/test-support`.
+export * from './kernel';
 export * from './streams';
-export * from './constants';
-export * from './rules';
-export * from './event-store/port';
-export * from './api';
-export * from './sessions';
-export * from './commands';

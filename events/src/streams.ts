@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { StreamCategory } from './stream-events';
 
 /** Stream names (DESIGN §3). Node-only: `web/` must not import this module. */
 export const streams = {
@@ -10,7 +11,7 @@ export const streams = {
   site: 'site',
 } as const;
 
-export type StreamCategory = 'user' | 'email' | 'admin' | 'passes-pool' | 'site';
+export type { StreamCategory } from './stream-events';
 
 export function streamCategory(streamId: string): StreamCategory | undefined {
   if (streamId === streams.passesPool) return 'passes-pool';

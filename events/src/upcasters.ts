@@ -36,3 +36,16 @@ export function toDomainEvent(
   }
   return { type, data: eventDataSchemas[type].parse(current) } as DomainEvent;
 }
+
+/** What `toCurrentEvent` needs of a stored event (the store's `RecordedEvent` has it). */
+export interface StoredEventShape {
+  type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+}
+
+/** A stored event in its current shape: its schema version read from its metadata (1 when absent), upcast and validated. */
+export function toCurrentEvent(recorded: StoredEventShape, registry: UpcasterRegistry = upcasters): DomainEvent {
+  const version = typeof recorded.metadata.schemaVersion === 'number' ? recorded.metadata.schemaVersion : 1;
+  return toDomainEvent(recorded.type, recorded.data, version, registry);
+}

@@ -9,7 +9,7 @@ import type {
   RankingEntry,
   RegistryRow,
   UserView,
-} from '@pass/events/api';
+} from '@pass/events/kernel';
 
 /** Canned answers for the API, so screens render with data before the server exists. */
 export const fixtures = {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { PRODUCT_NAME } from '@pass/events/constants';
+import { PRODUCT_NAME } from '@pass/events/kernel';
 import { recordSkippedSuite } from '@pass/events/testing/services';
 import { spawnStandalone, type SpawnedService } from '@pass/infra/testing/spawn-process';
 import { CHROMIUM_PATH, launchBrowser, VIEWPORTS, type ViewportName } from './browser';

@@ -5,7 +5,7 @@ import {
   POINTS_PER_PASS,
   POINTS_PER_USD,
   SPECIAL_USER_PASSES,
-  TIMERS,
+  FREE_POINT_INTERVAL_MS,
   assertNever,
   type DomainEvent,
   type Image,
@@ -234,7 +234,7 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
         throw new DomainError('conflict', 'This countdown already earned its point: open the free points page again');
       }
       if (state.lastFreePointAt) {
-        const waitMs = Date.parse(state.lastFreePointAt) + TIMERS.freePointMinIntervalMs - command.now.getTime();
+        const waitMs = Date.parse(state.lastFreePointAt) + FREE_POINT_INTERVAL_MS - command.now.getTime();
         if (waitMs > 0) {
           const seconds = Math.ceil(waitMs / 1000);
           throw new DomainError('too_soon', `Your next free point is ready in ${seconds} seconds`, { retryAfterSeconds: seconds });

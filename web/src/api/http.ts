@@ -23,7 +23,7 @@ import type {
   RegistryRow,
   SendChatMessageResponse,
   UserView,
-} from '@pass/events/api';
+} from '@pass/events/kernel';
 
 /** GET /api/payments/config (command-api `PaymentsConfigResponse`): which checkout buttons to show. */
 export interface PaymentsConfigView {

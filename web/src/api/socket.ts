@@ -1,6 +1,6 @@
 import { io, type Socket } from 'socket.io-client';
-import { TIMERS } from '@pass/events/constants';
-import type { ClientToServerEvents, ServerToClientEvents } from '@pass/events/api';
+import { TIMERS } from '@pass/events/kernel';
+import type { ClientToServerEvents, ServerToClientEvents } from '@pass/events/kernel';
 
 type Listener<E extends keyof ServerToClientEvents> = ServerToClientEvents[E];
 

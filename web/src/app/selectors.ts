@@ -1,5 +1,5 @@
 import { createSelector } from '@reduxjs/toolkit';
-import { POINTS_PER_PASS } from '@pass/events/constants';
+import { POINTS_PER_PASS } from '@pass/events/kernel';
 import type { RootState } from './store';
 import { dayCounter, formatFunds, formatNumber } from '../lib/format';
 

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { LIMITS } from '@pass/events/constants';
+import { LIMITS } from '@pass/events/kernel';
 import type { AdSlot } from '../app/services';
 
 const networkKey = import.meta.env.VITE_AD_NETWORK_KEY ?? '';

@@ -1,4 +1,4 @@
-import { LIMITS } from '@pass/events/constants';
+import { LIMITS } from '@pass/events/kernel';
 import { formatSeconds } from '../lib/format';
 import { AdBanner } from './AdBanner';
 import { CloseIcon } from './Icons';

@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from '@pass/events/constants';
+import { PRODUCT_NAME } from '@pass/events/kernel';
 import { formatDate, formatNumber } from '../lib/format';
 
 export interface CertificateProps {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { LIMITS } from '@pass/events/constants';
+import { LIMITS } from '@pass/events/kernel';
 
 export interface CookieNoticeProps {
   onAccept: () => void;

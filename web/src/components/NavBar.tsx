@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { PRODUCT_NAME } from '@pass/events/constants';
+import { PRODUCT_NAME } from '@pass/events/kernel';
 import { DONATION_URL } from '../app/links';
 import { HeartIcon, HelpIcon, MenuIcon } from './Icons';
 

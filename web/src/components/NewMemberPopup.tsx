@@ -1,4 +1,4 @@
-import type { GlobalPostView } from '@pass/events/api';
+import type { GlobalPostView } from '@pass/events/kernel';
 import { CloseIcon } from './Icons';
 
 export interface NewMemberPopupProps {

@@ -1,4 +1,4 @@
-import type { RankingEntry } from '@pass/events/api';
+import type { RankingEntry } from '@pass/events/kernel';
 import { formatNumber } from '../lib/format';
 import { isHttpLink } from '../lib/url';
 

@@ -1,5 +1,5 @@
-import type { CountriesView } from '@pass/events/api';
-import { LIMITS } from '@pass/events/constants';
+import type { CountriesView } from '@pass/events/kernel';
+import { LIMITS } from '@pass/events/kernel';
 import { formatNumber } from '../lib/format';
 
 /** "Best Countries": distinct countries, then the top 5 by user count (spec §2 home). */

@@ -13,7 +13,7 @@ import { adminActions } from './admin/slice';
 import { loadingActions } from './site/loadingSlice';
 import { updateMainDataActions } from './site/updateMainDataSlice';
 import { sampleMainData, sampleUser } from '../testing/fakeServices';
-import type { ChatMessageView } from '@pass/events/api';
+import type { ChatMessageView } from '@pass/events/kernel';
 
 const init = () => rootReducer(undefined, { type: '@@init' });
 const msg = (id: string): ChatMessageView => ({ id, userId: 'u', nickname: 'N', message: 'hi', priority: '', sentAt: '' });

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { Toaster } from 'react-hot-toast';
-import { TOASTS } from '@pass/events/constants';
+import { TOASTS } from '@pass/events/kernel';
 import { useAppDispatch, useAppSelector } from '../app/hooks';
 import {
   selectCertificateHref,

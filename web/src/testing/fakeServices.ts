@@ -1,5 +1,5 @@
 import { vi, type Mock } from 'vitest';
-import type { ClientToServerEvents, MainDataView, ServerToClientEvents, UserView } from '@pass/events/api';
+import type { ClientToServerEvents, MainDataView, ServerToClientEvents, UserView } from '@pass/events/kernel';
 import type { Api } from '../api/http';
 import type { LiveSocket } from '../api/socket';
 import type { AdSlot, Services } from '../app/services';

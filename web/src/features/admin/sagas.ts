@@ -1,6 +1,6 @@
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
-import type { AdminPostEntry, AdminView, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/api';
+import type { AdminPostEntry, AdminView, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/kernel';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { errorText } from '../../api/http';
 import { STORAGE_KEYS, type Services } from '../../app/services';

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { AdminLoginRequest, AdminPostEntry, AdminView, EditMainDataRequest, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/api';
+import type { AdminLoginRequest, AdminPostEntry, AdminView, EditMainDataRequest, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/kernel';
 
 export interface AdminState {
   id: string;

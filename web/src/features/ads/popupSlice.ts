@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import { TIMERS } from '@pass/events/constants';
+import { TIMERS } from '@pass/events/kernel';
 
 export interface PopupState {
   /** The full-screen ads popup is visible. */

@@ -1,7 +1,7 @@
 import type { SagaIterator } from 'redux-saga';
 import { call, cancel, delay, fork, put, race, select, take, takeEvery } from 'redux-saga/effects';
 import type { Task } from 'redux-saga';
-import { TIMERS } from '@pass/events/constants';
+import { TIMERS } from '@pass/events/kernel';
 import type { Services } from '../../app/services';
 import type { RootState } from '../../app/store';
 import { selectAdminAuthorized } from '../../app/selectors';

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { chatMessageSchema } from '@pass/events/rules';
-import { LIMITS } from '@pass/events/constants';
+import { chatMessageSchema } from '@pass/events/kernel';
+import { LIMITS } from '@pass/events/kernel';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { BadgeIcon, CloseIcon } from '../../components/Icons';
 import { chatActions } from './slice';

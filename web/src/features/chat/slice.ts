@@ -1,7 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ChatHistory, ChatMessageView } from '@pass/events/api';
+import type { ChatHistory, ChatMessageView } from '@pass/events/kernel';
 import type { Priority } from '@pass/events/domain-events';
-import { ANONYMOUS_NICKNAME } from '@pass/events/constants';
+import { ANONYMOUS_NICKNAME } from '@pass/events/kernel';
 
 /** Messages kept in memory; older ones scroll away. */
 export const CHAT_KEEP = 200;

@@ -1,8 +1,8 @@
 import type { SagaIterator } from 'redux-saga';
 import type { Task } from 'redux-saga';
 import { call, delay, fork, join, put, race, select, take, takeLatest } from 'redux-saga/effects';
-import type { AdViewTicketResponse } from '@pass/events/api';
-import { TIMERS } from '@pass/events/constants';
+import type { AdViewTicketResponse } from '@pass/events/kernel';
+import { FREE_POINT_AWARDED_AT_SECOND, TIMERS } from '@pass/events/kernel';
 import type { Services } from '../../app/services';
 import type { RootState } from '../../app/store';
 import { popupActions } from '../ads/popupSlice';
@@ -52,7 +52,7 @@ function* countdown(s: Services): SagaIterator {
         return;
       }
     }
-    if (seconds === TIMERS.freePointAwardedAtSecond) {
+    if (seconds === FREE_POINT_AWARDED_AT_SECOND) {
       s.toast.success(POINT_ADDED);
       yield put(checkActions.checkSet(true));
       const ticket: string = yield join(ticketTask);

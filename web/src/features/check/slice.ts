@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { FreePointRequest } from '@pass/events/api';
-import { TIMERS } from '@pass/events/constants';
+import type { FreePointRequest } from '@pass/events/kernel';
+import { FREE_POINT_COUNTDOWN_SECONDS } from '@pass/events/kernel';
 
 /** Set at 1 s of the free-point countdown, cleared at 0 (spec §2 /content/check). */
 const checkSlice = createSlice({
@@ -17,13 +17,13 @@ const checkSlice = createSlice({
 
 const checksecondsSlice = createSlice({
   name: 'checkseconds',
-  initialState: { seconds: TIMERS.freePointCountdownSeconds as number },
+  initialState: { seconds: FREE_POINT_COUNTDOWN_SECONDS as number },
   reducers: {
     secondsTicked(state) {
       state.seconds = Math.max(0, state.seconds - 1);
     },
     secondsReset(state) {
-      state.seconds = TIMERS.freePointCountdownSeconds;
+      state.seconds = FREE_POINT_COUNTDOWN_SECONDS;
     },
   },
 });

@@ -1,6 +1,6 @@
 import type { SagaIterator } from 'redux-saga';
 import { delay, put, takeLatest } from 'redux-saga/effects';
-import { TIMERS } from '@pass/events/constants';
+import { TIMERS } from '@pass/events/kernel';
 import { globalPostActions } from './slice';
 
 /** The new-member popup hides 10 s after the newest post arrives; a newer post restarts it. */

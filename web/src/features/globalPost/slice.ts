@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { GlobalPostView } from '@pass/events/api';
+import type { GlobalPostView } from '@pass/events/kernel';
 
 export interface GlobalPostState {
   visible: boolean;

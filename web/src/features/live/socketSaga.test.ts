@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startApp, sampleMainData, sampleUser } from '../../testing/fakeServices';
 import { chatActions } from '../chat/slice';
 import { userActions } from '../user/slice';
-import type { ChatMessageView } from '@pass/events/api';
+import type { ChatMessageView } from '@pass/events/kernel';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

@@ -1,8 +1,8 @@
 import { eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
 import { call, delay, fork, put, race, select, take, takeEvery } from 'redux-saga/effects';
 import type { Action } from '@reduxjs/toolkit';
-import { TIMERS } from '@pass/events/constants';
-import type { ChatMessageView, FreePointResponse, SendChatMessageResponse, UserView } from '@pass/events/api';
+import { TIMERS } from '@pass/events/kernel';
+import type { ChatMessageView, FreePointResponse, SendChatMessageResponse, UserView } from '@pass/events/kernel';
 import type { LiveSocket } from '../../api/socket';
 import { HttpError } from '../../api/http';
 import type { Services } from '../../app/services';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { purchaseOptionFor } from '@pass/events/constants';
+import { purchaseOptionFor } from '@pass/events/kernel';
 import type { PaymentsConfigView } from '../../api/http';
 import { CHECKOUT_TEXTS, CheckoutPanel, type CheckoutPanelProps } from './CheckoutPanel';
 

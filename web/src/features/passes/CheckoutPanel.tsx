@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { PurchaseOption } from '@pass/events/constants';
+import type { PurchaseOption } from '@pass/events/kernel';
 import type { PaymentsConfigView } from '../../api/http';
 import { CloseIcon } from '../../components/Icons';
 import { formatNumber } from '../../lib/format';

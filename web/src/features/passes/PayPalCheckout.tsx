@@ -3,7 +3,7 @@
  * nor @paypal/react-paypal-js is part of what `/` downloads.
  */
 import { PayPalButtons, PayPalScriptProvider, usePayPalScriptReducer } from '@paypal/react-paypal-js';
-import { CURRENCY } from '@pass/events/constants';
+import { CURRENCY } from '@pass/events/kernel';
 import { useAppDispatch } from '../../app/hooks';
 import { PAYPAL_TEXTS } from './paypalTexts';
 import { providerButtonFailed, providerOrderApproved, providerOrderRequested } from './purchaseActions';

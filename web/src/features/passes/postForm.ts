@@ -1,6 +1,6 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { IMAGE_MESSAGES, imageFileProblem, postFieldsSchema, type PostFields } from '@pass/events/rules';
+import { IMAGE_MESSAGES, imageFileProblem, postFieldsSchema, type PostFields } from '@pass/events/kernel';
 
 export interface PostFormValues extends PostFields {
   image: FileList | null;

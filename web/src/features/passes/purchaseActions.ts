@@ -1,5 +1,5 @@
 import { createAction } from '@reduxjs/toolkit';
-import type { CaptureOrderResponse } from '@pass/events/api';
+import type { CaptureOrderResponse } from '@pass/events/kernel';
 
 /** The points page asks for the payment settings as it opens, so the panel is ready on Buy. */
 export const paymentsConfigRequested = createAction('purchase/paymentsConfigRequested');

@@ -1,6 +1,6 @@
 import type { SagaIterator } from 'redux-saga';
 import { call, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
-import type { CaptureOrderResponse, CreateOrderResponse } from '@pass/events/api';
+import type { CaptureOrderResponse, CreateOrderResponse } from '@pass/events/kernel';
 import { HttpError, type PaymentsConfigView } from '../../api/http';
 import type { Services } from '../../app/services';
 import type { RootState } from '../../app/store';

@@ -1,6 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { chatActions } from '../chat/slice';
-import type { CountriesView, MainDataView, UpdatedMainDataPayload } from '@pass/events/api';
+import type { CountriesView, MainDataView, UpdatedMainDataPayload } from '@pass/events/kernel';
 
 export interface MainDataState {
   data: MainDataView;

@@ -1,8 +1,8 @@
 import type { SagaIterator } from 'redux-saga';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { all, call, delay, fork, put, race, select, take, takeLatest } from 'redux-saga/effects';
-import { PRODUCT_NAME, TIMERS } from '@pass/events/constants';
-import type { AdminView, ChatHistory, CountriesView, MainDataView, Page, RankingEntry, RegistryRow, UserView } from '@pass/events/api';
+import { PRODUCT_NAME, TIMERS } from '@pass/events/kernel';
+import type { AdminView, ChatHistory, CountriesView, MainDataView, Page, RankingEntry, RegistryRow, UserView } from '@pass/events/kernel';
 import { HttpError } from '../../api/http';
 import { STORAGE_KEYS, type Services } from '../../app/services';
 import type { RootState } from '../../app/store';

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { Page, RankingEntry, RegistryRow } from '@pass/events/api';
+import type { Page, RankingEntry, RegistryRow } from '@pass/events/kernel';
 
 export interface ListState<T> {
   items: T[];

@@ -1,7 +1,7 @@
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, race, take, takeEvery, takeLatest } from 'redux-saga/effects';
-import { TIMERS } from '@pass/events/constants';
-import type { RegisterSpecialUserResponse, RegisterUserResponse, UserView } from '@pass/events/api';
+import { TIMERS } from '@pass/events/kernel';
+import type { RegisterSpecialUserResponse, RegisterUserResponse, UserView } from '@pass/events/kernel';
 import { errorText } from '../../api/http';
 import { STORAGE_KEYS, type Services } from '../../app/services';
 import { updateMainDataActions } from '../site/updateMainDataSlice';

@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { UserView, RegisterUserRequest } from '@pass/events/api';
+import type { UserView, RegisterUserRequest } from '@pass/events/kernel';
 
 export const guestUser: UserView = {
   id: '',

@@ -1,4 +1,4 @@
-import { PRODUCT_NAME, SPECIAL_USER_PASSES } from '@pass/events/constants';
+import { PRODUCT_NAME, SPECIAL_USER_PASSES } from '@pass/events/kernel';
 import { DONATION_URL, SOCIAL_LINKS } from '../../app/links';
 import { useTitle } from '../../lib/hooks';
 

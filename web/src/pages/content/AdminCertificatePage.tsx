@@ -1,6 +1,6 @@
 import { Navigate, useLocation } from 'react-router-dom';
-import { PRODUCT_NAME } from '@pass/events/constants';
-import type { RankingEntry } from '@pass/events/api';
+import { PRODUCT_NAME } from '@pass/events/kernel';
+import type { RankingEntry } from '@pass/events/kernel';
 import { useAppSelector } from '../../app/hooks';
 import { selectAdminAuthorized } from '../../app/selectors';
 import { Certificate } from '../../components/Certificate';

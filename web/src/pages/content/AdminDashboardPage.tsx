@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { PRODUCT_NAME } from '@pass/events/constants';
+import { PRODUCT_NAME } from '@pass/events/kernel';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { adViewsSchema, mainDataSchema, type MainDataForm } from '@pass/events/rules';
+import { adViewsSchema, mainDataSchema, type MainDataForm } from '@pass/events/kernel';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectAdminAuthorized, selectMainData } from '../../app/selectors';
 import { Field } from '../../components/Field';

@@ -1,9 +1,9 @@
 import { Navigate } from 'react-router-dom';
-import { PRODUCT_NAME } from '@pass/events/constants';
+import { PRODUCT_NAME } from '@pass/events/kernel';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { adminLoginSchema } from '@pass/events/rules';
-import type { AdminLoginRequest } from '@pass/events/api';
+import { adminLoginSchema } from '@pass/events/kernel';
+import type { AdminLoginRequest } from '@pass/events/kernel';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectAdminAuthorized } from '../../app/selectors';
 import { Field } from '../../components/Field';

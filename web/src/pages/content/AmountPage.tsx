@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
-import { POINTS_PER_PASS, PRODUCT_NAME } from '@pass/events/constants';
+import { POINTS_PER_PASS, PRODUCT_NAME } from '@pass/events/kernel';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { amountFormSchema } from '@pass/events/rules';
+import { amountFormSchema } from '@pass/events/kernel';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectAmountBounds } from '../../app/selectors';
 import { Field } from '../../components/Field';

@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router-dom';
-import { PRODUCT_NAME } from '@pass/events/constants';
+import { PRODUCT_NAME } from '@pass/events/kernel';
 import { useAppSelector } from '../../app/hooks';
 import { selectUser } from '../../app/selectors';
 import { Certificate } from '../../components/Certificate';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { POINTS_PER_PASS, PRODUCT_NAME, TIMERS } from '@pass/events/constants';
+import { FREE_POINT_COUNTDOWN_SECONDS, POINTS_PER_PASS, PRODUCT_NAME } from '@pass/events/kernel';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { AdBanner } from '../../components/AdBanner';
 import { formatNumber, formatSeconds } from '../../lib/format';
@@ -23,7 +23,7 @@ export default function CheckPage() {
     <section className="panel check" aria-labelledby="check-title">
       <h1 id="check-title">Free Points</h1>
       <p className="countdown big" aria-live="polite" aria-label="Time left">{formatSeconds(seconds)}</p>
-      {seconds < TIMERS.freePointCountdownSeconds && <AdBanner slot="check" index={2} />}
+      {seconds < FREE_POINT_COUNTDOWN_SECONDS && <AdBanner slot="check" index={2} />}
       <p>Every {POINTS_PER_PASS} points you can request a new pass.</p>
       {registered && <p className="muted">Your points: {formatNumber(points)}</p>}
     </section>

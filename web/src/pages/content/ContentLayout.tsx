@@ -1,5 +1,5 @@
 import { Link, Outlet } from 'react-router-dom';
-import { TIMERS } from '@pass/events/constants';
+import { FREE_POINT_COUNTDOWN_SECONDS } from '@pass/events/kernel';
 import { useAppSelector } from '../../app/hooks';
 import { CloseIcon } from '../../components/Icons';
 
@@ -7,7 +7,7 @@ import { CloseIcon } from '../../components/Icons';
 export default function ContentLayout() {
   const bannerThree = useAppSelector((s) => s.popup.bannerThree);
   const seconds = useAppSelector((s) => s.checkseconds.seconds);
-  const showClose = bannerThree || seconds === TIMERS.freePointCountdownSeconds;
+  const showClose = bannerThree || seconds === FREE_POINT_COUNTDOWN_SECONDS;
   return (
     <div className="content">
       {showClose && (

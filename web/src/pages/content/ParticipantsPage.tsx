@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { PRODUCT_NAME } from '@pass/events/constants';
+import { PRODUCT_NAME } from '@pass/events/kernel';
 import { Link } from 'react-router-dom';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectAvailableText, selectIsMember, selectIsRegistered, selectTakenText, selectUser } from '../../app/selectors';

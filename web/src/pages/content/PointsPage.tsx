@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate } from 'react-router-dom';
-import { PRODUCT_NAME, PURCHASE_OPTIONS, type PurchaseOption } from '@pass/events/constants';
+import { PRODUCT_NAME, PURCHASE_OPTIONS, type PurchaseOption } from '@pass/events/kernel';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectHasUserOrStored } from '../../app/selectors';
 import { LoadingOverlay } from '../../components/LoadingOverlay';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
-import { DEFAULT_COUNTRY, PRODUCT_NAME } from '@pass/events/constants';
+import { DEFAULT_COUNTRY, PRODUCT_NAME } from '@pass/events/kernel';
 import { useAppDispatch, useAppSelector } from '../../app/hooks';
 import { selectHasUserOrStored, selectUser } from '../../app/selectors';
 import { Field } from '../../components/Field';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { LIMITS } from './constants';
+import { LIMITS } from '../constants';
 import {
   AMOUNT_MESSAGES,
   EMAIL_PATTERN,
@@ -11,10 +11,10 @@ import {
   fieldMessages,
   imageFileProblem,
   joinFormSchema,
-  maxClaimablePasses,
   postFieldsSchema,
   type FileFacts,
-} from './rules';
+} from './forms';
+import { maxClaimablePasses } from './passes';
 
 // Every message below is copied from spec §5, character for character: a user sees these texts,
 // and the web forms and the server's `fields` answer both come from these schemas.
@@ -255,7 +255,7 @@ describe('Admin login (spec §5, Spanish)', () => {
 
 describe('text every store can keep', () => {
   it('refuses NUL characters and unpaired surrogates in text fields (PostgreSQL refuses both)', async () => {
-    const { chatMessageSchema, isStorableText, UNSUPPORTED_CHARACTERS } = await import('./rules');
+    const { chatMessageSchema, isStorableText, UNSUPPORTED_CHARACTERS } = await import('./forms');
     expect(isStorableText('hola 👩‍👩‍👧 مرحبا')).toBe(true);
     expect(isStorableText('a\u0000b')).toBe(false);
     expect(isStorableText('a\uD800b')).toBe(false);

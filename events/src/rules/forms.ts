@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LIMITS, POINTS_PER_PASS } from './constants';
+import { LIMITS } from '../constants';
+import { maxClaimablePasses } from './passes';
 
 /**
  * The form rules of spec §5 with their exact messages, shared by the server and the web forms.
@@ -113,11 +114,6 @@ export const CHAT_MESSAGES = { required: 'Please enter a message', tooLong: 'The
 export const chatMessageSchema = z.object({
   message: text(CHAT_MESSAGES.required).max(LIMITS.chatMessageMaxChars, CHAT_MESSAGES.tooLong),
 });
-
-/** Largest number of passes a member can claim now (spec §2 /content/amount). */
-export function maxClaimablePasses(available: number, points: number): number {
-  return Math.max(0, Math.min(available, Math.floor(points / POINTS_PER_PASS)));
-}
 
 export const AMOUNT_MESSAGES = {
   required: 'Please enter how many passes you want',

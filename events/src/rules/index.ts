@@ -1,0 +1,10 @@
+// Every rule and derived number of the spec, one module per capability (docs/architecture.md,
+// "Rules owned once", says who calls each).
+export * from './free-points';
+export * from './passes';
+export * from './chat';
+export * from './members';
+export * from './payments';
+export * from './site';
+export * from './errors';
+export * from './forms';

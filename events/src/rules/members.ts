@@ -1,0 +1,16 @@
+/** Members (spec §2 join and registry): what a new member starts with and how others see an e-mail. Browser-safe. */
+
+/** Points a member has on joining. */
+export const NEW_USER_POINTS = 10;
+
+/**
+ * First 3 characters, stars for the rest of the local part (at least 3), then the domain
+ * (spec §2 registry).
+ */
+export function maskEmail(email: string): string {
+  const at = email.indexOf('@');
+  if (at < 0) return email.slice(0, 3) + '*'.repeat(Math.max(0, email.length - 3));
+  const local = email.slice(0, at);
+  const shown = local.slice(0, 3);
+  return `${shown}${'*'.repeat(Math.max(3, local.length - shown.length))}${email.slice(at)}`;
+}

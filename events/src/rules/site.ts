@@ -1,0 +1,38 @@
+/** Site figures (spec §1 home, §4): funds raised and the day counter. Browser-safe. */
+
+/** Money is summed in cents so 0.1 + 0.2 never shows as 0.30000000000000004. */
+export function roundCents(usd: number): number {
+  return Math.round(usd * 100) / 100;
+}
+
+export interface FundsFigures {
+  views: number;
+  cpm: number;
+  purchasesUsd: number;
+  donations: number;
+}
+
+/** Spec §1, as written: views × cpm + sum of all members' purchases + donations. */
+export function fundsRaised(f: FundsFigures): number {
+  return roundCents(f.views * f.cpm + f.purchasesUsd + f.donations);
+}
+
+/** Parses the spec's day/month/year start date to a UTC time; null when empty or malformed. */
+export function parseDayMonthYear(text: string): number | null {
+  const m = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(text);
+  if (!m) return null;
+  const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const t = Date.UTC(year, month - 1, day);
+  const check = new Date(t);
+  if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return null;
+  return t;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Whole days since startDate (spec §4), 0 when it is empty, malformed or in the future. */
+export function dayCounter(startDate: string, now: number): number {
+  const start = parseDayMonthYear(startDate);
+  if (start === null) return 0;
+  return Math.max(0, Math.floor((now - start) / DAY_MS));
+}
