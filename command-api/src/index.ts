@@ -4,7 +4,6 @@ export { PaymentProviderError } from './payments/port';
 export { SimulatedPaymentProvider } from './payments/simulated-provider';
 export { PayPalPaymentProvider, type PayPalConfig } from './payments/paypal-provider';
 export { createPaymentProvider, type PaymentsConfig } from './payments/provider-factory';
-export type { PaymentsConfigResponse } from './payments/routes';
 export { captureAndCredit, creditCapturedOrder, reverseCapturedPurchase, type BuyPointsDeps } from './payments/buy-points';
 export { createImageJobs, BullMqImageJobs, InProcessImageJobs, type ImageJobs } from './uploads/image-jobs';
 export { PassReservationReconciler } from './passes/reconciler';

@@ -86,7 +86,18 @@ export interface ResetAdViewsRequest { views: number }
 
 /** Payments (issue "Payments"): the server owns prices (spec §9). */
 export interface CreateOrderRequest { amountUsd: number }
-export interface CreateOrderResponse { orderId: string; provider: 'paypal' | 'simulated'; testMode: boolean }
+export type PaymentProviderName = 'paypal' | 'simulated';
+export interface CreateOrderResponse { orderId: string; provider: PaymentProviderName; testMode: boolean }
+
+/** GET /api/payments/config: what the web checkout needs to show the right buttons (read at run time, not build time). */
+export interface PaymentsConfigResponse {
+  provider: PaymentProviderName;
+  /** True when no real money moves (simulated provider, PayPal sandbox): the checkout says "test mode". */
+  testMode: boolean;
+  /** PayPal's public client id for its JS SDK; null for the simulated provider. */
+  clientId: string | null;
+  currency: 'USD';
+}
 /** POST /api/payments/orders/:orderId/capture → points credited once per capture id. */
 export interface CaptureOrderResponse { status: 'COMPLETED'; points: number; user: UserView }
 /** POST /api/buy-points: the spec's helper; `{ orderId }` of a captured order, same rule as capture. */

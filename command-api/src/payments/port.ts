@@ -1,3 +1,5 @@
+import type { PaymentProviderName } from '@pass/events';
+
 /**
  * The payment provider as the command side needs it: create an order for one of the nine
  * purchase options, capture it after the buyer's approval, and read it back. Points are
@@ -5,7 +7,7 @@
  * Adapters: `PayPalPaymentProvider` (`@paypal/paypal-server-sdk`) and
  * `SimulatedPaymentProvider` (test mode: no money moves, refused in production).
  */
-export type ProviderName = 'paypal' | 'simulated';
+export type ProviderName = PaymentProviderName;
 
 /** One capture of an order, as the provider reports it. */
 export interface VerifiedCapture {

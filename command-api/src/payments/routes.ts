@@ -1,4 +1,4 @@
-import { CURRENCY, PURCHASE_OPTIONS, purchaseOptionFor, type CaptureOrderResponse, type CreateOrderResponse } from '@pass/events';
+import { CURRENCY, PURCHASE_OPTIONS, purchaseOptionFor, type CaptureOrderResponse, type CreateOrderResponse, type PaymentsConfigResponse } from '@pass/events';
 import express, { Router } from 'express';
 import { z } from 'zod';
 import { requireUser } from '../http/auth';
@@ -7,19 +7,8 @@ import { HttpError } from '../http/errors';
 import type { CommandServices } from '../kernel/services';
 import { toUserView } from '../users/view';
 import { captureAndCredit } from './buy-points';
-import type { ProviderName } from './port';
 import { rawBodyOf } from './raw-body';
 import { handlePayPalWebhook, InvalidWebhookSignature } from './webhook';
-
-/** GET /api/payments/config: what the web checkout needs to show the right buttons (read at run time, not build time). */
-export interface PaymentsConfigResponse {
-  provider: ProviderName;
-  /** True when no real money moves (simulated provider, PayPal sandbox): the checkout says "test mode". */
-  testMode: boolean;
-  /** PayPal's public client id for its JS SDK; null for the simulated provider. */
-  clientId: string | null;
-  currency: typeof CURRENCY;
-}
 
 const OPTIONS_TEXT = PURCHASE_OPTIONS.map((o) => `$${o.amountUsd.toLocaleString('en-US')}`).join(', ');
 const NOT_AN_OPTION = `Choose one of the purchase options: ${OPTIONS_TEXT}`;

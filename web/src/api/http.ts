@@ -22,18 +22,12 @@ import type {
   RegisterUserResponse,
   RegistryRow,
   SendChatMessageResponse,
+  PaymentsConfigResponse,
   UserView,
 } from '@pass/events/kernel';
 
-/** GET /api/payments/config (command-api `PaymentsConfigResponse`): which checkout buttons to show. */
-export interface PaymentsConfigView {
-  provider: 'paypal' | 'simulated';
-  /** No real money moves (simulated provider, PayPal sandbox): the panel says so. */
-  testMode: boolean;
-  /** PayPal's public client id for its JS SDK; null for the simulated provider. */
-  clientId: string | null;
-  currency: 'USD';
-}
+/** GET /api/payments/config: which checkout buttons to show. */
+export type PaymentsConfigView = PaymentsConfigResponse;
 
 /** A non-2xx answer; `body` is the server's ApiError when it sent one. */
 export class HttpError extends Error {
