@@ -115,12 +115,3 @@ export const commandSchemas = {
 } as const;
 export type CommandType = keyof typeof commandSchemas;
 export type CommandOf<T extends CommandType> = Extract<Command, { type: T }>;
-
-/** Validates a command that crossed a process boundary (dates arrive as strings there). */
-export function parseCommand(input: unknown): Command {
-  const type = (input as { type?: unknown } | null)?.type;
-  if (typeof type !== 'string' || !Object.hasOwn(commandSchemas, type)) throw new Error(`Unknown command type "${String(type)}"`);
-  const raw = input as { now?: unknown };
-  const withDate = { ...raw, now: typeof raw.now === 'string' ? new Date(raw.now) : raw.now };
-  return commandSchemas[type as CommandType].parse(withDate) as Command;
-}
