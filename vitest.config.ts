@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The long fault suites (infra/src/faults/*.faults.ts) run only when asked for by name
+// The long fault suites (infra/src/test-support/faults/*.faults.ts) run only when asked for by name
 // (`npm run test:faults` = `vitest run --project faults`), never with the default projects.
 const faultsAsked = process.argv.some((arg) => arg === 'faults' || arg === '--project=faults');
 
@@ -46,7 +46,7 @@ export default defineConfig({
               test: {
                 name: 'faults',
                 environment: 'node',
-                include: ['infra/src/faults/**/*.faults.ts'],
+                include: ['infra/src/test-support/faults/**/*.faults.ts'],
                 testTimeout: 300_000,
                 hookTimeout: 120_000,
                 pool: 'forks' as const,

@@ -25,7 +25,7 @@ import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { eventSchemaVersions, type DomainEvent } from '../events/src/index';
 import { setupSchema } from '../events/src/event-store/sql';
-import { spawnStandalone, type SpawnedService } from '../infra/src/testing/spawn-process';
+import { spawnStandalone, type SpawnedService } from '../infra/src/test-support/spawn-process';
 import { streamOf } from '../projector/src/testing/append';
 import { generateEvents } from '../projector/src/testing/generate-events';
 

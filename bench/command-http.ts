@@ -32,7 +32,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { openEventStore } from '../events/src/event-store/open';
-import { dropPostgresSchema, testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
+import { dropPostgresSchema, testPostgresUrl, testRedisUrl } from '../events/src/test-support/services';
 import { AdViewTickets } from '../command-api/src/users/ad-view-tickets';
 import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
 import { parseSettings } from '../infra/src/config/settings';

@@ -30,7 +30,7 @@ import type { CommandContext, EventStore, Principal } from '../events/src/index'
 import { streams } from '../events/src/streams';
 import { openPgliteEventStore } from '../events/src/event-store/pglite';
 import { openPostgresEventStore } from '../events/src/event-store/postgres';
-import { canConnect, dropPostgresSchema, testPostgresUrl } from '../events/src/testing/services';
+import { canConnect, dropPostgresSchema, testPostgresUrl } from '../events/src/test-support/services';
 import { createCommandApi } from '../command-api/src/command-api';
 import { CommandHandler } from '../command-api/src/kernel/command-handler';
 import { claimPasses } from '../command-api/src/passes/claim';

@@ -17,7 +17,7 @@ import type { EventStore } from '../events/src/event-store/port';
 import { openPgliteEventStore } from '../events/src/event-store/pglite';
 import { openPostgresEventStore } from '../events/src/event-store/postgres';
 import type { SqlClient, SqlEventStore } from '../events/src/event-store/sql';
-import { canConnect, dropPostgresSchema, testPostgresUrl } from '../events/src/testing/services';
+import { canConnect, dropPostgresSchema, testPostgresUrl } from '../events/src/test-support/services';
 
 export const COMMAND = 'node --import tsx bench/event-store.ts';
 // While iterating: BENCH_ROUNDS=3 BENCH_STORES=pglite BENCH_WRITERS=1 BENCH_LATENCY=0 (400 appends per round).

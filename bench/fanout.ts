@@ -28,7 +28,7 @@
  *   causes — `updatedMainData` for the message counter, then `chatMessage`), and the servers'
  *   write system calls per delivery (/proc/<pid>/io): the fan-out's cost is almost all in them.
  * - Distributed: the four service processes on a fresh PostgreSQL schema and Redis key prefix
- *   (infra/src/faults/cluster.ts, removed afterwards), half the receivers on each query-api. A
+ *   (infra/src/test-support/faults/cluster.ts, removed afterwards), half the receivers on each query-api. A
  *   Redis subscriber on the Socket.IO channel timestamps each projector publish, which splits
  *   the delay into the projector's lag behind the store and the fan-out after it.
  */
@@ -447,8 +447,8 @@ function benchStandalone(): Promise<FanoutFigures> {
 
 async function benchDistributed(): Promise<FanoutFigures> {
   // Loaded here so a standalone-only run needs neither PostgreSQL nor Redis.
-  const { Cluster } = await import('../infra/src/faults/cluster');
-  const { testRedisUrl } = await import('../events/src/testing/services');
+  const { Cluster } = await import('../infra/src/test-support/faults/cluster');
+  const { testRedisUrl } = await import('../events/src/test-support/services');
   // A fresh PostgreSQL schema and a Redis key prefix of its own, both removed by close().
   const cluster = new Cluster({ redisUrl: testRedisUrl(), env: serverProfiling });
   const { Redis } = await import('ioredis');

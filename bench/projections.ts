@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { Redis, type ChainableCommander } from 'ioredis';
-import { canConnect, testRedisUrl } from '../events/src/testing/services';
+import { canConnect, testRedisUrl } from '../events/src/test-support/services';
 import { projectInto } from '../projector/src/projections/apply';
 import type { PositionedEvent } from '../projector/src/projections/batch';
 import { positioned } from '../projector/src/projections/recorded-events';

@@ -15,7 +15,7 @@ import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import type { DomainEvent } from '../events/src/index';
-import { canConnect, testRedisUrl } from '../events/src/testing/services';
+import { canConnect, testRedisUrl } from '../events/src/test-support/services';
 import { projectInto } from '../projector/src/projections/apply';
 import type { PositionedEvent } from '../projector/src/projections/batch';
 import { at } from '../projector/src/projections/recorded-events';

@@ -25,7 +25,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { eventSchemaVersions, streams, type DomainEvent } from '../events/src/index';
 import { assertSchemaName, setupSchema } from '../events/src/event-store/sql';
-import { canConnect, testPostgresUrl, testRedisUrl } from '../events/src/testing/services';
+import { canConnect, testPostgresUrl, testRedisUrl } from '../events/src/test-support/services';
 import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
 import { streamOf } from '../projector/src/testing/append';
 import { generateEvents, rng } from '../projector/src/testing/generate-events';

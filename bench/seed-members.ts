@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { streams, USER_SESSION_COOKIE, type DomainEvent, type EventStore } from '../events/src/index';
-import { testRedisUrl } from '../events/src/testing/services';
+import { testRedisUrl } from '../events/src/test-support/services';
 import { RedisSessionStore } from '../command-api/src/sessions/redis-session-store';
 import { Sessions } from '../command-api/src/sessions/sessions';
 import { toNewEvent } from '../projector/src/testing/append';

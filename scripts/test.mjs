@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: typecheck, lint, then every vitest project, then one summary. Suites whose server
-// cannot be reached record themselves (events/src/testing/services.ts) and are listed as
+// cannot be reached record themselves (events/src/test-support/services.ts) and are listed as
 // SKIPPED here, loudly. Exits non-zero on any failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';

@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE, type EventStore } from '@pass/events';
 import { openPostgresEventStore } from '@pass/events/event-store/postgres';
-import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/testing/services';
+import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support/services';
 import { smallPng } from './testing/images';
 import { startHarness, type Harness } from './testing/harness';
 import type { SimulatedPaymentProvider } from './payments/simulated-provider';

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { requireService, testRedisUrl } from '@pass/events/testing/services';
+import { requireService, testRedisUrl } from '@pass/events/test-support/services';
 import { projectInto, toPositioned } from './projections/apply';
 import { createRedisReadModels } from './read-models/redis';
 import { deleteKeysUnder } from './read-models/redis-admin';

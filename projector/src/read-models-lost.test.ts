@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { requireService, testRedisUrl } from '@pass/events/testing/services';
+import { requireService, testRedisUrl } from '@pass/events/test-support/services';
 import { projectInto } from './projections/apply';
 import { positioned } from './projections/recorded-events';
 import { createMemoryReadModels } from './read-models/memory';

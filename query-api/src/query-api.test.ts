@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ANA, BOB, CY } from '@pass/projector/projections/recorded-events';
-import { ADMIN, startRecordedReadSide, type ReadSide } from './testing/read-side';
+import { ADMIN, startRecordedReadSide, type ReadSide } from './test-support/read-side';
 
 describe('query-api REST reads over HTTP', () => {
   let side: ReadSide;

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { requireService, testRedisUrl } from '@pass/events/testing/services';
+import { requireService, testRedisUrl } from '@pass/events/test-support/services';
 import { startHarness } from '../testing/harness';
 import { FileSessionStore } from './file-session-store';
 import { RedisSessionStore } from './redis-session-store';

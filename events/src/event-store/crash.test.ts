@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { requireService, testPostgresUrl } from '../testing/services';
+import { requireService, testPostgresUrl } from '../test-support/services';
 import { openEventStore } from './open';
 
 const pgUrl = testPostgresUrl();
 const pgReachable = await requireService('PostgreSQL crash test', pgUrl, 5432);
-const writerScript = resolve(import.meta.dirname, 'crash-writer.ts');
+const writerScript = resolve(import.meta.dirname, '../test-support/crash-writer.ts');
 
 /**
  * Runs crash-writer.ts against `url`, SIGKILLs it once `killAfter` appends were acknowledged,

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { recordSkippedSuite } from '../testing/services';
-import { describeEventStoreContract } from './contract';
+import { recordSkippedSuite } from '../test-support/services';
+import { describeEventStoreContract } from '../test-support/event-store-contract';
 import { openEsdbEventStore } from './esdb';
 
 /**

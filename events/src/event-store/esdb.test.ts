@@ -8,8 +8,8 @@ import {
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
 import { describe, expect, it, vi } from 'vitest';
-import { describeEventStoreContract } from './contract';
-import { FakeEsdb } from './esdb-fake';
+import { describeEventStoreContract } from '../test-support/event-store-contract';
+import { FakeEsdb } from '../test-support/esdb-fake';
 import {
   createEsdbEventStore,
   fromEsdbCurrentRevision,

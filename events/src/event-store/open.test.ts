@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { requireService, testPostgresUrl } from '../testing/services';
-import { newEvent } from './contract';
+import { requireService, testPostgresUrl } from '../test-support/services';
+import { newEvent } from '../test-support/event-store-contract';
 import { openEventStore } from './open';
 import { EventStoreUnavailableError } from './port';
 

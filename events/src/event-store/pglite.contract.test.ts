@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeEventStoreContract, newEvent } from './contract';
+import { describeEventStoreContract, newEvent } from '../test-support/event-store-contract';
 import { openPgliteEventStore } from './pglite';
-import { describeSqlEventStoreSpecifics } from './sql-contract';
+import { describeSqlEventStoreSpecifics } from '../test-support/sql-event-store-contract';
 
 const onDisk = async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'pass-events-pglite-'));

@@ -1,6 +1,6 @@
 /**
  * The EventStore port. Adapters: PGlite (embedded default), PostgreSQL, EventStoreDB.
- * Every adapter passes the one contract suite in `contract.ts`.
+ * Every adapter passes the one contract suite in `test-support/event-store-contract.ts`.
  */
 
 /**

@@ -7,8 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropPostgresSchema, requireService, testPostgresUrl } from '../testing/services';
-import { eventually, newEvent, record } from './contract';
+import { dropPostgresSchema, requireService, testPostgresUrl } from '../test-support/services';
+import { newEvent, record } from '../test-support/event-store-contract';
+import { eventually } from '../test-support/eventually';
 import { WrongExpectedRevisionError, type AppendResult } from './port';
 import { openPostgresEventStore } from './postgres';
 import { DuplicateEventIdError, type EventStoreLogger, type SqlEventStore } from './sql';

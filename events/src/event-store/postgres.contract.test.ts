@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { dropPostgresSchema, testPostgresUrl, requireService } from '../testing/services';
-import { describeEventStoreContract, eventually, newEvent, record } from './contract';
+import { dropPostgresSchema, testPostgresUrl, requireService } from '../test-support/services';
+import { describeEventStoreContract, newEvent, record } from '../test-support/event-store-contract';
+import { eventually } from '../test-support/eventually';
 import { EventStoreUnavailableError, comparePositions, type RecordedEvent } from './port';
 import { openPostgresEventStore } from './postgres';
-import { describeSqlEventStoreSpecifics } from './sql-contract';
+import { describeSqlEventStoreSpecifics } from '../test-support/sql-event-store-contract';
 
 const url = testPostgresUrl();
 const reachable = await requireService('PostgreSQL contract', url, 5432);

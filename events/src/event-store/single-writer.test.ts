@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newEvent } from './contract';
+import { newEvent } from '../test-support/event-store-contract';
 import { openPgliteEventStore } from './pglite';
 import { WrongExpectedRevisionError } from './port';
 import { EXPECT, SingleWriterAppends, expectationHolds } from './single-writer';

@@ -5,8 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropPostgresSchema, requireService, testPostgresUrl } from '../testing/services';
-import { eventually, newEvent } from './contract';
+import { dropPostgresSchema, requireService, testPostgresUrl } from '../test-support/services';
+import { newEvent } from '../test-support/event-store-contract';
+import { eventually } from '../test-support/eventually';
 import type { RecordedEvent } from './port';
 import { openPostgresEventStore } from './postgres';
 import type { SqlEventStore } from './sql';

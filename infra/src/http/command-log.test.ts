@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandApi, type CommandApi } from '@pass/command-api';
 import type { EventStore } from '@pass/events';
-import { eventually } from '@pass/events/event-store/contract';
+import { eventually } from '@pass/events/test-support/eventually';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { createAppShell, createShellPipeline, type AppShellOptions } from './app-shell';
 import { withFastLane } from './fast-lane';

@@ -7,9 +7,9 @@ import pg from 'pg';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdViewTickets } from '@pass/command-api';
-import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/testing/services';
-import { Browser, nextEvent, type LiveClient } from '../testing/client';
-import { spawnService, type SpawnedService } from '../testing/spawn-process';
+import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support/services';
+import { Browser, nextEvent, type LiveClient } from '../test-support/client';
+import { spawnService, type SpawnedService } from '../test-support/spawn-process';
 
 const pgUp = await requireService('infra: distributed processes (PostgreSQL)', testPostgresUrl(), 5432);
 const redisUp = await requireService('infra: distributed processes (Redis)', testRedisUrl(), 6379);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../wiring/http';
-import { serviceEntry } from '../testing/spawn-process';
+import { serviceEntry } from '../test-support/spawn-process';
 import { createProxy, STICKY_COOKIE } from './proxy';
 
 /** A backend that answers who it is, what it was asked, and echoes request bodies. */

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AdViewTickets } from '@pass/command-api';
-import { Browser, nextEvent } from '../testing/client';
-import { spawnStandalone, type SpawnedService } from '../testing/spawn-process';
+import { Browser, nextEvent } from '../test-support/client';
+import { spawnStandalone, type SpawnedService } from '../test-support/spawn-process';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'standalone-journey-'));
 const running: SpawnedService[] = [];

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnStandalone, standaloneEntry } from '../testing/spawn-process';
+import { spawnStandalone, standaloneEntry } from '../test-support/spawn-process';
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs;

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { requireService, testRedisUrl } from '@pass/events/testing/services';
+import { requireService, testRedisUrl } from '@pass/events/test-support/services';
 import { createRedisReadModels } from '../read-models/redis';
 import { deleteKeysUnder } from '../read-models/redis-admin';
 import { appendEvents } from '../testing/append';

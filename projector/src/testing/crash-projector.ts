@@ -5,7 +5,7 @@
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { testRedisUrl } from '@pass/events/testing/services';
+import { testRedisUrl } from '@pass/events/test-support/services';
 import { createProjector } from '../projector';
 import { createRedisReadModels } from '../read-models/redis';
 

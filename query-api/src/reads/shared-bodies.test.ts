@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '@pass/events';
 import { createMemoryReadModels } from '@pass/projector';
 import { appendEvents } from '@pass/projector/testing/append';
-import { startRecordedReadSide, type ReadSide } from '../testing/read-side';
+import { startRecordedReadSide, type ReadSide } from '../test-support/read-side';
 import { versionedBody } from './versioned-body';
 
 const at = '2026-11-04T10:00:00.000Z';

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, EventStore, ServerToClientEvents } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { requireService, testRedisUrl } from '@pass/events/testing/services';
+import { requireService, testRedisUrl } from '@pass/events/test-support/services';
 import { createRedisReadModels, createProjector, deleteKeysUnder, redisEmitterPublisher, type Projector } from '@pass/projector';
 import { appendEvents } from '@pass/projector/testing/append';
 import { recordedDay } from '@pass/projector/projections/recorded-events';

@@ -4,7 +4,7 @@ import type { ChatMessageView, ClientToServerEvents, ServerToClientEvents, UserV
 import { AdViewTickets } from '@pass/command-api';
 import { appendEvents } from '@pass/projector/testing/append';
 import { recordedDay, ANA } from '@pass/projector/projections/recorded-events';
-import { ADMIN, startReadSide, type Client, type ReadSide } from '../testing/read-side';
+import { ADMIN, startReadSide, type Client, type ReadSide } from '../test-support/read-side';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 

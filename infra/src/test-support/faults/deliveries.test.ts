@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { streams, type EventStore, type RecordedEvent, type SubscribeToAllOptions } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { requireService, testRedisUrl } from '@pass/events/testing/services';
+import { requireService, testRedisUrl } from '@pass/events/test-support/services';
 import { createMemoryReadModels, createProjector, createRedisReadModels, deleteKeysUnder, projectInto, toPositioned, type Keyspace } from '@pass/projector';
 import { pino } from 'pino';
 import { appendEvents } from '@pass/projector/testing/append';

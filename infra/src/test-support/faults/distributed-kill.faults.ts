@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/testing/services';
-import { Browser, nextEvent } from '../testing/client';
+import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support/services';
+import { Browser, nextEvent } from '../client';
 import { expectNothingLostOrHalfDone, roamingSocket } from './checks';
 import { Cluster } from './cluster';
 import { Load } from './load';

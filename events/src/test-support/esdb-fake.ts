@@ -8,7 +8,7 @@ import {
   type EventData,
   type Position,
 } from '@eventstore/db-client';
-import type { EsdbClient } from './esdb';
+import type { EsdbClient } from '../event-store/esdb';
 
 /**
  * Test-only, in-memory stand-in for the `@eventstore/db-client` v6 client, so the adapter's own

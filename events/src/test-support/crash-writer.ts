@@ -3,11 +3,11 @@
  * prints each acknowledged event id on its own line, the moment the append resolves. The test
  * kills it with SIGKILL mid-stream and checks every printed id survived.
  *
- *   node --import tsx events/src/event-store/crash-writer.ts <event store url> [writers]
+ *   node --import tsx events/src/test-support/crash-writer.ts <event store url> [writers]
  */
 import { randomUUID } from 'node:crypto';
 import { writeSync } from 'node:fs';
-import { openEventStore } from './open';
+import { openEventStore } from '../event-store/open';
 
 const url = process.argv[2];
 if (!url) {

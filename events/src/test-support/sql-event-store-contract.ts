@@ -4,9 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newEvent, type ContractHarness } from './contract';
-import { EventStoreUnavailableError, WrongExpectedRevisionError, type EventStore } from './port';
-import { DuplicateEventIdError } from './sql';
+import { newEvent, type ContractHarness } from './event-store-contract';
+import { EventStoreUnavailableError, WrongExpectedRevisionError, type EventStore } from '../event-store/port';
+import { DuplicateEventIdError } from '../event-store/sql';
 
 export function describeSqlEventStoreSpecifics(name: string, makeHarness: () => Promise<ContractHarness>, options: { skip?: boolean } = {}): void {
   describe.skipIf(options.skip === true)(`SQL event store: ${name}`, () => {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { requireService, testPostgresUrl } from '@pass/events/testing/services';
-import { Browser, nextEvent } from '../testing/client';
+import { requireService, testPostgresUrl } from '@pass/events/test-support/services';
+import { Browser, nextEvent } from '../client';
 import { halfDoneClaims, reconcileAsIfLater } from './checks';
 import { Cluster } from './cluster';
 import { doubledAcks, Load, missingAcks, readEverything } from './load';

@@ -1,5 +1,5 @@
 import { io as connect } from 'socket.io-client';
-import type { LiveClient } from '../testing/client';
+import type { LiveClient } from '../client';
 
 /** What the suite observes of one HTTP answer. */
 export interface Answer {

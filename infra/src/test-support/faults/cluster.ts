@@ -6,10 +6,10 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { positionToString, type EventStore } from '@pass/events';
 import { openEventStore } from '@pass/events/event-store/open';
-import { testPostgresUrl } from '@pass/events/testing/services';
+import { testPostgresUrl } from '@pass/events/test-support/services';
 import { createRedisReadModels, deleteKeysUnder, projectInto, toPositioned } from '@pass/projector';
 import type { ReadModelDump } from '@pass/projector/read-models/types';
-import { spawnService, type ServiceName, type SpawnedService } from '../testing/spawn-process';
+import { spawnService, type ServiceName, type SpawnedService } from '../spawn-process';
 import { readEverything } from './load';
 
 /**

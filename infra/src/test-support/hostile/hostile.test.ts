@@ -17,9 +17,9 @@ import {
 } from '@pass/events';
 import { AdViewTickets } from '@pass/command-api';
 import { smallPng } from '@pass/command-api/testing/images';
-import { parseSettings } from '../config/settings';
-import { startStandalone, type RunningStandalone } from '../standalone/compose';
-import type { LiveClient } from '../testing/client';
+import { parseSettings } from '../../config/settings';
+import { startStandalone, type RunningStandalone } from '../../standalone/compose';
+import type { LiveClient } from '../client';
 import { Actor, emitWithAnswer, freshAddress, type Answer } from './client';
 import {
   BAD_BODIES,
@@ -58,7 +58,7 @@ const SESSION_SECRET = 'h'.repeat(40);
  * signed with the process's session secret as POST /api/free-point/ticket signs it then.
  */
 const adViewTicket = (actor: Actor, agoMs = 29_000) => new AdViewTickets(SESSION_SECRET).issue(actor.id, new Date(Date.now() - agoMs)).ticket;
-const root = resolve(import.meta.dirname, '../../..');
+const root = resolve(import.meta.dirname, '../../../..');
 
 const stats = { tried: 0, http: 0, socket: 0, accepted: 0, rejected: 0, failures: [] as string[], eventsLost: 0 };
 /** Writes the server acknowledged: each must be in the store at the end. */

@@ -10,10 +10,10 @@ import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { streams, type EventStore } from '@pass/events';
 import { openEventStore } from '@pass/events/event-store/open';
-import { requireService, testPostgresUrl } from '@pass/events/testing/services';
+import { requireService, testPostgresUrl } from '@pass/events/test-support/services';
 import { AdViewTickets, createCommandApi, storeSyncedClock, type Clock, type CommandApi } from '@pass/command-api';
 import { RELAXED_ACTION_LIMITS } from '@pass/command-api/testing/harness';
-import { Browser } from '../testing/client';
+import { Browser } from '../client';
 import { faultTally } from './tally';
 
 /**

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import type { EventStore, RecordedEvent } from '@pass/events';
 import { CommandHandler } from '@pass/command-api/kernel/command-handler';
 import { PassReservationReconciler } from '@pass/command-api/passes/reconciler';
-import { Browser, type LiveClient } from '../testing/client';
+import { Browser, type LiveClient } from '../client';
 import { doubledAcks, missingAcks, readEverything, type Ack } from './load';
 import type { Tally } from './tally';
 

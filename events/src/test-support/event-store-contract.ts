@@ -16,7 +16,8 @@ import {
   type NewEvent,
   type RecordedEvent,
   type Subscription,
-} from './port';
+} from '../event-store/port';
+import { eventually } from './eventually';
 
 export interface ContractHarness {
   /** A store over the same storage on every call (used to test reopening). */
@@ -30,20 +31,6 @@ export function newEvent(type = 'TestHappened', data: unknown = { n: 1 }): NewEv
 }
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-
-/** Polls until `check` passes or the time is up (then fails with its last error). */
-export async function eventually(check: () => void | Promise<void>, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(10);
-    }
-  }
-}
 
 /** A subscription recording what it receives from the given streams. */
 export function record(store: EventStore, after: GlobalPosition, streams: (streamId: string) => boolean, options: { handlerDelayMs?: number } = {}) {
