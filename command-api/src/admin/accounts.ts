@@ -3,7 +3,7 @@ import { streams, type AdminView, type CommandContext } from '@pass/events';
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
-import { DomainError, isDomainError } from '../kernel/domain-error';
+import { DomainError, isDomainError } from '@pass/events';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../sessions/passwords';
 import { adminDecider } from './decider';
 

@@ -1,6 +1,6 @@
 import { assertNever, type AdminCommand, type DomainEvent } from '@pass/events';
 import { eventGuard, type Decider } from '../kernel/decider';
-import { DomainError } from '../kernel/domain-error';
+import { DomainError } from '@pass/events';
 
 export type AdminEvent = Extract<DomainEvent, { type: 'AdminRegistered' }>;
 

@@ -2,7 +2,7 @@ import { adminLoginSchema } from '@pass/events';
 import { Router } from 'express';
 import { authOf } from '../http/auth';
 import { HttpError } from '../http/errors';
-import { isDomainError } from '../kernel/domain-error';
+import { isDomainError } from '@pass/events';
 import type { CommandServices } from '../kernel/services';
 import { tooManyAdminAttemptsMessage } from '../sessions/rate-limiter';
 import { adminView, checkAdminCredentials } from './accounts';

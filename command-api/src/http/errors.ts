@@ -1,27 +1,11 @@
-import { EventStoreUnavailableError, fieldMessages, type ApiError } from '@pass/events';
+import { DomainError, EventStoreUnavailableError, IMAGE_MESSAGES, fieldMessages, httpStatusOf, type ApiError } from '@pass/events';
 import type { IncomingMessage } from 'node:http';
 import type { ErrorRequestHandler } from 'express';
 import multer from 'multer';
 import { ZodError } from 'zod';
 import { CommandRejectedByConflicts } from '../kernel/command-handler';
-import { DomainError, type DomainErrorCode } from '../kernel/domain-error';
-import { IMAGE_MESSAGES } from '@pass/events';
 import { PaymentProviderError } from '../payments/port';
 import { ImageDecodeError } from '../uploads/process-image';
-
-const STATUS: Record<DomainErrorCode, number> = {
-  invalid: 400,
-  unauthorized: 401,
-  not_found: 404,
-  already_exists: 409,
-  too_soon: 429,
-  insufficient_points: 402,
-  passes_unavailable: 409,
-  already_credited: 409,
-  payment_not_verified: 402,
-  reservation_expired: 409,
-  conflict: 409,
-};
 
 /** An error the HTTP layer answers with a status other than 500. */
 export class HttpError extends Error {
@@ -50,7 +34,7 @@ export function toApiFailure(error: unknown): ApiFailure {
   if (error instanceof DomainError) {
     const headers: Record<string, string> = {};
     if (error.details.retryAfterSeconds) headers['Retry-After'] = String(error.details.retryAfterSeconds);
-    return { status: STATUS[error.code], body: withFields(error.message, error.details.fields), headers };
+    return { status: httpStatusOf(error.code), body: withFields(error.message, error.details.fields), headers };
   }
   if (error instanceof ZodError) {
     const fields = fieldMessages(error);

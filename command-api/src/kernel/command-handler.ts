@@ -15,7 +15,7 @@ import {
 import type { Logger } from 'pino';
 import type { AggregateSnapshotStore } from './aggregate-snapshots';
 import type { Decider } from './decider';
-import { DomainError } from './domain-error';
+import { DomainError } from '@pass/events';
 
 export interface CommandHandlerOptions {
   eventStore: EventStore;

@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { DomainEvent } from '@pass/events';
 import { fold, type Decider } from './decider';
-import { DomainError, type DomainErrorCode } from './domain-error';
+import { DomainError, type DomainErrorCode } from '@pass/events';
 
 /**
  * Given/when/then for deciders (Emmett style), no I/O:

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { streams, type CommandContext, type EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { CommandHandler } from '../kernel/command-handler';
-import { isDomainError } from '../kernel/domain-error';
+import { isDomainError } from '@pass/events';
 import { userDecider } from '../users/decider';
 import { claimPasses } from './claim';
 import { freePasses, poolDecider } from './pool-decider';

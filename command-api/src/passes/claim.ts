@@ -3,7 +3,7 @@ import { POINTS_PER_PASS, streams, type CommandContext } from '@pass/events';
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
-import { DomainError, isDomainError } from '../kernel/domain-error';
+import { DomainError, isDomainError } from '@pass/events';
 import { userDecider, type UserState } from '../users/decider';
 import { poolDecider } from './pool-decider';
 

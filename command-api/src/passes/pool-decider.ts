@@ -1,6 +1,6 @@
 import { assertNever, type DomainEvent, type PoolCommand } from '@pass/events';
 import { eventGuard, type Decider } from '../kernel/decider';
-import { DomainError } from '../kernel/domain-error';
+import { DomainError } from '@pass/events';
 
 export const POOL_EVENT_TYPES = ['PassSupplySet', 'PassesReserved', 'PassReservationConfirmed', 'PassReservationReleased'] as const;
 export type PoolEvent = Extract<DomainEvent, { type: (typeof POOL_EVENT_TYPES)[number] }>;

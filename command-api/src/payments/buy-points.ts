@@ -1,7 +1,7 @@
 import { CURRENCY, POINTS_PER_USD, purchaseOptionFor, streams, type CommandContext } from '@pass/events';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
-import { DomainError, isDomainError } from '../kernel/domain-error';
+import { DomainError, isDomainError } from '@pass/events';
 import { userDecider, type UserState } from '../users/decider';
 import { PaymentProviderError, type PaymentProvider, type ProviderOrder, type VerifiedCapture } from './port';
 

@@ -13,7 +13,7 @@ import {
 } from '@paypal/paypal-server-sdk';
 import { CURRENCY, purchaseOptionFor } from '@pass/events';
 import type { Logger } from 'pino';
-import { DomainError } from '../kernel/domain-error';
+import { DomainError } from '@pass/events';
 import { PaymentProviderError, type CaptureRecord, type PaymentProvider, type ProviderOrder, type VerifiedCapture, type WebhookDelivery } from './port';
 
 export interface PayPalConfig {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { CURRENCY, purchaseOptionFor } from '@pass/events';
-import { DomainError } from '../kernel/domain-error';
+import { DomainError } from '@pass/events';
 import type { CaptureRecord, PaymentProvider, ProviderOrder, VerifiedCapture } from './port';
 
 interface SimulatedOrder {

@@ -1,7 +1,7 @@
 import type { CommandContext } from '@pass/events';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { isDomainError } from '../kernel/domain-error';
+import { isDomainError } from '@pass/events';
 import { refundCapturedPurchase, reverseCapturedPurchase, type BuyPointsDeps } from './buy-points';
 import type { WebhookDelivery } from './port';
 

@@ -11,7 +11,7 @@ import {
   type SendChatMessageResponse,
   type UserView,
 } from '@pass/events';
-import { DomainError } from '../kernel/domain-error';
+import { DomainError } from '@pass/events';
 import type { CommandServices } from '../kernel/services';
 import { tooManyActionsMessage, type ThrottledAction } from '../sessions/rate-limiter';
 import { readDomainEvent } from '../kernel/command-handler';

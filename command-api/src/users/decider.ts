@@ -13,7 +13,7 @@ import {
   type UserCommand,
 } from '@pass/events';
 import { eventGuard, type Decider } from '../kernel/decider';
-import { DomainError } from '../kernel/domain-error';
+import { DomainError } from '@pass/events';
 
 export const USER_EVENT_TYPES = [
   'UserRegistered',

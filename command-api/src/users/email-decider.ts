@@ -1,6 +1,6 @@
 import { assertNever, type DomainEvent, type EmailCommand } from '@pass/events';
 import { eventGuard, type Decider } from '../kernel/decider';
-import { DomainError } from '../kernel/domain-error';
+import { DomainError } from '@pass/events';
 
 export type EmailEvent = Extract<DomainEvent, { type: 'EmailReserved' }>;
 

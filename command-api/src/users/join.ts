@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { streams, type CommandContext, type JoinForm } from '@pass/events';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
-import { DomainError, isDomainError } from '../kernel/domain-error';
+import { DomainError, isDomainError } from '@pass/events';
 import { hashPassword, verifyPassword } from '../sessions/passwords';
 import { userDecider, type UserState } from './decider';
 import { emailDecider, type EmailState } from './email-decider';

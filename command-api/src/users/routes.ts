@@ -5,7 +5,7 @@ import { requireMember, requireUser } from '../http/auth';
 import { expressHandler, type HotRoute } from '../http/hot-routes';
 import { commandContext } from '../http/context';
 import { HttpError } from '../http/errors';
-import { isDomainError } from '../kernel/domain-error';
+import { isDomainError } from '@pass/events';
 import type { CommandServices } from '../kernel/services';
 import { creditCapturedOrder } from '../payments/buy-points';
 import { tooManyAttemptsMessage } from '../sessions/rate-limiter';
