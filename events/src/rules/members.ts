@@ -4,6 +4,14 @@
 export const NEW_USER_POINTS = 10;
 
 /**
+ * One account per e-mail, whatever its case or surrounding spaces: the join form, the card's
+ * "must match the one registered" check and the login limits compare e-mails in this form.
+ */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+/**
  * First 3 characters, stars for the rest of the local part (at least 3), then the domain
  * (spec §2 registry).
  */

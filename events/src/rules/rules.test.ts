@@ -4,7 +4,7 @@ import { STREAM_EVENT_TYPES } from '../stream-events';
 import { AD_VIEW_MIN_MS, AD_VIEW_TTL_MS, FREE_POINT_COUNTDOWN_SECONDS, adViewProblem, freePointWaitMs } from './free-points';
 import { maxClaimablePasses, passesCost, priorityFor } from './passes';
 import { canAffordChatMessage, chatNickname } from './chat';
-import { maskEmail } from './members';
+import { maskEmail, normalizeEmail } from './members';
 import { dayCounter, fundsRaised } from './site';
 import { HTTP_STATUS_OF_ERROR, httpStatusOf } from './errors';
 import { pointsForUsd } from './payments';
@@ -50,6 +50,10 @@ describe('chat, members, site, payments', () => {
     expect(canAffordChatMessage(1)).toBe(true);
     expect(chatNickname('')).toBe('Anonymous');
     expect(chatNickname('Ana')).toBe('Ana');
+  });
+  it('compares e-mails without case or surrounding spaces', () => {
+    expect(normalizeEmail('  Ana@Example.COM ')).toBe('ana@example.com');
+    expect(normalizeEmail('ana@example.com')).toBe(normalizeEmail('ANA@example.com'));
   });
   it('masks an e-mail as the registry shows it', () => {
     expect(maskEmail('janet@example.com')).toBe('jan***@example.com');
