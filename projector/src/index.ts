@@ -6,8 +6,7 @@ export { createRedisReadModels, type RedisReadModelsOptions } from './read-model
 export { WatchedCheckpoints, readCheckpoint, type CheckpointOf } from './read-models/change-watch';
 export { deleteKeysUnder } from './read-models/redis-admin';
 export { parseQuery, displayDate, wordTokens } from './read-models/search';
-export { toMainDataView, toCountriesView } from './read-models/views';
-export { fundsRaised } from './projections/main-data';
+export { toMainDataView, toCountriesView, readUpdatedMainData } from './read-models/views';
 export { projectBatch, type PositionedEvent, type LiveNotice } from './projections/batch';
 export { projectInto, toPositioned } from './projections/apply';
 export { broadcastPublisher, redisEmitterPublisher, liveEventsFor, type LiveEvent, type LivePublisher, type Broadcaster } from './live/publisher';

@@ -1,9 +1,9 @@
 import type { Redis } from 'ioredis';
 import { Emitter } from '@socket.io/redis-emitter';
-import { LIMITS, type ServerToClientEvents } from '@pass/events';
+import type { ServerToClientEvents } from '@pass/events';
 import type { LiveNotice } from '../projections/batch';
 import type { Keyspace } from '../read-models/port';
-import { toCountriesView, toMainDataView } from '../read-models/views';
+import { readUpdatedMainData } from '../read-models/views';
 
 /** One Socket.IO broadcast, typed by the wire contract. */
 export type LiveEvent = {
@@ -59,11 +59,9 @@ export async function liveEventsFor(notices: LiveNotice[], keyspace: Keyspace): 
   const cleared = notices.some((n) => n.kind === 'chatCleared');
   for (const n of notices) {
     switch (n.kind) {
-      case 'mainData': {
-        const [main, countries] = await Promise.all([keyspace.main(), keyspace.countries(LIMITS.topCountries)]);
-        events.push({ name: 'updatedMainData', payload: { mainData: toMainDataView(main), countries: toCountriesView(countries) } });
+      case 'mainData':
+        events.push({ name: 'updatedMainData', payload: await readUpdatedMainData(keyspace) });
         break;
-      }
       case 'globalMember':
       case 'globalMessage':
         events.push({ name: n.kind, payload: n.post });

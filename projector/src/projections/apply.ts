@@ -1,4 +1,4 @@
-import { toDomainEvent, type RecordedEvent } from '@pass/events';
+import { toCurrentEvent, type RecordedEvent } from '@pass/events';
 import type { Keyspace } from '../read-models/port';
 import { projectBatch, usersOf, type PositionedEvent, type ProjectedBatch } from './batch';
 
@@ -28,9 +28,8 @@ export class UnreadableEventError extends Error {
 export function parseUntilInvalid(events: RecordedEvent[]): { parsed: PositionedEvent[]; error?: UnreadableEventError } {
   const parsed: PositionedEvent[] = [];
   for (const e of events) {
-    const version = typeof e.metadata.schemaVersion === 'number' ? e.metadata.schemaVersion : 1;
     try {
-      parsed.push({ position: e.position, event: toDomainEvent(e.type, e.data, version) });
+      parsed.push({ position: e.position, event: toCurrentEvent(e) });
     } catch (error) {
       return { parsed, error: new UnreadableEventError(e, error) };
     }

@@ -1,19 +1,25 @@
 import {
   comparePositions,
+  eventTypes,
   positionFromString,
   positionToString,
   type ChatMessageView,
   type DomainEvent,
+  type EventType,
   type GlobalPosition,
   type GlobalPostView,
 } from '@pass/events';
-import { copyRow, type BatchSnapshot, type MainRecord, type ReadModelWrite, type UserRow, type WriteBatch } from '../read-models/types';
-import { projectChat } from './chat';
-import { countryWrites } from './countries';
-import { evolveGlobalPosts } from './global-posts';
-import { evolveMainData, sameMain } from './main-data';
-import { rankingWrites } from './ranking';
-import { evolveUser, sameRow, userIdOf } from './users';
+import type { BatchSnapshot, ReadModelWrite, WriteBatch } from '../read-models/types';
+import { chat } from './chat';
+import { countries } from './countries';
+import { globalPosts } from './global-posts';
+import { mainData } from './main-data';
+import type { AnyProjection } from './projection';
+import { ranking } from './ranking';
+import { sameRow, users } from './users';
+import { WorkingCopy } from './working-copy';
+
+export { usersOf } from './users';
 
 export interface PositionedEvent {
   position: GlobalPosition;
@@ -35,14 +41,26 @@ export interface ProjectedBatch {
   applied: number;
 }
 
-/** The users a batch touches, to load their rows before projecting. */
-export function usersOf(events: Iterable<PositionedEvent>): Set<string> {
-  const ids = new Set<string>();
-  for (const { event } of events) {
-    const id = userIdOf(event);
-    if (id !== undefined) ids.add(id);
-  }
-  return ids;
+/**
+ * Every read model, in the order each event, each changed row and the final writes reach them:
+ * users first (the others read the rows it keeps), main data last (it stores the figures the
+ * others count into).
+ */
+const PROJECTIONS: readonly AnyProjection[] = [users, ranking, countries, chat, globalPosts, mainData];
+
+// Looked up once here rather than asked of every projection for every event. The hooks are
+// called unbound: projections are plain objects that never use `this`.
+type Evolve = NonNullable<AnyProjection['evolve']>;
+type RowChanged = NonNullable<AnyProjection['rowChanged']>;
+type Writes = NonNullable<AnyProjection['writes']>;
+const EVOLVE = Object.fromEntries(eventTypes.map((type) => [type, [] as Evolve[]])) as Record<EventType, Evolve[]>;
+const ROW_CHANGED: RowChanged[] = [];
+const WRITES: Writes[] = [];
+for (const p of PROJECTIONS) {
+  if (p.handles.length > 0 && !p.evolve) throw new Error(`A projection handles ${p.handles.join(', ')} without an evolve`);
+  for (const type of p.handles) EVOLVE[type].push(p.evolve!);
+  if (p.rowChanged) ROW_CHANGED.push(p.rowChanged);
+  if (p.writes) WRITES.push(p.writes);
 }
 
 /**
@@ -57,48 +75,18 @@ export function projectBatch(events: PositionedEvent[], snapshot: BatchSnapshot)
   const fresh = after === null ? events : events.filter((e) => comparePositions(e.position, after) > 0);
   if (fresh.length === 0) return { batch: null, live: [], applied: 0 };
 
-  // Working copies, updated in place event by event; the snapshot stays as read (the diff base).
-  const main: MainRecord = { ...snapshot.main };
-  let posts = snapshot.posts;
-  const rows = new Map<string, UserRow>();
-  const chatWrites: ReadModelWrite[] = [];
-  const live: LiveNotice[] = [];
-
+  const copy = new WorkingCopy(snapshot);
   for (const { event } of fresh) {
-    evolveMainData(main, event);
-    const userId = userIdOf(event);
-    let row: UserRow | undefined;
-    if (userId !== undefined) {
-      row = rows.get(userId);
-      if (row === undefined) {
-        const stored = snapshot.users.get(userId);
-        row = stored && copyRow(stored);
-      }
-      row = evolveUser(row, event, main.userSeq);
-      if (row) rows.set(userId, row);
-    }
-    const chat = projectChat(main, event, chatWrites);
-    if (chat?.message) live.push({ kind: 'chatMessage', message: chat.message });
-    if (chat?.cleared) live.push({ kind: 'chatCleared' });
-    const postResult = evolveGlobalPosts(posts, event, row);
-    posts = postResult.posts;
-    if (postResult.published) live.push({ kind: postResult.published.kind, post: postResult.published.post });
+    const evolvers = EVOLVE[event.type];
+    for (let i = 0; i < evolvers.length; i++) evolvers[i]!(copy, event);
   }
-
   const writes: ReadModelWrite[] = [];
-  let countriesChanged = false;
-  for (const [userId, now] of rows) {
+  for (const [userId, now] of copy.rows) {
     const before = snapshot.users.get(userId);
     if (before && sameRow(before, now)) continue;
-    writes.push({ op: 'user', row: now });
-    main.members += rankingWrites(before, now, writes);
-    if (countryWrites(before, now, writes)) countriesChanged = true;
+    for (let i = 0; i < ROW_CHANGED.length; i++) ROW_CHANGED[i]!(before, now, copy, writes);
   }
-  for (const w of chatWrites) writes.push(w);
-  if (posts !== snapshot.posts) writes.push({ op: 'posts', posts });
-  const mainChanged = !sameMain(main, snapshot.main);
-  if (mainChanged) writes.push({ op: 'main', main });
-  if (mainChanged || countriesChanged) live.unshift({ kind: 'mainData' });
+  for (let i = 0; i < WRITES.length; i++) WRITES[i]!(copy, writes);
 
   return {
     batch: {
@@ -106,7 +94,7 @@ export function projectBatch(events: PositionedEvent[], snapshot: BatchSnapshot)
       checkpoint: positionToString(fresh[fresh.length - 1]!.position),
       writes,
     },
-    live,
+    live: copy.live,
     applied: fresh.length,
   };
 }

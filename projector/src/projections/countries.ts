@@ -1,5 +1,14 @@
 import type { ReadModelWrite, UserRow } from '../read-models/types';
+import { projection } from './projection';
 import { isMember } from './ranking';
+
+/** Members per country: kept from the user rows. */
+export const countries = projection({
+  handles: [],
+  rowChanged(before, after, copy, out) {
+    if (countryWrites(before, after, out)) copy.countriesChanged = true;
+  },
+});
 
 /** The country a user counts for: members with a country on their card. */
 function countedCountry(row: UserRow | undefined): string | null {
@@ -7,7 +16,7 @@ function countedCountry(row: UserRow | undefined): string | null {
 }
 
 /** Members per country, as the change between a user's row before and after a batch (appended to `writes`; true when any). */
-export function countryWrites(before: UserRow | undefined, after: UserRow, writes: ReadModelWrite[]): boolean {
+function countryWrites(before: UserRow | undefined, after: UserRow, writes: ReadModelWrite[]): boolean {
   const was = countedCountry(before);
   const is = countedCountry(after);
   if (was === is) return false;

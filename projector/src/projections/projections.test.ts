@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { positionToString } from '@pass/events';
+import { fundsRaised, positionToString } from '@pass/events';
 import { createMemoryReadModels } from '../read-models/memory';
 import { rankKey } from '../read-models/search';
 import type { UserRow } from '../read-models/types';
 import { projectInto } from './apply';
 import { projectBatch, type PositionedEvent } from './batch';
-import { fundsRaised } from './main-data';
 import { ANA, BOB, CY, positioned, recordedDay } from './recorded-events';
 
 const t = (minute: number) => new Date(Date.UTC(2026, 10, 3, 9, minute)).toISOString();

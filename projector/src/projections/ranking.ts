@@ -1,5 +1,6 @@
 import { emailToken, rowIndexSetList, rowIndexSets } from '../read-models/search';
 import type { ReadModelWrite, SortedSetName, UserRow } from '../read-models/types';
+import { projection } from './projection';
 
 /** Score in every user sorted set: members (passes > 0) first, most passes first. */
 export function userScore(row: UserRow): number {
@@ -10,6 +11,14 @@ export const isMember = (row: UserRow | undefined): boolean => (row?.passes ?? 0
 
 const sameIndexText = (a: UserRow, b: UserRow) => a.fullname === b.fullname && a.country === b.country && a.createdAt === b.createdAt;
 
+/** Ranking, registry order, search index, e-mail lookup and member count: kept from the user rows. */
+export const ranking = projection({
+  handles: [],
+  rowChanged(before, after, copy, out) {
+    copy.main.members += rankingWrites(before, after, out);
+  },
+});
+
 /**
  * Ranking, registry order, search index and e-mail lookup of one user, as the difference between their row
  * before and after a batch: re-scores the user in `users` and in each index set they stay in,
@@ -17,7 +26,7 @@ const sameIndexText = (a: UserRow, b: UserRow) => a.fullname === b.fullname && a
  * member count. Words are only worked out when they matter: most batches change a balance, not
  * a name, and tokenising (Unicode folding, date formatting) was a large part of the cost.
  */
-export function rankingWrites(before: UserRow | undefined, after: UserRow, writes: ReadModelWrite[]): number {
+function rankingWrites(before: UserRow | undefined, after: UserRow, writes: ReadModelWrite[]): number {
   const score = userScore(after);
   const scoreChanged = !before || userScore(before) !== score;
   const textChanged = !before || !sameIndexText(before, after);

@@ -1,83 +1,84 @@
-import type { DomainEvent } from '@pass/events';
+import { assertNever, isEventOf, roundCents, STREAM_EVENT_TYPES, type DomainEventOf, type UserEvent } from '@pass/events';
 import { rankKey } from '../read-models/search';
 import type { UserRow } from '../read-models/types';
-import { roundCents } from './main-data';
+import type { PositionedEvent } from './batch';
+import { projection } from './projection';
 
-/** The user id an event is about, when it belongs to a user's row. */
-export function userIdOf(event: DomainEvent): string | undefined {
-  switch (event.type) {
-    case 'UserRegistered':
-    case 'FreePointAwarded':
-    case 'PointsPurchased':
-    case 'PurchaseReversed':
-    case 'PassesClaimed':
-    case 'PriorityChanged':
-    case 'CertificatePosted':
-    case 'CertificateUpdated':
-    case 'ChatMessageSent':
-    case 'MemberPostDeleted':
-      return event.data.userId;
-    default:
-      return undefined;
-  }
+const isUserEvent = isEventOf('user');
+
+/** The users whose rows a batch touches (every event of a user stream), to load them first. */
+export function usersOf(events: Iterable<PositionedEvent>): Set<string> {
+  const ids = new Set<string>();
+  for (const { event } of events) if (isUserEvent(event)) ids.add(event.data.userId);
+  return ids;
 }
 
-const emptyCard = { fullname: '', country: '', link: '', image: null, message: '' } as const;
-
 /**
- * A user's row: balance, passes, priority and public card. `seq` is the registration ordinal
- * (MainRecord.userSeq after this registration). Events for a user without a row are ignored:
- * the user stream always starts with UserRegistered, so that only happens to a corrupt stream.
- *
- * `row` is the batch's own working copy (projectBatch copies a stored row once, on first
- * touch) and is updated in place: a fresh object per event was most of the projection's garbage.
- * Returns the row to keep (a new one for UserRegistered).
+ * Registry rows: balance, passes, priority and public card of every user. The registration count
+ * (MainRecord.userSeq) gives each row its ordinal, the ranking's tie-break. Events for a user
+ * without a row are ignored: a user stream always starts with UserRegistered, so that only
+ * happens to a corrupt stream.
  */
-export function evolveUser(row: UserRow | undefined, event: DomainEvent, seq: number): UserRow | undefined {
-  if (event.type === 'UserRegistered') {
-    const d = event.data;
-    return {
-      userId: d.userId,
-      key: rankKey(seq),
-      email: d.email,
-      priority: d.priority,
-      points: d.points,
-      passes: 0,
-      buyed: 0,
-      fullname: '',
-      country: '',
-      link: '',
-      image: null,
-      message: '',
-      createdAt: d.registeredAt,
-      updatedAt: d.registeredAt,
-    };
-  }
-  if (!row) return undefined;
+export const users = projection({
+  handles: STREAM_EVENT_TYPES.user,
+  evolve(copy, event) {
+    if (event.type === 'UserRegistered') {
+      copy.main.userSeq += 1;
+      copy.rows.set(event.data.userId, registered(event.data, copy.main.userSeq));
+      return;
+    }
+    const row = copy.row(event.data.userId);
+    if (row) evolveRow(row, event);
+  },
+  rowChanged(_before, after, _copy, out) {
+    out.push({ op: 'user', row: after });
+  },
+});
+
+function registered(d: DomainEventOf<'UserRegistered'>['data'], seq: number): UserRow {
+  return {
+    userId: d.userId,
+    key: rankKey(seq),
+    email: d.email,
+    priority: d.priority,
+    points: d.points,
+    passes: 0,
+    buyed: 0,
+    fullname: '',
+    country: '',
+    link: '',
+    image: null,
+    message: '',
+    createdAt: d.registeredAt,
+    updatedAt: d.registeredAt,
+  };
+}
+
+function evolveRow(row: UserRow, event: Exclude<UserEvent, { type: 'UserRegistered' }>): void {
   switch (event.type) {
     case 'FreePointAwarded':
       row.points += event.data.points;
       row.updatedAt = event.data.awardedAt;
-      break;
+      return;
     case 'PointsPurchased':
       row.points += event.data.points;
       row.buyed = roundCents(row.buyed + event.data.amountUsd);
       row.updatedAt = event.data.purchasedAt;
-      break;
+      return;
     case 'PurchaseReversed':
       row.points -= event.data.points;
       row.buyed = roundCents(row.buyed - event.data.amountUsd);
       row.updatedAt = event.data.reversedAt;
-      break;
+      return;
     case 'PassesClaimed':
       row.points -= event.data.pointsSpent;
       row.passes += event.data.passes;
       row.updatedAt = event.data.claimedAt;
-      break;
+      return;
     case 'PriorityChanged':
       row.priority = event.data.priority;
       row.updatedAt = event.data.changedAt;
-      break;
+      return;
     case 'CertificatePosted':
     case 'CertificateUpdated': {
       const d = event.data;
@@ -87,21 +88,24 @@ export function evolveUser(row: UserRow | undefined, event: DomainEvent, seq: nu
       row.image = d.image;
       row.message = d.message;
       row.updatedAt = event.type === 'CertificatePosted' ? event.data.postedAt : event.data.updatedAt;
-      break;
+      return;
     }
     case 'ChatMessageSent':
       row.points -= event.data.pointsSpent;
       row.updatedAt = event.data.sentAt;
-      break;
+      return;
     case 'MemberPostDeleted':
       // The admin removes the public card (name, photo, link, message, country); the member
       // keeps their account, points and passes, so they stay counted and ranked.
       Object.assign(row, emptyCard);
       row.updatedAt = event.data.deletedAt;
-      break;
+      return;
+    default:
+      assertNever(event);
   }
-  return row;
 }
+
+const emptyCard = { fullname: '', country: '', link: '', image: null, message: '' } as const;
 
 /** Same values (what a stored row write would change); `image` is compared by content. */
 export function sameRow(a: UserRow, b: UserRow): boolean {

@@ -1,5 +1,5 @@
-import type { CountriesView, MainDataView } from '@pass/events';
-import { fundsRaised } from '../projections/main-data';
+import { fundsRaised, LIMITS, type CountriesView, type MainDataView, type UpdatedMainDataPayload } from '@pass/events';
+import type { Keyspace } from './port';
 import type { CountriesRecord, MainRecord } from './types';
 
 /** The wire shape of GET /api/main-data and of updatedMainData. */
@@ -20,4 +20,10 @@ export function toMainDataView(main: MainRecord): MainDataView {
 
 export function toCountriesView(countries: CountriesRecord): CountriesView {
   return { distinct: countries.distinct, top: countries.top.map((c) => ({ country: c.country, users: c.users })) };
+}
+
+/** The figures broadcast (`updatedMainData`), read from a keyspace as a reload would show them. */
+export async function readUpdatedMainData(keyspace: Keyspace): Promise<UpdatedMainDataPayload> {
+  const [main, countries] = await Promise.all([keyspace.main(), keyspace.countries(LIMITS.topCountries)]);
+  return { mainData: toMainDataView(main), countries: toCountriesView(countries) };
 }

@@ -1,0 +1,40 @@
+import type { GlobalPostView } from '@pass/events';
+import { copyRow, type BatchSnapshot, type MainRecord, type ReadModelWrite, type UserRow } from '../read-models/types';
+import type { LiveNotice } from './batch';
+
+export type ChatWrite = Extract<ReadModelWrite, { op: 'chatPush' | 'chatClear' }>;
+
+/**
+ * Every read model as a batch changes it, event by event, from the stored values it read
+ * (`stored`, left as read: the base the writes are the difference from).
+ */
+export class WorkingCopy {
+  /** The figures record; the chat, member and registration counts live in it too. */
+  readonly main: MainRecord;
+  posts: GlobalPostView[];
+  /** User rows the batch touched, each copied from the stored one on first touch. */
+  readonly rows = new Map<string, UserRow>();
+  /** Chat lines appended and clears, in order. */
+  readonly chat: ChatWrite[] = [];
+  /** What browsers should hear once the batch is stored. */
+  readonly live: LiveNotice[] = [];
+  /** Members per country changed (the figures broadcast carries them). */
+  countriesChanged = false;
+
+  constructor(readonly stored: BatchSnapshot) {
+    this.main = { ...stored.main };
+    this.posts = stored.posts;
+  }
+
+  /** The user's row to change in place; undefined when they have none. */
+  row(userId: string): UserRow | undefined {
+    let row = this.rows.get(userId);
+    if (row === undefined) {
+      const stored = this.stored.users.get(userId);
+      if (stored === undefined) return undefined;
+      // Copied field by field so every row has one shape (see copyRow).
+      this.rows.set(userId, (row = copyRow(stored)));
+    }
+    return row;
+  }
+}
