@@ -3,15 +3,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { Registry } from 'prom-client';
-import { LIMITS, positionFromString, type EventStore } from '@pass/events';
+import { positionFromString, type EventStore } from '@pass/events';
 import { broadcastPublisher, CHAT_MESSAGES_ON_CLEAR, type LiveEvent } from './live/publisher';
-import { CATCH_UP_PUSH_MS, createProjector, type Projector } from './projector';
+import { CATCH_UP_PUSH_MS } from './live/pusher';
+import { createProjector, type Projector } from './projector';
 import { projectInto, toPositioned } from './projections/apply';
 import { positioned, recordedDay, ANA, BOB } from './projections/recorded-events';
 import { createMemoryReadModels } from './read-models/memory';
 import type { Keyspace, ReadModelStore } from './read-models/port';
 import type { WriteBatch } from './read-models/types';
-import { toCountriesView, toMainDataView } from './read-models/views';
+import { readUpdatedMainData } from './read-models/views';
 import { appendEvents, toNewEvent } from './testing/append';
 import { generateEvents } from './testing/generate-events';
 
@@ -110,7 +111,7 @@ describe('projector over a PGlite event store', () => {
 
   /** What a reload shows: the read models as they are stored. */
   const reloadShows = async (ks: Keyspace) => ({
-    figures: { mainData: toMainDataView(await ks.main()), countries: toCountriesView(await ks.countries(LIMITS.topCountries)) },
+    figures: await readUpdatedMainData(ks),
     panel: (await ks.chat(CHAT_MESSAGES_ON_CLEAR)).messages.map((m) => m.id),
   });
 

@@ -1,0 +1,109 @@
+import type { PushMode } from '../live/pusher';
+import { ConcurrentProjectionError } from '../projections/apply';
+import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections/batch';
+import { CatchUpMirror } from '../projections/catch-up';
+import type { Keyspace } from '../read-models/port';
+
+export interface CatchUpPipelineDeps {
+  keyspace: () => Keyspace;
+  /** Decided per batch before it is projected (see LivePusher.catchUpMode). */
+  pushMode: () => 'flush' | 'hold';
+  /** Bookkeeping once a batch is stored: position, metrics, live events. */
+  stored: (parsed: PositionedEvent[], applied: number, live: LiveNotice[], started: number, push: PushMode) => Promise<void>;
+}
+
+/**
+ * Catch-up: each batch is projected from the mirror of what this projector stored (not read
+ * back from the keyspace) and left applying while the next one is read and projected. At most
+ * one batch is in flight, and every apply still checks the checkpoint the previous one stored.
+ * Any failure drops the mirror: the subscription restarts from what is stored.
+ */
+export class CatchUpPipeline {
+  private mirror: CatchUpMirror | undefined;
+  /** The batch being applied while the next one is projected, with its bookkeeping. */
+  private inFlight: Promise<void> | undefined;
+  /** Batches sent but not yet stored. */
+  private unstored = 0;
+
+  constructor(private readonly deps: CatchUpPipelineDeps) {}
+
+  get catchingUp(): boolean {
+    return this.mirror !== undefined;
+  }
+
+  /** Catching up or a batch not stored yet: the keyspace's checkpoint is about to move. */
+  get busy(): boolean {
+    return this.mirror !== undefined || this.unstored > 0;
+  }
+
+  /** A new subscription from `checkpoint`, the keyspace's (null: empty). Call `drain` first. */
+  begin(checkpoint: string | null): void {
+    this.mirror = new CatchUpMirror(this.deps.keyspace(), checkpoint);
+  }
+
+  async handle(parsed: PositionedEvent[], unreadable: Error | undefined, started: number): Promise<void> {
+    const previous = this.inFlight;
+    // Live events read the keyspace after their batch (figures, the chat after a clear), so
+    // the batch that pushes is not overlapped by the next one; the others hold theirs back.
+    const push = this.deps.pushMode();
+    const projected = await this.failing(this.mirror!.project(parsed));
+    const current = this.store(projected, previous, parsed, started, push);
+    // One batch in flight at most: the previous one must be stored before this returns.
+    await this.failing(previous);
+    if (unreadable || push === 'flush') await this.failing(current);
+    if (unreadable) throw unreadable;
+  }
+
+  /** Applies a projected batch now; its bookkeeping waits for the previous batch's. */
+  private store(projected: ProjectedBatch, previous: Promise<void> | undefined, parsed: PositionedEvent[], started: number, push: PushMode): Promise<void> {
+    const keyspace = this.deps.keyspace();
+    const applying = projected.batch ? keyspace.apply(projected.batch) : Promise.resolve('applied' as const);
+    const current = (async () => {
+      await previous;
+      if ((await applying) === 'stale') throw new ConcurrentProjectionError(keyspace.id);
+      await this.deps.stored(parsed, projected.applied, projected.live, started, push);
+    })();
+    this.inFlight = current;
+    this.unstored++;
+    const done = () => void this.unstored--;
+    current.then(done, done); // a failure is reported by the next batch, drain() or finish()
+    return current;
+  }
+
+  /** Caught up: no mirror from now on. `then` runs once the last batch is stored; the next live batch waits for both. */
+  finish(then: () => Promise<void>): Promise<void> {
+    this.mirror = undefined;
+    const last = this.inFlight;
+    const finished = (async () => {
+      await last;
+      await then();
+    })();
+    finished.catch(() => undefined); // reported by the caller and by whoever waits for it next
+    this.inFlight = finished;
+    return finished;
+  }
+
+  /** Waits for what is in flight, failing with it: a live batch must not land on a failed one. */
+  async landed(): Promise<void> {
+    await this.inFlight;
+  }
+
+  /** Waits for what is in flight, whatever its outcome, and forgets it. */
+  async drain(): Promise<void> {
+    await this.inFlight?.catch(() => undefined);
+    this.inFlight = undefined;
+  }
+
+  drop(): void {
+    this.mirror = undefined;
+  }
+
+  private async failing<T>(step: T): Promise<Awaited<T>> {
+    try {
+      return await step;
+    } catch (error) {
+      this.mirror = undefined;
+      throw error;
+    }
+  }
+}
