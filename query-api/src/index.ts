@@ -6,4 +6,3 @@ export { createOpsRouter, readSideChecks, type OpsDeps, type ReadinessCheck } fr
 export { maskEmail } from './reads/mask';
 export { memberHistory, timelineCsv, toTimeline } from './admin/history';
 export { queryMetrics } from './metrics';
-export { checkRequestOrigin, CROSS_SITE_MESSAGE, type OriginVerdict } from './http/origin';

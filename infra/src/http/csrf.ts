@@ -1,5 +1,59 @@
-import type { IncomingMessage } from 'node:http';
-import { checkRequestOrigin, CROSS_SITE_MESSAGE } from '@pass/query-api/http/origin';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
+
+/**
+ * CSRF defence of the HTTP shell, for cookie-authenticated writes (`crossSiteRefusal`) and the
+ * Socket.IO handshake (query-api receives it from its composition root, `socketSecurity`): a browser names the page that sent a request in `Origin` (every cross-origin
+ * request, every POST/PUT/DELETE, every WebSocket) or at least `Referer`. A request is allowed
+ * when that page is this site (same host as the request's Host, or X-Forwarded-Host set by the
+ * proxy; a cross-site page cannot set either) or one of the configured origins. A request that
+ * names no page at all is not a browser acting for another site (curl, PayPal's webhook, the
+ * distributed gateway) and is allowed: cookies are the only thing CSRF abuses, and such a client
+ * holds its own.
+ */
+export type OriginVerdict = { ok: true } | { ok: false; reason: string };
+
+const first = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value[0] : value)?.split(',')[0]?.trim();
+
+function hostOf(url: string): string | undefined {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.host.toLowerCase() : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `allowedOrigins`: full origins such as `https://pass.example.com` (scheme and host compared). */
+export function checkRequestOrigin(headers: IncomingHttpHeaders, allowedOrigins: readonly string[] = []): OriginVerdict {
+  const origin = first(headers.origin);
+  const referer = first(headers.referer);
+  const claimed = origin ?? referer;
+  if (claimed === undefined || claimed === '') return { ok: true };
+  // "null": sandboxed frames, data: URLs, privacy-sensitive redirects: never this site's page.
+  if (claimed === 'null') return { ok: false, reason: 'opaque origin' };
+  const claimedHost = hostOf(claimed);
+  if (!claimedHost) return { ok: false, reason: 'unreadable origin' };
+  const own = [first(headers.host), first(headers['x-forwarded-host'])].filter((h): h is string => Boolean(h)).map((h) => h.toLowerCase());
+  if (own.includes(claimedHost)) return { ok: true };
+  let claimedOrigin: string;
+  try {
+    claimedOrigin = new URL(claimed).origin;
+  } catch {
+    return { ok: false, reason: 'unreadable origin' };
+  }
+  if (allowedOrigins.some((allowed) => safeOrigin(allowed) === claimedOrigin)) return { ok: true };
+  return { ok: false, reason: `cross-site origin ${claimedOrigin}` };
+}
+
+function safeOrigin(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export const CROSS_SITE_MESSAGE = 'This request did not come from this site. Please reload the page and try again.';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -20,5 +74,3 @@ export function crossSiteRefusal(options: { allowedOrigins?: readonly string[] }
     return true;
   };
 }
-
-export { CROSS_SITE_MESSAGE };

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Settings } from '../config/settings';
+import { checkRequestOrigin, type OriginVerdict } from './csrf';
 
 /**
  * Security headers of every response (HTML, API, static files): a Content-Security-Policy that
@@ -117,7 +118,11 @@ export function shellSecurity(settings: SecuritySettings): { security: SecurityH
   return { security: securityOptionsFrom(settings), allowedOrigins: settings.allowedOrigins };
 }
 
-/** For `attachSocketServer(server, { ...socketSecurity(settings), … })`: the handshake's CSRF allow-list and whose X-Forwarded-For to believe. */
-export function socketSecurity(settings: SecuritySettings): { allowedOrigins: readonly string[]; trustProxy: string } {
-  return { allowedOrigins: settings.allowedOrigins, trustProxy: settings.trustProxy };
+/**
+ * For `attachSocketServer(server, { ...socketSecurity(settings), … })`: the handshake's CSRF check
+ * (the shell's own, with its allow-list) and whose X-Forwarded-For to believe.
+ */
+export function socketSecurity(settings: SecuritySettings): { checkOrigin: (headers: IncomingHttpHeaders) => OriginVerdict; trustProxy: string } {
+  const allowedOrigins = settings.allowedOrigins;
+  return { checkOrigin: (headers) => checkRequestOrigin(headers, allowedOrigins), trustProxy: settings.trustProxy };
 }

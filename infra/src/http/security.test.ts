@@ -55,7 +55,17 @@ describe('Content-Security-Policy from the settings', () => {
       security: { paymentsProvider: 'simulated', adNetwork: undefined, hsts: true },
       allowedOrigins: ['https://admin.example.com', 'https://pass.example.com'],
     });
-    expect(socketSecurity(settings)).toEqual({ allowedOrigins: ['https://admin.example.com', 'https://pass.example.com'], trustProxy: 'loopback, uniquelocal' });
+    const socket = socketSecurity(settings);
+    expect(Object.keys(socket).sort()).toEqual(['checkOrigin', 'trustProxy']);
+    expect(socket.trustProxy).toBe('loopback, uniquelocal');
+    // The handshake's check is the shell's, with the same allow-list.
+    const host = 'pass.internal:3000';
+    expect(socket.checkOrigin({ host, origin: 'https://admin.example.com' })).toEqual({ ok: true });
+    expect(socket.checkOrigin({ host, origin: 'https://pass.example.com' })).toEqual({ ok: true });
+    expect(socket.checkOrigin({ host, origin: 'http://pass.internal:3000' })).toEqual({ ok: true });
+    expect(socket.checkOrigin({ host })).toEqual({ ok: true });
+    expect(socket.checkOrigin({ host, origin: 'https://evil.example' })).toEqual({ ok: false, reason: 'cross-site origin https://evil.example' });
+    expect(socketSecurity(parseSettings({})).checkOrigin({ host, origin: 'https://admin.example.com' }).ok).toBe(false);
     expect(() => parseSettings({ ALLOWED_ORIGINS: 'evil' })).toThrow(/ALLOWED_ORIGINS/);
   });
 

@@ -9,10 +9,11 @@ import type { ClientToServerEvents, EventStore, ServerToClientEvents } from '@pa
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { requireService, testRedisUrl } from '@pass/events/test-support/services';
 import { createRedisReadModels, createProjector, deleteKeysUnder, redisEmitterPublisher, type Projector } from '@pass/projector';
-import { appendEvents } from '@pass/projector/testing/append';
-import { recordedDay } from '@pass/projector/projections/recorded-events';
+import { appendEvents } from '@pass/projector/test-support/append';
+import { recordedDay } from '@pass/projector/test-support/recorded-events';
 import { createCommandApi, type CommandApi } from '@pass/command-api';
 import { attachSocketServer } from './server';
+import { anyOrigin } from '../test-support/read-side';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 const reachable = await requireService('query-api: distributed Socket.IO (Redis adapter + emitter)', testRedisUrl(), 6379);
@@ -49,6 +50,7 @@ describe.skipIf(!reachable)('two Socket.IO instances and a projector sharing Red
         gateway: commandApi.gateway,
         logger,
         redisAdapter: { pubClient: redis(), subClient: redis(), key },
+        checkOrigin: anyOrigin,
       });
       await new Promise<void>((done) => http.listen(0, '127.0.0.1', () => done()));
       servers.push({ http, close: attached.close, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` });

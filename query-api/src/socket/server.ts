@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpServer, IncomingHttpHeaders } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -24,7 +24,6 @@ import {
 } from '@pass/events';
 import { toCountriesView, toMainDataView, type ReadModelStore } from '@pass/projector';
 import { clientAddressResolver } from '../http/client-address';
-import { checkRequestOrigin } from '../http/origin';
 import { queryMetrics } from '../metrics';
 import { coalesceWrites } from './coalesce';
 
@@ -43,10 +42,11 @@ export interface SocketDeps {
   /** How often each instance re-announces the count (heals after an instance dies). */
   connectedUsersRefreshMs?: number;
   /**
-   * CSRF: handshakes whose Origin names another site are refused (403) unless listed here; the
-   * site's own origin (the request's Host) is always allowed.
+   * CSRF: whether the page named by a handshake's Origin (or Referer) may open a socket that
+   * carries the member's cookie; refused handshakes get 403. The HTTP shell owns the rule
+   * (infra/src/http/csrf.ts) and the composition root passes it here.
    */
-  allowedOrigins?: readonly string[];
+  checkOrigin: (headers: IncomingHttpHeaders) => { ok: true } | { ok: false; reason: string };
   /** TRUST_PROXY: which X-Forwarded-For hops to believe for the client's address (default: loopback, as Express). */
   trustProxy?: string;
 }
@@ -80,7 +80,7 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
           cors: undefined,
           // A cross-site page must not open a socket that carries the member's cookie (CSRF).
           allowRequest: (req, callback) => {
-            const verdict = checkRequestOrigin(req.headers, deps.allowedOrigins ?? []);
+            const verdict = deps.checkOrigin(req.headers);
             if (!verdict.ok) log.warn({ origin: req.headers.origin, reason: verdict.reason }, 'cross-site socket handshake refused');
             callback(verdict.ok ? null : 'cross-site request refused', verdict.ok);
           },

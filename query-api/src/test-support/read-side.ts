@@ -10,14 +10,17 @@ import { io as connect, type Socket } from 'socket.io-client';
 import { createCommandApi, type CommandApi } from '@pass/command-api';
 import type { ClientToServerEvents, EventStore, ServerToClientEvents } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { appendEvents } from '@pass/projector/testing/append';
-import { recordedDay } from '@pass/projector/projections/recorded-events';
+import { appendEvents } from '@pass/projector/test-support/append';
+import { recordedDay } from '@pass/projector/test-support/recorded-events';
 import { broadcastPublisher, createMemoryReadModels, createProjectionRuntime, type ProjectionRuntime, type Projector, type ReadModelStore } from '@pass/projector';
 import { createOpsRouter, readSideChecks } from '../ops/router';
 import { createQueryApi } from '../query-api';
 import { attachSocketServer } from '../socket/server';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-pass-123' };
+
+/** A handshake origin check that lets every page in: the shell's CSRF check is infra's (tested there). */
+export const anyOrigin = () => ({ ok: true }) as const;
 
 export interface Client {
   cookies: Map<string, string>;
@@ -58,7 +61,15 @@ export async function startReadSide(): Promise<ReadSide> {
   const registry = new Registry();
   const app = express();
   const server: Server = createServer(app);
-  const sockets = attachSocketServer(server, { readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, logger, metrics: registry, connectedUsersRefreshMs: 60_000 });
+  const sockets = attachSocketServer(server, {
+    readModels,
+    sessions: commandApi.sessions,
+    gateway: commandApi.gateway,
+    logger,
+    metrics: registry,
+    connectedUsersRefreshMs: 60_000,
+    checkOrigin: anyOrigin,
+  });
   const runtime = createProjectionRuntime({ eventStore: store, readModels, publisher: broadcastPublisher(sockets.io), logger, metrics: registry, dropDelayMs: 100 });
   app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store, projector: runtime }) }));
   app.use(
@@ -136,7 +147,7 @@ export async function startReadSide(): Promise<ReadSide> {
   };
 }
 
-/** A read side that has projected the recorded day (projector/src/projections/recorded-events). */
+/** A read side that has projected the recorded day (projector/src/test-support/recorded-events). */
 export async function startRecordedReadSide(): Promise<ReadSide> {
   const side = await startReadSide();
   await appendEvents(side.store, recordedDay);
