@@ -3,6 +3,4 @@ export type { PreparedJson, ReadAnswer, ReadLane, ReadRoute } from './http/read-
 export type { QueryApiDeps } from './deps';
 export { attachSocketServer, type SocketDeps, type PassServer } from './socket/server';
 export { createOpsRouter, readSideChecks, type OpsDeps, type ReadinessCheck } from './ops/router';
-export { maskEmail } from './reads/mask';
-export { memberHistory, timelineCsv, toTimeline } from './admin/history';
 export { queryMetrics } from './metrics';

@@ -1,4 +1,4 @@
-import { streams, toDomainEvent, type DomainEvent, type EventStore, type PointHistoryEntry, type RecordedEvent } from '@pass/events';
+import { isEventOf, streams, toCurrentEvent, type DomainEvent, type EventStore, type PointHistoryEntry, type RecordedEvent, type UserEvent } from '@pass/events';
 
 /**
  * A member's own stream as an audit timeline: every event with what it did to the balance and
@@ -6,7 +6,16 @@ import { streams, toDomainEvent, type DomainEvent, type EventStore, type PointHi
  * a request. Read straight from the event store, so it is exact even while projections lag.
  */
 
-function describe(event: DomainEvent): { description: string; pointsDelta: number; passesDelta: number } {
+interface Change {
+  description: string;
+  pointsDelta: number;
+  passesDelta: number;
+}
+
+const isUserEvent = isEventOf('user');
+
+/** What an event of a member's stream did (the kernel's list of the user stream's events, every one described). */
+function describeUserEvent(event: UserEvent): Change {
   switch (event.type) {
     case 'UserRegistered':
       return { description: `Registered as ${event.data.email} with ${event.data.points} points`, pointsDelta: event.data.points, passesDelta: 0 };
@@ -34,9 +43,12 @@ function describe(event: DomainEvent): { description: string; pointsDelta: numbe
     }
     case 'MemberPostDeleted':
       return { description: `Post deleted by ${event.data.deletedBy}`, pointsDelta: 0, passesDelta: 0 };
-    default:
-      return { description: event.type, pointsDelta: 0, passesDelta: 0 };
   }
+}
+
+/** Another stream's event in a member's stream would be a bug; it is shown by its type, changing nothing. */
+function describe(event: DomainEvent): Change {
+  return isUserEvent(event) ? describeUserEvent(event) : { description: event.type, pointsDelta: 0, passesDelta: 0 };
 }
 
 function actorOf(metadata: Record<string, unknown>): string {
@@ -45,14 +57,13 @@ function actorOf(metadata: Record<string, unknown>): string {
   return actor.id ? `${actor.type}:${actor.id}` : actor.type;
 }
 
-export function toTimeline(events: RecordedEvent[]): PointHistoryEntry[] {
+function toTimeline(events: RecordedEvent[]): PointHistoryEntry[] {
   let points = 0;
   let passes = 0;
   return events.map((e) => {
-    let change: ReturnType<typeof describe>;
+    let change: Change;
     try {
-      const version = typeof e.metadata.schemaVersion === 'number' ? e.metadata.schemaVersion : 1;
-      change = describe(toDomainEvent(e.type, e.data, version));
+      change = describe(toCurrentEvent(e));
     } catch {
       change = { description: `Unreadable ${e.type} event`, pointsDelta: 0, passesDelta: 0 };
     }

@@ -1,6 +1,5 @@
-import type { AdminPostEntry, RankingEntry, RegistryRow } from '@pass/events';
+import { maskEmail, type AdminPostEntry, type RankingEntry, type RegistryRow } from '@pass/events';
 import type { UserRow } from '@pass/projector';
-import { maskEmail } from './mask';
 
 export function toRankingEntry(rank: number, row: UserRow): RankingEntry {
   return {
