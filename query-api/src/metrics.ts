@@ -1,6 +1,6 @@
 import { Gauge, Histogram, type Registry } from 'prom-client';
 
-export interface QueryMetrics {
+interface QueryMetrics {
   querySeconds: Histogram<'route' | 'status'>;
   sockets: Gauge;
 }

@@ -6,7 +6,7 @@ import type { ReadLane } from './http/read-lane';
 import { queryMetrics } from './metrics';
 import { publicReadRoutes, readRoutes } from './reads/routes';
 
-export interface QueryReads {
+interface QueryReads {
   /** Every REST read, mounted at the site root (paths start with /api). */
   router: Router;
   /** The public reads of `router` again, for a request listener in front of Express (infra/src/http/fast-lane.ts). */
@@ -14,14 +14,10 @@ export interface QueryReads {
 }
 
 /**
- * The REST reads of api.ts as one router, mounted at the site root (paths start with /api).
- * Failures of the read models answer 503 so a load balancer can retry elsewhere.
+ * The REST reads of api.ts as one router, mounted at the site root (paths start with /api), and
+ * the fast lane's routes over the same route functions (and their cached bodies). Failures of the
+ * read models answer 503 so a load balancer can retry elsewhere.
  */
-export function createQueryApi(deps: QueryApiDeps): Router {
-  return createQueryReads(deps).router;
-}
-
-/** The router and the fast lane's routes over one set of route functions (and their cached bodies). */
 export function createQueryReads(deps: QueryApiDeps): QueryReads {
   const log = deps.logger.child({ component: 'query-api' });
   const querySeconds = deps.metrics ? queryMetrics(deps.metrics).querySeconds : undefined;

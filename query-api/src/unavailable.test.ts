@@ -10,7 +10,7 @@ import type { EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { createRedisReadModels } from '@pass/projector';
 import { createOpsRouter, readSideChecks } from './ops/router';
-import { createQueryApi } from './query-api';
+import { createQueryReads } from './query-api';
 
 /** What an operator sees when Redis (the read models) is down: 503s, never wrong data or a hang. */
 describe('query-api with its read models unreachable', () => {
@@ -30,7 +30,7 @@ describe('query-api with its read models unreachable', () => {
     const registry = new Registry();
     const app = express();
     app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store }), timeoutMs: 500 }));
-    app.use(createQueryApi({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore: store, logger, metrics: registry }));
+    app.use(createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore: store, logger, metrics: registry }).router);
     const server = createServer(app);
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -17,12 +17,11 @@ declare module 'http' {
 }
 
 const REQUEST_ID = /^[\w.:-]{1,100}$/;
-const QUIET_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+/** Paths logged at debug only, whatever their status (probes and scrapes). */
+const QUIET_PATHS: ReadonlySet<string> = new Set(['/healthz', '/readyz', '/metrics']);
 
-export interface AccessLogOptions {
+interface AccessLogOptions {
   logger: Logger;
-  /** Paths logged at debug only, whatever their status (probes and scrapes). Default /healthz, /readyz, /metrics. */
-  quietPaths?: ReadonlySet<string>;
 }
 
 /**
@@ -50,7 +49,6 @@ export function accessLog(options: AccessLogOptions) {
  */
 export function requestLogger(options: AccessLogOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const { logger } = options;
-  const quiet = options.quietPaths ?? QUIET_PATHS;
   return (req, res) => {
     const incoming = req.headers['x-request-id'];
     const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
@@ -70,7 +68,7 @@ export function requestLogger(options: AccessLogOptions): (req: IncomingMessage,
       const finished = res.writableFinished;
       const status = res.statusCode;
       // Probes and scrapes (a 503 from /readyz during start-up included) would drown everything else.
-      const level = quiet.has(path) ? 'debug' : !finished || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      const level = QUIET_PATHS.has(path) ? 'debug' : !finished || status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {

@@ -20,9 +20,7 @@ export interface SecurityHeaderOptions {
 }
 
 /** PayPal's hosts for its JS SDK, buttons and card fields (developer.paypal.com/sdk/js/best-practices). */
-export const PAYPAL_HOSTS = ['https://*.paypal.com', 'https://*.paypalobjects.com'] as const;
-/** The ad network web/src/components/AdBanner.tsx loads when no VITE_AD_NETWORK_HOST is given. */
-export const DEFAULT_AD_NETWORK_HOST = 'www.highperformanceformat.com';
+const PAYPAL_HOSTS = ['https://*.paypal.com', 'https://*.paypalobjects.com'] as const;
 
 export function securityOptionsFrom(settings: Pick<Settings, 'payments' | 'adNetworkKey' | 'adNetworkHost' | 'cookieSecure'>): SecurityHeaderOptions {
   return {
@@ -83,7 +81,7 @@ function adNetworkSources(host: string): string[] {
  * The policy of API answers: nothing may load, run or frame them (OWASP's advice for APIs). Also a
  * tenth of the page's policy, on the answers sent most often.
  */
-export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 /** Which policy an answer gets: a page (HTML, scripts, images) or an API answer. */
 export type AnswerKind = 'page' | 'api';
@@ -92,7 +90,7 @@ export type AnswerKind = 'page' | 'api';
 export const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/');
 
 /** One HSTS year; subdomains included (the site owns its host). */
-export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
+const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
 
 /** The headers as a plain function (shared with the fast lanes); names and values computed once. */
 export function securityHeaderWriter(options: SecurityHeaderOptions): (res: ServerResponse, kind: AnswerKind) => void {

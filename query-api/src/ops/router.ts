@@ -8,7 +8,7 @@ export interface ReadinessCheck {
   check: () => Promise<unknown>;
 }
 
-export interface OpsDeps {
+interface OpsDeps {
   registry: Registry;
   checks: ReadinessCheck[];
   logger: Logger;

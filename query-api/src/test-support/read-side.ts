@@ -14,7 +14,7 @@ import { appendEvents } from '@pass/projector/test-support/append';
 import { recordedDay } from '@pass/projector/test-support/recorded-events';
 import { broadcastPublisher, createMemoryReadModels, createProjectionRuntime, type ProjectionRuntime, type Projector, type ReadModelStore } from '@pass/projector';
 import { createOpsRouter, readSideChecks } from '../ops/router';
-import { createQueryApi } from '../query-api';
+import { createQueryReads } from '../query-api';
 import { attachSocketServer } from '../socket/server';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-pass-123' };
@@ -73,7 +73,7 @@ export async function startReadSide(): Promise<ReadSide> {
   const runtime = createProjectionRuntime({ eventStore: store, readModels, publisher: broadcastPublisher(sockets.io), logger, metrics: registry, dropDelayMs: 100 });
   app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store, projector: runtime }) }));
   app.use(
-    createQueryApi({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore: store, logger, metrics: registry, projections: runtime }),
+    createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore: store, logger, metrics: registry, projections: runtime }).router,
   );
   app.use(commandApi.router);
   await runtime.start();
