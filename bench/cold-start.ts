@@ -26,8 +26,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { eventSchemaVersions, type DomainEvent } from '../events/src/index';
 import { setupSchema } from '../events/src/event-store/sql';
 import { spawnStandalone, type SpawnedService } from '../infra/src/test-support/spawn-process';
-import { streamOf } from '../projector/src/testing/append';
-import { generateEvents } from '../projector/src/testing/generate-events';
+import { streamOf } from '../projector/src/test-support/append';
+import { generateEvents } from '../projector/src/test-support/generate-events';
 
 export const COMMAND = 'node --import tsx bench/cold-start.ts';
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1_000_000);

@@ -44,11 +44,11 @@ import { canConnect, dropPostgresSchema, testPostgresUrl, testRedisUrl } from '.
 import { DEFAULT_ACTION_LIMITS } from '../command-api/src/sessions/rate-limiter';
 import { projectInto } from '../projector/src/projections/apply';
 import type { PositionedEvent } from '../projector/src/projections/batch';
-import { at } from '../projector/src/projections/recorded-events';
+import { at } from '../projector/src/test-support/recorded-events';
 import { createRedisReadModels } from '../projector/src/read-models/redis';
 import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
-import { appendEvents, streamOf } from '../projector/src/testing/append';
-import { generateEvents } from '../projector/src/testing/generate-events';
+import { appendEvents, streamOf } from '../projector/src/test-support/append';
+import { generateEvents } from '../projector/src/test-support/generate-events';
 import { freePort } from '../infra/src/test-support/faults/redis-server';
 import { spawnService, type ServiceName, type SpawnedService } from '../infra/src/test-support/spawn-process';
 import { rawTableSql } from './event-store';

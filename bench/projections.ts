@@ -16,12 +16,12 @@ import { Redis, type ChainableCommander } from 'ioredis';
 import { canConnect, testRedisUrl } from '../events/src/test-support/services';
 import { projectInto } from '../projector/src/projections/apply';
 import type { PositionedEvent } from '../projector/src/projections/batch';
-import { positioned } from '../projector/src/projections/recorded-events';
+import { positioned } from '../projector/src/test-support/recorded-events';
 import { createMemoryReadModels } from '../projector/src/read-models/memory';
 import { createRedisReadModels } from '../projector/src/read-models/redis';
 import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
 import { CHAT_HISTORY_LIMIT, type ReadModelWrite } from '../projector/src/read-models/types';
-import { generateEvents } from '../projector/src/testing/generate-events';
+import { generateEvents } from '../projector/src/test-support/generate-events';
 
 export const COMMAND = 'node --import tsx bench/projections.ts';
 const USERS = 20_000;

@@ -18,13 +18,13 @@ import type { DomainEvent } from '../events/src/index';
 import { canConnect, testRedisUrl } from '../events/src/test-support/services';
 import { projectInto } from '../projector/src/projections/apply';
 import type { PositionedEvent } from '../projector/src/projections/batch';
-import { at } from '../projector/src/projections/recorded-events';
+import { at } from '../projector/src/test-support/recorded-events';
 import type { Keyspace } from '../projector/src/read-models/port';
 import { createMemoryReadModels } from '../projector/src/read-models/memory';
 import { createRedisReadModels } from '../projector/src/read-models/redis';
 import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
 import { parseQuery } from '../projector/src/read-models/search';
-import { COUNTRIES, FIRST, LAST, generateEvents } from '../projector/src/testing/generate-events';
+import { COUNTRIES, FIRST, LAST, generateEvents } from '../projector/src/test-support/generate-events';
 
 export const COMMAND = 'node --import tsx bench/queries.ts';
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1_000_000);

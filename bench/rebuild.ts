@@ -27,8 +27,8 @@ import { eventSchemaVersions, streams, type DomainEvent } from '../events/src/in
 import { assertSchemaName, setupSchema } from '../events/src/event-store/sql';
 import { canConnect, testPostgresUrl, testRedisUrl } from '../events/src/test-support/services';
 import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
-import { streamOf } from '../projector/src/testing/append';
-import { generateEvents, rng } from '../projector/src/testing/generate-events';
+import { streamOf } from '../projector/src/test-support/append';
+import { generateEvents, rng } from '../projector/src/test-support/generate-events';
 
 export const COMMAND = 'node --import tsx bench/rebuild.ts';
 const EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 10_000_000);

@@ -10,7 +10,7 @@ import { streams, USER_SESSION_COOKIE, type DomainEvent, type EventStore } from 
 import { testRedisUrl } from '../events/src/test-support/services';
 import { RedisSessionStore } from '../command-api/src/sessions/redis-session-store';
 import { Sessions } from '../command-api/src/sessions/sessions';
-import { toNewEvent } from '../projector/src/testing/append';
+import { toNewEvent } from '../projector/src/test-support/append';
 
 export interface SeededMember {
   userId: string;

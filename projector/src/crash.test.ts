@@ -10,11 +10,11 @@ import { requireService, testRedisUrl } from '@pass/events/test-support/services
 import { projectInto, toPositioned } from './projections/apply';
 import { createRedisReadModels } from './read-models/redis';
 import { deleteKeysUnder } from './read-models/redis-admin';
-import { appendEvents } from './testing/append';
-import { generateEvents } from './testing/generate-events';
+import { appendEvents } from './test-support/append';
+import { generateEvents } from './test-support/generate-events';
 
 const reachable = await requireService('projector: SIGKILL mid catch-up (Redis)', testRedisUrl(), 6379);
-const script = resolve(import.meta.dirname, 'testing/crash-projector.ts');
+const script = resolve(import.meta.dirname, 'test-support/crash-projector.ts');
 const USERS = 2_000;
 
 function startProjector(dataDir: string, root: string): { child: ChildProcess; caughtUp: Promise<void> } {

@@ -8,13 +8,13 @@ import { broadcastPublisher, CHAT_MESSAGES_ON_CLEAR, type LiveEvent } from './li
 import { CATCH_UP_PUSH_MS } from './live/pusher';
 import { createProjector, type Projector } from './projector';
 import { projectInto, toPositioned } from './projections/apply';
-import { positioned, recordedDay, ANA, BOB } from './projections/recorded-events';
+import { positioned, recordedDay, ANA, BOB } from './test-support/recorded-events';
 import { createMemoryReadModels } from './read-models/memory';
 import type { Keyspace, ReadModelStore } from './read-models/port';
 import type { WriteBatch } from './read-models/types';
 import { readUpdatedMainData } from './read-models/views';
-import { appendEvents, toNewEvent } from './testing/append';
-import { generateEvents } from './testing/generate-events';
+import { appendEvents, toNewEvent } from './test-support/append';
+import { generateEvents } from './test-support/generate-events';
 
 const logger = pino({ level: 'silent' });
 

@@ -6,14 +6,14 @@ import type { EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { requireService, testRedisUrl } from '@pass/events/test-support/services';
 import { projectInto } from './projections/apply';
-import { positioned } from './projections/recorded-events';
+import { positioned } from './test-support/recorded-events';
 import { createMemoryReadModels } from './read-models/memory';
 import { createRedisReadModels } from './read-models/redis';
 import { deleteKeysUnder } from './read-models/redis-admin';
 import type { ReadModelDump } from './read-models/types';
 import { createProjectionRuntime, type ProjectionRuntime } from './rebuild/runtime';
-import { appendEvents } from './testing/append';
-import { generateEvents } from './testing/generate-events';
+import { appendEvents } from './test-support/append';
+import { generateEvents } from './test-support/generate-events';
 
 const logger = pino({ level: process.env.TEST_LOG ?? 'silent' });
 const reachable = await requireService('projector: read models lost while idle (Redis)', testRedisUrl(), 6379);

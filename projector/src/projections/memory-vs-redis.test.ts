@@ -5,9 +5,9 @@ import { requireService, testRedisUrl } from '@pass/events/test-support/services
 import { createMemoryReadModels } from '../read-models/memory';
 import { createRedisReadModels } from '../read-models/redis';
 import { deleteKeysUnder } from '../read-models/redis-admin';
-import { generateEvents } from '../testing/generate-events';
+import { generateEvents } from '../test-support/generate-events';
 import { projectInto } from './apply';
-import { positioned, recordedDay } from './recorded-events';
+import { positioned, recordedDay } from '../test-support/recorded-events';
 
 const reachable = await requireService('projector: memory vs Redis projections', testRedisUrl(), 6379);
 

@@ -5,7 +5,7 @@ import { rankKey } from '../read-models/search';
 import type { UserRow } from '../read-models/types';
 import { projectInto } from './apply';
 import { projectBatch, type PositionedEvent } from './batch';
-import { ANA, BOB, CY, positioned, recordedDay } from './recorded-events';
+import { ANA, BOB, CY, positioned, recordedDay } from '../test-support/recorded-events';
 
 const t = (minute: number) => new Date(Date.UTC(2026, 10, 3, 9, minute)).toISOString();
 const image = (id: string) => ({ path: `${id}.webp`, public_id: id, url: `/uploads/${id}.webp` });

@@ -8,8 +8,8 @@ import type { EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { projectInto, toPositioned } from '../projections/apply';
 import { createProjector } from '../projector';
-import { appendEvents } from '../testing/append';
-import { generateEvents } from '../testing/generate-events';
+import { appendEvents } from '../test-support/append';
+import { generateEvents } from '../test-support/generate-events';
 import { createMemoryReadModels, type MemoryReadModelStore } from './memory';
 import { createReadModelSnapshots } from './memory-snapshot';
 

@@ -7,8 +7,8 @@ import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { requireService, testRedisUrl } from '@pass/events/test-support/services';
 import { createRedisReadModels } from '../read-models/redis';
 import { deleteKeysUnder } from '../read-models/redis-admin';
-import { appendEvents } from '../testing/append';
-import { generateEvents } from '../testing/generate-events';
+import { appendEvents } from '../test-support/append';
+import { generateEvents } from '../test-support/generate-events';
 import { createRemoteProjectionControl, rebuildStateWriter, startRebuildWorker } from './jobs';
 import { createProjectionRuntime } from './runtime';
 

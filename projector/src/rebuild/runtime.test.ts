@@ -8,13 +8,13 @@ import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { requireService, testRedisUrl } from '@pass/events/test-support/services';
 import { broadcastPublisher } from '../live/publisher';
 import { projectInto } from '../projections/apply';
-import { positioned } from '../projections/recorded-events';
+import { positioned } from '../test-support/recorded-events';
 import { createMemoryReadModels } from '../read-models/memory';
 import type { ReadModelStore } from '../read-models/port';
 import { createRedisReadModels } from '../read-models/redis';
 import { deleteKeysUnder } from '../read-models/redis-admin';
-import { appendEvents } from '../testing/append';
-import { generateEvents } from '../testing/generate-events';
+import { appendEvents } from '../test-support/append';
+import { generateEvents } from '../test-support/generate-events';
 import { createProjectionRuntime, type ProjectionRuntime } from './runtime';
 
 const logger = pino({ level: 'silent' });

@@ -6,8 +6,8 @@ import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { requireService, testRedisUrl } from '@pass/events/test-support/services';
 import { createMemoryReadModels, createProjector, createRedisReadModels, deleteKeysUnder, projectInto, toPositioned, type Keyspace } from '@pass/projector';
 import { pino } from 'pino';
-import { appendEvents } from '@pass/projector/testing/append';
-import { generateEvents } from '@pass/projector/testing/generate-events';
+import { appendEvents } from '@pass/projector/test-support/append';
+import { generateEvents } from '@pass/projector/test-support/generate-events';
 import { startHarness } from '@pass/command-api/testing/harness';
 import { faultTally } from './tally';
 
