@@ -38,15 +38,49 @@ type EtagFn = (body: Buffer, encoding?: string) => string | undefined;
  * trust-proxy functions, so a client cannot tell the lanes apart.
  */
 export function withFastLane(app: Express, pipeline: ShellPipeline, ...lanes: FastLane[]): RequestListener {
+  // Express's own `req.ip` and `req.query` getters, run on the bare request's parts: `trust
+  // proxy` and the query parser resolved exactly as there.
+  const clientAddressOf = (req: IncomingMessage) => expressGetter(app, 'ip', { app, headers: req.headers, socket: req.socket, connection: req.socket }) as string | undefined;
+  const queryOf = (req: IncomingMessage) => expressGetter(app, 'query', { app, url: req.url });
+  const send = answerWriter(app, pipeline);
+  const routes = new Map(lanes.flatMap((lane) => ('verify' in lane ? commandRoutes(lane, pipeline, clientAddressOf) : readRoutes(lane, queryOf))));
+
+  const serve = async (req: IncomingMessage, res: ServerResponse, route: LaneRoute): Promise<void> => {
+    pipeline.beginRequest(req, res);
+    // Every lane route is an /api path.
+    pipeline.writeSecurityHeaders(res, 'api');
+    send(req, res, await route.answer(req, res));
+  };
+
+  return (req, res) => {
+    const url = req.url ?? '';
+    const queryAt = url.indexOf('?');
+    const route = routes.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${queryAt === -1 ? url : url.slice(0, queryAt)}`);
+    // A GET carrying a body would meet the JSON parser behind Express: such oddities go there.
+    const carriesBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+    if (!route || (queryAt !== -1 && !route.takesQuery) || (route.takesQuery && carriesBody)) return void app(req, res);
+    serve(req, res, route).catch((error: unknown) => {
+      // Only a fault of the lane itself gets here (every route error is translated above).
+      send(req, res, pipeline.failure(error, req));
+    });
+  };
+}
+
+/** One of Express's request getters (`req.ip`, `req.query`, `req.fresh`) run on `receiver`. */
+function expressGetter(app: Express, name: 'ip' | 'query' | 'fresh', receiver: object): unknown {
+  return Reflect.get(app.request, name, receiver);
+}
+
+/**
+ * Writes a lane's answer as `res.json` / `res.send` and the shell's compression would: the app's
+ * own ETag function, conditional GET through Express's `req.fresh`, HEAD, and compression above
+ * its threshold.
+ */
+function answerWriter(app: Express, pipeline: ShellPipeline): (req: IncomingMessage, res: ServerResponse, answer: Answer) => void {
   const etagOf = app.get('etag fn') as EtagFn | undefined;
-  // Express's own `req.ip`, `req.query` and `req.fresh` getters, run on the bare request's parts:
-  // `trust proxy`, the query parser and conditional GET resolved exactly as there.
-  const expressGetter = (name: 'ip' | 'query' | 'fresh', receiver: object): unknown => Reflect.get(app.request, name, receiver);
-  const clientAddressOf = (req: IncomingMessage) => expressGetter('ip', { app, headers: req.headers, socket: req.socket, connection: req.socket }) as string | undefined;
-  const queryOf = (req: IncomingMessage) => expressGetter('query', { app, url: req.url });
   const isFresh = (req: IncomingMessage, res: ServerResponse): boolean =>
     (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) &&
-    expressGetter('fresh', { method: req.method, headers: req.headers, res: { statusCode: res.statusCode, get: (name: string) => res.getHeader(name) } }) === true;
+    expressGetter(app, 'fresh', { method: req.method, headers: req.headers, res: { statusCode: res.statusCode, get: (name: string) => res.getHeader(name) } }) === true;
   // A shared body keeps its ETag for as long as it is shared: a hit hashes nothing.
   const preparedEtags = new WeakMap<PreparedJson, string | undefined>();
   const etagOfPrepared = (prepared: PreparedJson): string | undefined => {
@@ -54,7 +88,7 @@ export function withFastLane(app: Express, pipeline: ShellPipeline, ...lanes: Fa
     return preparedEtags.get(prepared);
   };
 
-  const send = (req: IncomingMessage, res: ServerResponse, answer: Answer): void => {
+  return (req, res, answer) => {
     if (res.headersSent) return;
     res.statusCode = answer.status;
     for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
@@ -83,69 +117,49 @@ export function withFastLane(app: Express, pipeline: ShellPipeline, ...lanes: Fa
     if (head) res.end();
     else res.end(chunk);
   };
+}
 
+/** command-api's hot POSTs: CSRF, the JSON body and the session as the shell and its router would. */
+function commandRoutes(lane: CommandLane, pipeline: ShellPipeline, clientAddressOf: (req: IncomingMessage) => string | undefined): [string, LaneRoute][] {
   const parseJson = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
     new Promise((parsed, failed) => pipeline.parseJson(req, res, (error) => (error === undefined || error === null ? parsed() : failed(error))));
-
-  const commandRoutes = (lane: CommandLane): [string, LaneRoute][] =>
-    lane.routes.map((route) => [
-      `POST ${route.path}`,
-      {
-        takesQuery: false,
-        answer: async (req, res) => {
-          if (pipeline.refusesCrossSite(req)) return { status: 403, body: { error: CROSS_SITE_MESSAGE } };
-          try {
-            await parseJson(req, res);
-          } catch (error) {
-            return pipeline.failure(error, req);
-          }
-          try {
-            const auth = await lane.verify(req.headers.cookie);
-            return await route.answer({ req, body: (req as { body?: unknown }).body, auth, clientAddress: clientAddressOf(req) });
-          } catch (error) {
-            return lane.failureOf(error, req);
-          }
-        },
+  return lane.routes.map((route) => [
+    `POST ${route.path}`,
+    {
+      takesQuery: false,
+      answer: async (req, res) => {
+        if (pipeline.refusesCrossSite(req)) return { status: 403, body: { error: CROSS_SITE_MESSAGE } };
+        try {
+          await parseJson(req, res);
+        } catch (error) {
+          return pipeline.failure(error, req);
+        }
+        try {
+          const auth = await lane.verify(req.headers.cookie);
+          return await route.answer({ req, body: (req as { body?: unknown }).body, auth, clientAddress: clientAddressOf(req) });
+        } catch (error) {
+          return lane.failureOf(error, req);
+        }
       },
-    ]);
+    },
+  ]);
+}
 
-  // Safe methods pass CSRF and (bodiless, see below) the JSON parser untouched: neither runs here.
-  const readRoutes = (lane: ReadLane): [string, LaneRoute][] =>
-    lane.routes.map((route) => [
-      `GET ${route.path}`,
-      {
-        takesQuery: true,
-        answer: async (req, res) => {
-          const started = performance.now();
-          res.once('finish', () => lane.observe(route.path, res.statusCode, (performance.now() - started) / 1000));
-          try {
-            return await route.answer(queryOf(req));
-          } catch (error) {
-            return lane.failureOf(error, route.path);
-          }
-        },
+/** query-api's public GETs. Safe methods pass CSRF and (bodiless, see `withFastLane`) the JSON parser untouched: neither runs here. */
+function readRoutes(lane: ReadLane, queryOf: (req: IncomingMessage) => unknown): [string, LaneRoute][] {
+  return lane.routes.map((route) => [
+    `GET ${route.path}`,
+    {
+      takesQuery: true,
+      answer: async (req, res) => {
+        const started = performance.now();
+        res.once('finish', () => lane.observe(route.path, res.statusCode, (performance.now() - started) / 1000));
+        try {
+          return await route.answer(queryOf(req));
+        } catch (error) {
+          return lane.failureOf(error, route.path);
+        }
       },
-    ]);
-
-  const routes = new Map(lanes.flatMap((lane) => ('verify' in lane ? commandRoutes(lane) : readRoutes(lane))));
-
-  const serve = async (req: IncomingMessage, res: ServerResponse, route: LaneRoute): Promise<void> => {
-    pipeline.beginRequest(req, res);
-    // Every lane route is an /api path.
-    pipeline.writeSecurityHeaders(res, 'api');
-    send(req, res, await route.answer(req, res));
-  };
-
-  return (req, res) => {
-    const url = req.url ?? '';
-    const queryAt = url.indexOf('?');
-    const route = routes.get(`${req.method === 'HEAD' ? 'GET' : req.method} ${queryAt === -1 ? url : url.slice(0, queryAt)}`);
-    // A GET carrying a body would meet the JSON parser behind Express: such oddities go there.
-    const carriesBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
-    if (!route || (queryAt !== -1 && !route.takesQuery) || (route.takesQuery && carriesBody)) return void app(req, res);
-    serve(req, res, route).catch((error: unknown) => {
-      // Only a fault of the lane itself gets here (every route error is translated above).
-      send(req, res, pipeline.failure(error, req));
-    });
-  };
+    },
+  ]);
 }

@@ -69,29 +69,45 @@ function backendAgent(): Agent {
   return new Agent({ keepAlive: true, timeout: 4_000, scheduling: 'lifo', maxFreeSockets: 256 });
 }
 
-export function createProxy(options: ProxyOptions) {
-  const log = options.logger.child({ component: 'proxy' });
-  const agent = backendAgent();
+/** The backends a request can go to, how one is chosen, and how requests to them are made. */
+interface Backends {
+  log: Logger;
+  agent: Agent;
+  queries: URL[];
+  timeoutMs: number;
+  /** command-api for its routes; a query-api instance otherwise (sticky by cookie for /socket.io/, else round-robin). */
+  pick(req: IncomingMessage, path: string): { target: Target; setSticky: boolean };
+}
+
+function backends(options: ProxyOptions): Backends {
   const command = new URL(options.commandApiUrl);
   const queries = options.queryApiUrls.map((u) => new URL(u));
-  const timeoutMs = options.timeoutMs ?? 30_000;
   let next = 0;
-
-  const pick = (req: IncomingMessage, path: string): { target: Target; setSticky: boolean } => {
-    if (upstreamFor(req.method ?? 'GET', path) === 'command-api') return { target: { url: command, index: -1 }, setSticky: false };
-    const isSocketIo = path.startsWith('/socket.io/');
-    const sticky = isSocketIo ? stickyIndex(req.headers.cookie, queries.length) : undefined;
-    const index = sticky ?? next++ % queries.length;
-    return { target: { url: queries[index]!, index }, setSticky: isSocketIo && sticky === undefined };
+  return {
+    log: options.logger.child({ component: 'proxy' }),
+    agent: backendAgent(),
+    queries,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    pick: (req, path) => {
+      if (upstreamFor(req.method ?? 'GET', path) === 'command-api') return { target: { url: command, index: -1 }, setSticky: false };
+      const isSocketIo = path.startsWith('/socket.io/');
+      const sticky = isSocketIo ? stickyIndex(req.headers.cookie, queries.length) : undefined;
+      const index = sticky ?? next++ % queries.length;
+      return { target: { url: queries[index]!, index }, setSticky: isSocketIo && sticky === undefined };
+    },
   };
+}
 
-  const fail = (res: ServerResponse, path: string, status: number) => {
-    if (res.headersSent) return void res.destroy();
-    const isApi = path.startsWith('/api');
-    res.writeHead(status, { 'content-type': isApi ? 'application/json' : 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(isApi ? JSON.stringify({ error: 'The service is temporarily unavailable, please try again' }) : 'Service unavailable, please try again shortly\n');
-  };
+function fail(res: ServerResponse, path: string, status: number): void {
+  if (res.headersSent) return void res.destroy();
+  const isApi = path.startsWith('/api');
+  res.writeHead(status, { 'content-type': isApi ? 'application/json' : 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(isApi ? JSON.stringify({ error: 'The service is temporarily unavailable, please try again' }) : 'Service unavailable, please try again shortly\n');
+}
 
+/** Forwards a plain HTTP request to `target`, retrying an idempotent one on the next query-api instance when refused. */
+function forwarder(backend: Backends) {
+  const { log, agent, queries, timeoutMs } = backend;
   const forward = (req: IncomingMessage, res: ServerResponse, path: string, target: Target, setSticky: boolean, attempt: number) => {
     const upstream = httpRequest({
       host: target.url.hostname,
@@ -138,26 +154,15 @@ export function createProxy(options: ProxyOptions) {
       if (!res.writableFinished) upstream.destroy();
     });
   };
+  return forward;
+}
 
-  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+/** Tunnels a WebSocket upgrade to the chosen backend, or passes on its refusal. */
+function upgrader(backend: Backends) {
+  const { log } = backend;
+  return (req: IncomingMessage, client: Duplex, head: Buffer) => {
     const path = (req.url ?? '/').split('?')[0]!;
-    if (path === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ status: 'ok', service: 'proxy' }));
-      return;
-    }
-    if (INTERNAL_PATHS.has(path)) {
-      res.writeHead(404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: 'Not found' }));
-      return;
-    }
-    const { target, setSticky } = pick(req, path);
-    forward(req, res, path, target, setSticky, 0);
-  };
-
-  const onUpgrade = (req: IncomingMessage, client: Duplex, head: Buffer) => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    const { target } = pick(req, path);
+    const { target } = backend.pick(req, path);
     client.on('error', () => client.destroy());
     const upstream = httpRequest({
       host: target.url.hostname,
@@ -188,9 +193,30 @@ export function createProxy(options: ProxyOptions) {
     });
     upstream.end();
   };
+}
+
+export function createProxy(options: ProxyOptions) {
+  const backend = backends(options);
+  const forward = forwarder(backend);
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: 'ok', service: 'proxy' }));
+      return;
+    }
+    if (INTERNAL_PATHS.has(path)) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'Not found' }));
+      return;
+    }
+    const { target, setSticky } = backend.pick(req, path);
+    forward(req, res, path, target, setSticky, 0);
+  };
 
   const server = createServer(onRequest);
-  server.on('upgrade', onUpgrade);
+  server.on('upgrade', upgrader(backend));
   // Open WebSockets are not tracked by the HTTP server: keep them to close on shutdown.
   const tunnels = new Set<Duplex>();
   server.on('upgrade', (_req: IncomingMessage, client: Duplex) => {
@@ -203,7 +229,7 @@ export function createProxy(options: ProxyOptions) {
       const drained = stopAccepting(server);
       for (const t of tunnels) t.destroy();
       await drained;
-      agent.destroy();
+      backend.agent.destroy();
     },
   };
 }

@@ -27,7 +27,7 @@ import { clientAddressResolver } from '../http/client-address';
 import { queryMetrics } from '../metrics';
 import { coalesceWrites } from './coalesce';
 
-export interface SocketDeps {
+interface SocketDeps {
   readModels: ReadModelStore;
   sessions: SessionVerifier;
   gateway: CommandGateway;
@@ -56,7 +56,7 @@ function lastFunction<T>(args: unknown[]): T | undefined {
   return typeof last === 'function' ? (last as T) : undefined;
 }
 
-export type PassServer = Server<ClientToServerEvents, ServerToClientEvents>;
+type PassServer = Server<ClientToServerEvents, ServerToClientEvents>;
 type PassSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 const CHAT_HISTORY_ON_REQUEST = 50;
@@ -69,22 +69,19 @@ const COUNT_DEBOUNCE_MS = 250;
  * again for every command, so a logout takes effect at once) — never as a user named in the
  * payload. Their results reach everyone through the projector's broadcasts.
  */
-export function attachSocketServer(target: HttpServer | PassServer, deps: SocketDeps): { io: PassServer; close(): Promise<void> } {
+export function attachSocketServer(target: HttpServer, deps: SocketDeps): { io: PassServer; close(): Promise<void> } {
   const log = deps.logger.child({ component: 'socket' });
-  const io: PassServer =
-    target instanceof Server
-      ? target
-      : new Server<ClientToServerEvents, ServerToClientEvents>(target, {
-          pingTimeout: TIMERS.socketTimeoutMs,
-          // Same origin as the web app; no cross-origin access.
-          cors: undefined,
-          // A cross-site page must not open a socket that carries the member's cookie (CSRF).
-          allowRequest: (req, callback) => {
-            const verdict = deps.checkOrigin(req.headers);
-            if (!verdict.ok) log.warn({ origin: req.headers.origin, reason: verdict.reason }, 'cross-site socket handshake refused');
-            callback(verdict.ok ? null : 'cross-site request refused', verdict.ok);
-          },
-        });
+  const io: PassServer = new Server<ClientToServerEvents, ServerToClientEvents>(target, {
+    pingTimeout: TIMERS.socketTimeoutMs,
+    // Same origin as the web app; no cross-origin access.
+    cors: undefined,
+    // A cross-site page must not open a socket that carries the member's cookie (CSRF).
+    allowRequest: (req, callback) => {
+      const verdict = deps.checkOrigin(req.headers);
+      if (!verdict.ok) log.warn({ origin: req.headers.origin, reason: verdict.reason }, 'cross-site socket handshake refused');
+      callback(verdict.ok ? null : 'cross-site request refused', verdict.ok);
+    },
+  });
   if (deps.redisAdapter) {
     const { pubClient, subClient, key } = deps.redisAdapter;
     io.adapter(createAdapter(pubClient, subClient, key ? { key } : {}));
@@ -92,8 +89,30 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
   // One system call per socket for the broadcasts of a tick (a chat message makes two).
   coalesceWrites(io);
   const sockets = deps.metrics ? queryMetrics(deps.metrics).sockets : undefined;
+  const connectedUsers = announceConnectedUsers(io, deps, log);
+  const handle = socketHandlers(deps, log);
 
-  // ---- connected users, across instances
+  io.on('connection', (socket) => {
+    sockets?.inc();
+    connectedUsers.changed();
+    socket.on('disconnect', () => {
+      sockets?.dec();
+      connectedUsers.changed();
+    });
+    handle(socket);
+  });
+
+  return {
+    io,
+    async close() {
+      connectedUsers.stop();
+      await io.close();
+    },
+  };
+}
+
+/** connectedUsers, across instances: announced (debounced) on every change and re-announced locally every so often. */
+function announceConnectedUsers(io: PassServer, deps: SocketDeps, log: Logger): { changed(): void; stop(): void } {
   let countTimer: NodeJS.Timeout | undefined;
   const countAll = async () => (await io.fetchSockets()).length;
   const announceCount = (scope: 'all' | 'local') => {
@@ -101,21 +120,22 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
       .then((n) => (scope === 'all' ? io.emit('connectedUsers', n) : io.local.emit('connectedUsers', n)))
       .catch((error: unknown) => log.warn({ err: error }, 'could not count connected users'));
   };
-  const countChanged = () => {
-    clearTimeout(countTimer);
-    countTimer = setTimeout(() => announceCount('all'), COUNT_DEBOUNCE_MS);
-  };
   const refresh = setInterval(() => announceCount('local'), deps.connectedUsersRefreshMs ?? 15_000);
   refresh.unref();
-
-  // ---- reads
-  const mainData = async () => {
-    const ks = await deps.readModels.active();
-    const [main, countries] = await Promise.all([ks.main(), ks.countries(LIMITS.topCountries)]);
-    return { mainData: toMainDataView(main), countries: toCountriesView(countries) };
+  return {
+    changed() {
+      clearTimeout(countTimer);
+      countTimer = setTimeout(() => announceCount('all'), COUNT_DEBOUNCE_MS);
+    },
+    stop() {
+      clearInterval(refresh);
+      clearTimeout(countTimer);
+    },
   };
+}
 
-  // ---- commands
+/** How a socket's reads and commands are answered: reads from the read models, commands through the gateway as the handshake's member. */
+function socketActions(deps: SocketDeps, log: Logger) {
   const principalOf = async (socket: PassSocket): Promise<Principal | null> =>
     (await deps.sessions.verify(socket.handshake.headers.cookie)).user;
   const clientAddress = clientAddressResolver(deps.trustProxy);
@@ -128,28 +148,33 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
     if (typeof ack !== 'function') return;
     ack(result.ok ? { ok: true, data: result.data } : { ok: false, status: result.status, error: result.error });
   };
-  const command = <T>(socket: PassSocket, name: string, ack: Ack<T> | undefined, run: (user: Principal, ctx: RequestContext) => Promise<GatewayResult<T>>) => {
-    (async () => {
-      const user = await principalOf(socket);
-      if (!user) return answer(ack, { ok: false, status: 401, error: 'Please join first' });
-      return answer(ack, await run(user, contextOf(socket)));
-    })().catch((error: unknown) => {
-      log.error({ err: error, event: name }, 'socket command failed');
-      answer(ack, { ok: false, status: 503, error: 'Service unavailable, try again shortly' });
-    });
+  return {
+    answer,
+    mainData: async () => {
+      const ks = await deps.readModels.active();
+      const [main, countries] = await Promise.all([ks.main(), ks.countries(LIMITS.topCountries)]);
+      return { mainData: toMainDataView(main), countries: toCountriesView(countries) };
+    },
+    command: <T>(socket: PassSocket, name: string, ack: Ack<T> | undefined, run: (user: Principal, ctx: RequestContext) => Promise<GatewayResult<T>>) => {
+      (async () => {
+        const user = await principalOf(socket);
+        if (!user) return answer(ack, { ok: false, status: 401, error: 'Please join first' });
+        return answer(ack, await run(user, contextOf(socket)));
+      })().catch((error: unknown) => {
+        log.error({ err: error, event: name }, 'socket command failed');
+        answer(ack, { ok: false, status: 503, error: 'Service unavailable, try again shortly' });
+      });
+    },
+    read: (socket: PassSocket, name: string, run: () => Promise<void>) => {
+      run().catch((error: unknown) => log.warn({ err: error, event: name, socket: socket.id }, 'socket read failed'));
+    },
   };
-  const read = (socket: PassSocket, name: string, run: () => Promise<void>) => {
-    run().catch((error: unknown) => log.warn({ err: error, event: name, socket: socket.id }, 'socket read failed'));
-  };
+}
 
-  io.on('connection', (socket) => {
-    sockets?.inc();
-    countChanged();
-    socket.on('disconnect', () => {
-      sockets?.dec();
-      countChanged();
-    });
-
+/** The client→server events of api.ts, registered on each connected socket. */
+function socketHandlers(deps: SocketDeps, log: Logger): (socket: PassSocket) => void {
+  const { answer, mainData, command, read } = socketActions(deps, log);
+  return (socket) => {
     socket.on('getUpdatedMainData', () => read(socket, 'getUpdatedMainData', async () => void socket.emit('updatedMainData', await mainData())));
     socket.on('getGlobalMember', () =>
       read(socket, 'getGlobalMember', async () => {
@@ -187,14 +212,5 @@ export function attachSocketServer(target: HttpServer | PassServer, deps: Socket
         return current.ok ? { ok: true, data: { user: current.data } } : current;
       }),
     );
-  });
-
-  return {
-    io,
-    async close() {
-      clearInterval(refresh);
-      clearTimeout(countTimer);
-      await io.close();
-    },
   };
 }
