@@ -33,7 +33,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { openEventStore } from '../events/src/event-store/open';
 import { dropPostgresSchema, testPostgresUrl, testRedisUrl } from '../events/src/test-support/services';
-import { AdViewTickets } from '../command-api/src/users/ad-view-tickets';
+import { AdViewTickets } from '../command-api/src/free-points/ad-view-tickets';
 import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
 import { parseSettings } from '../infra/src/config/settings';
 import { seedSignedInMembers } from './seed-members';

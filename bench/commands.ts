@@ -36,11 +36,11 @@ import { CommandHandler } from '../command-api/src/kernel/command-handler';
 import { claimPasses } from '../command-api/src/passes/claim';
 import { poolDecider } from '../command-api/src/passes/pool-decider';
 import { hashPassword } from '../command-api/src/sessions/passwords';
-import { AdViewTickets } from '../command-api/src/users/ad-view-tickets';
-import { userDecider } from '../command-api/src/users/decider';
-import { join as joinForm } from '../command-api/src/users/join';
+import { AdViewTickets } from '../command-api/src/free-points/ad-view-tickets';
+import { userDecider } from '../command-api/src/members/decider';
+import { join as joinForm } from '../command-api/src/members/join';
 import type { ActionLimits } from '../command-api/src/sessions/rate-limiter';
-import type { SimulatedPaymentProvider } from '../command-api/src/payments/simulated-provider';
+import type { SimulatedPaymentProvider } from '../command-api/src/payments/provider/simulated-provider';
 
 export const COMMAND = 'node --import tsx bench/commands.ts';
 const CLIENTS = 16;

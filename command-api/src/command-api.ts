@@ -20,8 +20,8 @@ import { CommandHandler } from './kernel/command-handler';
 import type { CommandServices } from './kernel/services';
 import { PassReservationReconciler } from './passes/reconciler';
 import { creditCapturedOrder, reverseCapturedPurchase } from './payments/buy-points';
-import type { PaymentProvider } from './payments/port';
-import { createPaymentProvider, type PaymentsConfig } from './payments/provider-factory';
+import type { PaymentProvider } from './payments/provider/port';
+import { createPaymentProvider, type PaymentsConfig } from './payments/provider/factory';
 import { keepWebhookRawBody } from './payments/raw-body';
 import { paymentRoutes } from './payments/routes';
 import { FileSessionStore } from './sessions/file-session-store';
@@ -31,10 +31,11 @@ import { MemorySessionStore, type SessionStore } from './sessions/session-store'
 import { Sessions } from './sessions/sessions';
 import { siteRoutes } from './site/routes';
 import { createImageJobs, type ImageJobs } from './uploads/image-jobs';
-import { AdViewTickets } from './users/ad-view-tickets';
-import { certificateRoutes } from './users/certificate-routes';
-import { freePointRoutes, userRoutes } from './users/routes';
-import { toUserView } from './users/view';
+import { AdViewTickets } from './free-points/ad-view-tickets';
+import { freePointHotRoutes, freePointRoutes } from './free-points/routes';
+import { memberRoutes } from './members/routes';
+import { toUserView } from './members/view';
+import { certificateRoutes } from './passes/certificate-routes';
 
 export interface CommandApiConfig {
   /** Where processed images are written; served at /uploads. */
@@ -200,14 +201,22 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   const json = express.json({ limit: '100kb', verify: keepWebhookRawBody });
   api.use('/api', (req, res, next) => (req.body === undefined ? json(req, res, next) : next()));
   api.use('/api', authenticate(sessions));
-  api.use(userRoutes(services), chatRoutes(services), certificateRoutes(services), adminRoutes(services), siteRoutes(services), paymentRoutes(services));
+  api.use(
+    memberRoutes(services),
+    freePointRoutes(services),
+    chatRoutes(services),
+    certificateRoutes(services),
+    paymentRoutes(services),
+    siteRoutes(services),
+    adminRoutes(services),
+  );
   api.use('/api', apiErrorHandler);
   router.use(api);
 
   let closing: Promise<void> | undefined;
   return {
     router,
-    hotLane: hotLane([chatMessageRoute(services), ...freePointRoutes(services)], (cookieHeader) => sessions.verify(cookieHeader)),
+    hotLane: hotLane([chatMessageRoute(services), ...freePointHotRoutes(services)], (cookieHeader) => sessions.verify(cookieHeader)),
     gateway: createInProcessGateway(services, clock),
     sessions,
     reconciler,

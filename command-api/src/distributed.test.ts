@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE, type EventStore } from '@pass/events';
 import { openPostgresEventStore } from '@pass/events/event-store/postgres';
 import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support/services';
-import { smallPng } from './testing/images';
-import { startHarness, type Harness } from './testing/harness';
-import type { SimulatedPaymentProvider } from './payments/simulated-provider';
+import { smallPng } from './test-support/images';
+import { startHarness, type Harness } from './test-support/harness';
+import type { SimulatedPaymentProvider } from './payments/provider/simulated-provider';
 
 const pgUp = await requireService('command-api distributed (PostgreSQL)', testPostgresUrl(), 5432);
 const redisUp = await requireService('command-api distributed (Redis)', testRedisUrl(), 6379);

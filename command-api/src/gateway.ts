@@ -2,7 +2,9 @@ import type { CommandGateway, GatewayResult, Principal, RequestContext } from '@
 import { toApiFailure } from './http/errors';
 import type { Clock } from './kernel/clock';
 import type { CommandServices } from './kernel/services';
-import { awardFreePoint, currentUser, sendChatMessage } from './users/actions';
+import { sendChatMessage } from './chat/actions';
+import { awardFreePoint } from './free-points/actions';
+import { currentUser } from './members/current-user';
 
 /**
  * The in-process CommandGateway: query-api's sockets send chat messages and ask for free points

@@ -6,11 +6,11 @@ import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { CommandHandler } from './kernel/command-handler';
 import { poolDecider } from './passes/pool-decider';
 import { RECONCILE_AFTER_MS } from './passes/reconciler';
-import type { SimulatedPaymentProvider } from './payments/simulated-provider';
-import { startHarness } from './testing/harness';
-import { userDecider } from './users/decider';
-import { emailDecider } from './users/email-decider';
-import { ORPHAN_RESERVATION_MS } from './users/join';
+import type { SimulatedPaymentProvider } from './payments/provider/simulated-provider';
+import { startHarness } from './test-support/harness';
+import { userDecider } from './members/decider';
+import { emailDecider } from './members/email-decider';
+import { ORPHAN_RESERVATION_MS } from './members/join';
 
 const logger = pino({ level: 'silent' });
 let store: EventStore;

@@ -1,15 +1,14 @@
 import { createHash } from 'node:crypto';
-import { streams, type AdminView, type CommandContext } from '@pass/events';
+import { DomainError, isDomainError, normalizeEmail, streams, type AdminView, type CommandContext } from '@pass/events';
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
-import { DomainError, isDomainError } from '@pass/events';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../sessions/passwords';
 import { adminDecider } from './decider';
 
 /** Admin ids derive from the e-mail, so bootstrapping is idempotent and login needs no lookup table. */
 export function adminIdFor(email: string): string {
-  return createHash('sha256').update(`admin:${email.trim().toLowerCase()}`).digest('hex').slice(0, 24);
+  return createHash('sha256').update(`admin:${normalizeEmail(email)}`).digest('hex').slice(0, 24);
 }
 
 export const ADMIN_WRONG_CREDENTIALS = 'Email o contraseña incorrectos';
@@ -22,7 +21,7 @@ export async function bootstrapAdmin(
   deps: { handler: CommandHandler; clock: Clock; logger: Logger },
   admin: { email: string; password: string },
 ): Promise<string> {
-  const email = admin.email.trim().toLowerCase();
+  const email = normalizeEmail(admin.email);
   const adminId = adminIdFor(email);
   const { state } = await deps.handler.load(adminDecider, streams.admin(adminId));
   if (state.exists) {

@@ -1,8 +1,5 @@
-import { assertNever, type AdminCommand, type DomainEvent } from '@pass/events';
-import { eventGuard, type Decider } from '../kernel/decider';
-import { DomainError } from '@pass/events';
-
-export type AdminEvent = Extract<DomainEvent, { type: 'AdminRegistered' }>;
+import { DomainError, assertNever, isEventOf, type AdminCommand, type AdminEvent, type CommandOf } from '@pass/events';
+import type { Decider } from '../kernel/decider';
 
 export interface AdminState {
   exists: boolean;
@@ -11,13 +8,16 @@ export interface AdminState {
   passwordHash: string;
 }
 
+export function decideRegisterAdmin(command: CommandOf<'RegisterAdmin'>, state: AdminState): AdminEvent[] {
+  if (state.exists) throw new DomainError('already_exists', 'This admin is already registered');
+  const { adminId, email, passwordHash } = command.data;
+  return [{ type: 'AdminRegistered', data: { adminId, email, passwordHash, registeredAt: command.now.toISOString() } }];
+}
+
 export function decideAdmin(command: AdminCommand, state: AdminState): AdminEvent[] {
   switch (command.type) {
-    case 'RegisterAdmin': {
-      if (state.exists) throw new DomainError('already_exists', 'This admin is already registered');
-      const { adminId, email, passwordHash } = command.data;
-      return [{ type: 'AdminRegistered', data: { adminId, email, passwordHash, registeredAt: command.now.toISOString() } }];
-    }
+    case 'RegisterAdmin':
+      return decideRegisterAdmin(command, state);
     default:
       return assertNever(command.type);
   }
@@ -26,7 +26,7 @@ export function decideAdmin(command: AdminCommand, state: AdminState): AdminEven
 export const adminDecider: Decider<AdminCommand, AdminState, AdminEvent> = {
   name: 'admin',
   initialState: () => ({ exists: false, adminId: '', email: '', passwordHash: '' }),
-  isEvent: eventGuard(['AdminRegistered']),
+  isEvent: isEventOf('admin'),
   evolve: (_state, event) => ({ exists: true, adminId: event.data.adminId, email: event.data.email, passwordHash: event.data.passwordHash }),
   decide: decideAdmin,
 };

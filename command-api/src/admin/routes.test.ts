@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_SESSION_COOKIE, streams } from '@pass/events';
-import { smallPng } from '../testing/images';
-import { ADMIN, startHarness, type Browser, type Harness } from '../testing/harness';
+import { smallPng } from '../test-support/images';
+import { ADMIN, startHarness, type Browser, type Harness } from '../test-support/harness';
 import { adminIdFor } from './accounts';
-import type { SimulatedPaymentProvider } from '../payments/simulated-provider';
+import type { SimulatedPaymentProvider } from '../payments/provider/simulated-provider';
 
 let h: Harness;
 let admin: Browser;

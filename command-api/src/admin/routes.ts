@@ -1,27 +1,22 @@
-import { adminLoginSchema } from '@pass/events';
+import { adminLoginSchema, streams } from '@pass/events';
 import { Router } from 'express';
-import { authOf } from '../http/auth';
+import { authOf, requireAdmin } from '../http/auth';
+import { commandContext } from '../http/context';
 import { HttpError } from '../http/errors';
-import { isDomainError } from '@pass/events';
 import type { CommandServices } from '../kernel/services';
+import { userDecider } from '../members/decider';
 import { tooManyAdminAttemptsMessage } from '../sessions/rate-limiter';
 import { adminView, checkAdminCredentials } from './accounts';
 
+const MEMBER_ID = /^[\w-]{1,100}$/;
+
+/** The admin's session (spec §2 /content/admin) and moderation of members' posts. */
 export function adminRoutes(s: CommandServices): Router {
   const router = Router();
 
   router.post('/api/admin-login', async (req, res) => {
     const { email, password } = adminLoginSchema.parse(req.body ?? {});
-    const wait = await s.throttle.attempt(`admin:${email}`, req.ip ?? 'unknown');
-    if (wait > 0) throw new HttpError(429, tooManyAdminAttemptsMessage(wait), undefined, { 'Retry-After': String(wait) });
-    let view;
-    try {
-      view = await checkAdminCredentials(s.handler, email, password);
-    } catch (error) {
-      if (isDomainError(error, 'unauthorized')) await s.throttle.failed(`admin:${email}`);
-      throw error;
-    }
-    await s.throttle.succeeded(`admin:${email}`);
+    const view = await s.throttle.guard(`admin:${email}`, req.ip ?? 'unknown', tooManyAdminAttemptsMessage, () => checkAdminCredentials(s.handler, email, password));
     const { cookieValue } = await s.sessions.issue('admin', view.id);
     s.sessions.setCookie(res, 'admin', cookieValue);
     res.json(view);
@@ -37,6 +32,15 @@ export function adminRoutes(s: CommandServices): Router {
   router.post('/api/verify-admin-access/:adminId', async (req, res) => {
     const { admin } = authOf(res);
     res.json(await adminView(s.handler, req.params.adminId, admin?.id === req.params.adminId));
+  });
+
+  router.delete('/api/member-post/:id', async (req, res) => {
+    const admin = requireAdmin(res);
+    // Ids are generated (UUIDs); anything else names no member (and must not reach the store as a stream name).
+    if (!MEMBER_ID.test(req.params.id)) throw new HttpError(404, 'This member does not exist');
+    const ctx = commandContext(req, admin, s.clock);
+    await s.handler.handle(userDecider, streams.user(req.params.id), { type: 'DeleteMemberPost', data: { userId: req.params.id, deletedBy: admin.id }, now: ctx.now }, ctx);
+    res.status(204).end();
   });
 
   return router;

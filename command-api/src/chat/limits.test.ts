@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { streams } from '@pass/events';
 import { requireService, testRedisUrl } from '@pass/events/test-support/services';
 import { ActionThrottle, DEFAULT_ACTION_LIMITS } from '../sessions/rate-limiter';
-import { startHarness, type Harness } from '../testing/harness';
+import { startHarness, type Harness } from '../test-support/harness';
 
 /** Small limits so the test reaches them quickly; the defaults are checked for sanity below. */
 const LIMITS = {

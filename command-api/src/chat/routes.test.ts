@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams } from '@pass/events';
-import { startHarness, type Harness } from '../testing/harness';
+import { startHarness, type Harness } from '../test-support/harness';
 
 let h: Harness;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { requireMember } from '../http/auth';
 import { commandContext } from '../http/context';
 import { expressHandler, type HotRoute } from '../http/hot-routes';
 import type { CommandServices } from '../kernel/services';
-import { sendChatMessage } from '../users/actions';
+import { sendChatMessage } from './actions';
 
 /** POST /api/chat-messages: one point per message, spent in the same append that records the text. */
 export function chatMessageRoute(s: CommandServices): HotRoute {

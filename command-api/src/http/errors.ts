@@ -4,7 +4,7 @@ import type { ErrorRequestHandler } from 'express';
 import multer from 'multer';
 import { ZodError } from 'zod';
 import { CommandRejectedByConflicts } from '../kernel/command-handler';
-import { PaymentProviderError } from '../payments/port';
+import { PaymentProviderError } from '../payments/provider/port';
 import { ImageDecodeError } from '../uploads/process-image';
 
 /** An error the HTTP layer answers with a status other than 500. */

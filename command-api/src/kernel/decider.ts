@@ -18,15 +18,6 @@ export interface Decider<C extends { type: string; now: Date }, S, E extends Dom
   readonly snapshot?: SnapshotCodec<S>;
 }
 
-export type CommandOfDecider<D> = D extends Decider<infer C, infer _S, infer _E> ? C : never;
-export type StateOfDecider<D> = D extends Decider<infer _C, infer S, infer _E> ? S : never;
-
-/** Builds a type guard from the list of event types a stream holds. */
-export function eventGuard<T extends DomainEvent['type']>(types: readonly T[]) {
-  const set = new Set<string>(types);
-  return (event: DomainEvent): event is Extract<DomainEvent, { type: T }> => set.has(event.type);
-}
-
 export function fold<C extends { type: string; now: Date }, S, E extends DomainEvent>(
   decider: Decider<C, S, E>,
   events: readonly E[],

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import type { PaymentProvider } from '../payments/port';
+import type { PaymentProvider } from '../payments/provider/port';
 import type { ActionThrottle, LoginThrottle } from '../sessions/rate-limiter';
 import type { Sessions } from '../sessions/sessions';
 import type { ImageJobs } from '../uploads/image-jobs';
-import type { AdViewTickets } from '../users/ad-view-tickets';
+import type { AdViewTickets } from '../free-points/ad-view-tickets';
 import type { Clock } from './clock';
 import type { CommandHandler } from './command-handler';
 

@@ -5,9 +5,10 @@ import { streams, type CommandContext, type EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { CommandHandler } from '../kernel/command-handler';
 import { isDomainError } from '@pass/events';
-import { userDecider } from '../users/decider';
+import { userDecider } from '../members/decider';
 import { claimPasses } from './claim';
-import { freePasses, poolDecider } from './pool-decider';
+import { poolDecider } from './pool-decider';
+import { freePasses } from './pool-state';
 import { PassReservationReconciler, RECONCILE_AFTER_MS } from './reconciler';
 
 const logger = pino({ level: 'silent' });

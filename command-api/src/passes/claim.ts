@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { POINTS_PER_PASS, streams, type CommandContext } from '@pass/events';
+import { AMOUNT_MESSAGES, DomainError, isDomainError, passesAffordable, passesCost, streams, type CommandContext } from '@pass/events';
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
-import { DomainError, isDomainError } from '@pass/events';
-import { userDecider, type UserState } from '../users/decider';
+import { userDecider } from '../members/decider';
+import { requireRegistered, type UserState } from '../members/state';
 import { poolDecider } from './pool-decider';
+import { pointsShortfall } from './record-claim';
 
 export interface ClaimDeps {
   handler: CommandHandler;
@@ -24,16 +25,14 @@ export interface ClaimDeps {
  */
 export async function claimPasses(deps: ClaimDeps, userId: string, passes: number, ctx: CommandContext): Promise<UserState> {
   const { handler, clock } = deps;
-  if (!Number.isInteger(passes) || passes < 1) throw new DomainError('invalid', 'Please choose at least 1 pass', { fields: { passes: 'Please choose at least 1 pass' } });
+  if (!Number.isInteger(passes) || passes < 1) throw new DomainError('invalid', AMOUNT_MESSAGES.min, { fields: { passes: AMOUNT_MESSAGES.min } });
 
   // Cheap early refusal, so a member without the points never holds passes others could take.
   const { state: user } = await handler.load(userDecider, streams.user(userId));
-  if (!user.exists) throw new DomainError('not_found', 'This member does not exist');
-  if (user.points < passes * POINTS_PER_PASS) {
-    const max = Math.floor(user.points / POINTS_PER_PASS);
-    throw new DomainError('insufficient_points', `You need ${passes * POINTS_PER_PASS} points for ${passes} passes and have ${user.points}`, {
-      fields: { passes: max === 0 ? 'You do not have enough points for a pass' : `You can get at most ${max} passes` },
-    });
+  requireRegistered(user);
+  if (user.points < passesCost(passes)) {
+    const max = passesAffordable(user.points);
+    throw pointsShortfall(passes, user.points, max === 0 ? AMOUNT_MESSAGES.notEnoughPoints : AMOUNT_MESSAGES.max(max));
   }
 
   const reservationId = randomUUID();

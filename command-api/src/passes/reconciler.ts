@@ -3,8 +3,9 @@ import { streams, type CommandContext } from '@pass/events';
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
-import { CLAIM_RECORD_DEADLINE_MS, userDecider } from '../users/decider';
+import { userDecider } from '../members/decider';
 import { poolDecider } from './pool-decider';
+import { CLAIM_RECORD_DEADLINE_MS } from './record-claim';
 
 /**
  * A pending reservation this old without PassesClaimed on the member's stream is abandoned.

@@ -1,9 +1,9 @@
-import { CURRENCY, POINTS_PER_USD, purchaseOptionFor, streams, type CommandContext } from '@pass/events';
+import { CURRENCY, DomainError, isDomainError, purchaseOptionFor, streams, type CommandContext } from '@pass/events';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
-import { DomainError, isDomainError } from '@pass/events';
-import { userDecider, type UserState } from '../users/decider';
-import { PaymentProviderError, type PaymentProvider, type ProviderOrder, type VerifiedCapture } from './port';
+import { userDecider } from '../members/decider';
+import type { UserState } from '../members/state';
+import { PaymentProviderError, type PaymentProvider, type ProviderOrder, type VerifiedCapture } from './provider/port';
 
 export interface BuyPointsDeps {
   handler: CommandHandler;
@@ -46,7 +46,7 @@ async function credit(deps: BuyPointsDeps, userId: string, capture: VerifiedCapt
   if (!option || capture.currency !== CURRENCY || capture.amountUsd !== option.amountUsd) {
     throw new DomainError('payment_not_verified', 'This payment does not match any purchase option');
   }
-  const points = option.amountUsd * POINTS_PER_USD;
+  const { points } = option;
   try {
     const { state } = await deps.handler.handle(
       userDecider,

@@ -1,8 +1,8 @@
 import { streams } from '@pass/events';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Browser, type Harness } from '../testing/harness';
-import { createPaymentProvider } from './provider-factory';
+import { startHarness, type Browser, type Harness } from '../test-support/harness';
+import { createPaymentProvider } from './provider/factory';
 
 /** The Payments routes over real HTTP with the simulated (test-mode) provider, PGlite in memory. */
 let h: Harness;

@@ -1,9 +1,8 @@
-import type { CommandContext } from '@pass/events';
+import { isDomainError, type CommandContext } from '@pass/events';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import { isDomainError } from '@pass/events';
 import { refundCapturedPurchase, reverseCapturedPurchase, type BuyPointsDeps } from './buy-points';
-import type { WebhookDelivery } from './port';
+import type { WebhookDelivery } from './provider/port';
 
 /** The webhook's signature did not verify: answered 400, nothing appended. */
 export class InvalidWebhookSignature extends Error {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { DomainError, isDomainError, normalizeEmail } from '@pass/events';
 
 /**
  * Fixed-window counters for login attempts, per e-mail and per client address. The memory
@@ -114,7 +115,7 @@ export class LoginThrottle {
 
   /** Counts an attempt from `ip` for `email`; returns the wait in seconds when refused. */
   async attempt(email: string, ip: string): Promise<number> {
-    const key = email.trim().toLowerCase();
+    const key = normalizeEmail(email);
     const [byEmail, byIp] = await Promise.all([this.emails.retryAfterSeconds(key), this.ips.retryAfterSeconds(ip)]);
     const wait = Math.max(byEmail, byIp);
     if (wait > 0) return wait;
@@ -123,11 +124,30 @@ export class LoginThrottle {
   }
 
   failed(email: string): Promise<void> {
-    return this.emails.hit(email.trim().toLowerCase());
+    return this.emails.hit(normalizeEmail(email));
   }
 
   succeeded(email: string): Promise<void> {
-    return this.emails.reset(email.trim().toLowerCase());
+    return this.emails.reset(normalizeEmail(email));
+  }
+
+  /**
+   * Runs `check` (a login) under the limits: refused as a 429 with `tooMany`'s message while
+   * `email` or `ip` is over them; a wrong password (`unauthorized`) counts against the e-mail, a
+   * right one clears its count.
+   */
+  async guard<T>(email: string, ip: string, tooMany: (seconds: number) => string, check: () => Promise<T>): Promise<T> {
+    const wait = await this.attempt(email, ip);
+    if (wait > 0) throw new DomainError('too_soon', tooMany(wait), { retryAfterSeconds: wait });
+    let result: T;
+    try {
+      result = await check();
+    } catch (error) {
+      if (isDomainError(error, 'unauthorized')) await this.failed(email);
+      throw error;
+    }
+    await this.succeeded(email);
+    return result;
   }
 }
 
@@ -232,5 +252,11 @@ export class ActionThrottle {
   /** Counts one attempt of `action`; returns the wait in seconds when refused (nothing counted then). */
   attempt(action: ThrottledAction, userId: string, ip: string | undefined): Promise<number> {
     return this.attemptOf(action, userId, ip);
+  }
+
+  /** `attempt`, refused as a 429 (with Retry-After) when the member or their address is over the limit. */
+  async enforce(action: ThrottledAction, userId: string, ip: string | undefined): Promise<void> {
+    const wait = await this.attemptOf(action, userId, ip);
+    if (wait > 0) throw new DomainError('too_soon', tooManyActionsMessage(action, wait), { retryAfterSeconds: wait });
   }
 }

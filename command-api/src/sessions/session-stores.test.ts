@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { requireService, testRedisUrl } from '@pass/events/test-support/services';
-import { startHarness } from '../testing/harness';
+import { startHarness } from '../test-support/harness';
 import { FileSessionStore } from './file-session-store';
 import { RedisSessionStore } from './redis-session-store';
 import { MemorySessionStore } from './session-store';

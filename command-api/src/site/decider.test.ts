@@ -1,8 +1,6 @@
 import { describe, it } from 'vitest';
 import { deciderSpec } from '../kernel/decider-spec';
 import { siteDecider } from './decider';
-import { emailDecider } from '../users/email-decider';
-import { adminDecider } from '../admin/decider';
 
 const now = new Date('2026-01-01T10:00:00.000Z');
 const iso = now.toISOString();
@@ -31,23 +29,5 @@ describe('first-start initialization', () => {
       .given([{ type: 'MainDataEdited', data: { cpm: 2.5, donations: 10, startDate: '', editedBy: 'a1', editedAt: iso } }])
       .when(initialize)
       .then([]);
-  });
-});
-
-describe('email reservation', () => {
-  const spec = deciderSpec(emailDecider);
-  it('reserves an email for one account only', () => {
-    const reserve = { type: 'ReserveEmail', data: { email: 'ana@example.com', userId: 'u1' }, now } as const;
-    spec.given([]).when(reserve).then([{ type: 'EmailReserved', data: { email: 'ana@example.com', userId: 'u1', reservedAt: iso } }]);
-    spec.given([{ type: 'EmailReserved', data: { email: 'ana@example.com', userId: 'u0', reservedAt: iso } }]).when(reserve).thenThrows('already_exists');
-  });
-});
-
-describe('admin', () => {
-  const spec = deciderSpec(adminDecider);
-  it('registers an admin once', () => {
-    const register = { type: 'RegisterAdmin', data: { adminId: 'a1', email: 'boss@example.com', passwordHash: 'h' }, now } as const;
-    spec.given([]).when(register).then([{ type: 'AdminRegistered', data: { adminId: 'a1', email: 'boss@example.com', passwordHash: 'h', registeredAt: iso } }]);
-    spec.given([{ type: 'AdminRegistered', data: { adminId: 'a1', email: 'boss@example.com', passwordHash: 'h', registeredAt: iso } }]).when(register).thenThrows('already_exists');
   });
 });

@@ -1,8 +1,5 @@
-import { assertNever, type DomainEvent, type SiteCommand } from '@pass/events';
-import { eventGuard, type Decider } from '../kernel/decider';
-
-export const SITE_EVENT_TYPES = ['MainDataEdited', 'AdViewsReset', 'ChatCleared'] as const;
-export type SiteEvent = Extract<DomainEvent, { type: (typeof SITE_EVENT_TYPES)[number] }>;
+import { assertNever, isEventOf, type CommandOf, type SiteCommand, type SiteEvent } from '@pass/events';
+import type { Decider } from '../kernel/decider';
 
 /** The admin's site settings. No invariant beyond the form rules, which the route checks. */
 export interface SiteState {
@@ -30,22 +27,36 @@ export function evolveSite(state: SiteState, event: SiteEvent): SiteState {
   }
 }
 
+export function decideEditMainData(command: CommandOf<'EditMainData'>): SiteEvent[] {
+  const { cpm, donations, startDate, editedBy } = command.data;
+  return [{ type: 'MainDataEdited', data: { cpm, donations, startDate, editedBy, editedAt: command.now.toISOString() } }];
+}
+
+export function decideResetAdViews(command: CommandOf<'ResetAdViews'>): SiteEvent[] {
+  return [{ type: 'AdViewsReset', data: { views: command.data.views, resetBy: command.data.resetBy, resetAt: command.now.toISOString() } }];
+}
+
+export function decideClearChat(command: CommandOf<'ClearChat'>): SiteEvent[] {
+  return [{ type: 'ChatCleared', data: { clearedBy: command.data.clearedBy, clearedAt: command.now.toISOString() } }];
+}
+
+/** First start: records the start date, unless main data was ever recorded (by the admin or an earlier start). */
+export function decideInitializeSite(command: CommandOf<'InitializeSite'>, state: SiteState): SiteEvent[] {
+  if (state.initialized) return [];
+  const { startDate, initializedBy } = command.data;
+  return [{ type: 'MainDataEdited', data: { cpm: state.cpm, donations: state.donations, startDate, editedBy: initializedBy, editedAt: command.now.toISOString() } }];
+}
+
 export function decideSite(command: SiteCommand, state: SiteState): SiteEvent[] {
-  const at = command.now.toISOString();
   switch (command.type) {
-    case 'EditMainData': {
-      const { cpm, donations, startDate, editedBy } = command.data;
-      return [{ type: 'MainDataEdited', data: { cpm, donations, startDate, editedBy, editedAt: at } }];
-    }
+    case 'EditMainData':
+      return decideEditMainData(command);
     case 'ResetAdViews':
-      return [{ type: 'AdViewsReset', data: { views: command.data.views, resetBy: command.data.resetBy, resetAt: at } }];
+      return decideResetAdViews(command);
     case 'ClearChat':
-      return [{ type: 'ChatCleared', data: { clearedBy: command.data.clearedBy, clearedAt: at } }];
-    case 'InitializeSite': {
-      if (state.initialized) return [];
-      const { startDate, initializedBy } = command.data;
-      return [{ type: 'MainDataEdited', data: { cpm: state.cpm, donations: state.donations, startDate, editedBy: initializedBy, editedAt: at } }];
-    }
+      return decideClearChat(command);
+    case 'InitializeSite':
+      return decideInitializeSite(command, state);
     default:
       return assertNever(command);
   }
@@ -54,7 +65,7 @@ export function decideSite(command: SiteCommand, state: SiteState): SiteEvent[] 
 export const siteDecider: Decider<SiteCommand, SiteState, SiteEvent> = {
   name: 'site',
   initialState: initialSiteState,
-  isEvent: eventGuard(SITE_EVENT_TYPES),
+  isEvent: isEventOf('site'),
   evolve: evolveSite,
   decide: decideSite,
 };

@@ -1,16 +1,12 @@
 import { adViewsSchema, mainDataSchema, streams } from '@pass/events';
 import { Router } from 'express';
 import { requireAdmin } from '../http/auth';
-import { HttpError } from '../http/errors';
 import { commandContext } from '../http/context';
 import type { CommandServices } from '../kernel/services';
 import { poolDecider } from '../passes/pool-decider';
-import { userDecider } from '../users/decider';
 import { siteDecider } from './decider';
 
-const MEMBER_ID = /^[\w-]{1,100}$/;
-
-/** The admin dashboard's commands (spec §2 /content/admin/dashboard). */
+/** The admin dashboard's site commands (spec §2 /content/admin/dashboard). */
 export function siteRoutes(s: CommandServices): Router {
   const router = Router();
 
@@ -41,15 +37,6 @@ export function siteRoutes(s: CommandServices): Router {
     const admin = requireAdmin(res);
     const ctx = commandContext(req, admin, s.clock);
     await s.handler.handle(siteDecider, streams.site, { type: 'ClearChat', data: { clearedBy: admin.id }, now: ctx.now }, ctx);
-    res.status(204).end();
-  });
-
-  router.delete('/api/member-post/:id', async (req, res) => {
-    const admin = requireAdmin(res);
-    // Ids are generated (UUIDs); anything else names no member (and must not reach the store as a stream name).
-    if (!MEMBER_ID.test(req.params.id)) throw new HttpError(404, 'This member does not exist');
-    const ctx = commandContext(req, admin, s.clock);
-    await s.handler.handle(userDecider, streams.user(req.params.id), { type: 'DeleteMemberPost', data: { userId: req.params.id, deletedBy: admin.id }, now: ctx.now }, ctx);
     res.status(204).end();
   });
 

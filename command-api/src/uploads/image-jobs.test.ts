@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireService, testRedisUrl } from '@pass/events/test-support/services';
-import { jpegWithExif } from '../testing/images';
+import { jpegWithExif } from '../test-support/images';
 import { BullMqImageJobs, InProcessImageJobs, type ImageJobs } from './image-jobs';
 import { ImageDecodeError } from './process-image';
 import { sniffContentType } from './content-type';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createCommandApi, type CommandApi } from '@pass/command-api';
 import { EventStoreUnavailableError, type EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { AdViewTickets } from '@pass/command-api/users/ad-view-tickets';
+import { AdViewTickets } from '@pass/command-api/free-points/ad-view-tickets';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAppShell, createShellPipeline, type AppShellOptions } from './app-shell';

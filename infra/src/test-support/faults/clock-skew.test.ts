@@ -12,7 +12,7 @@ import { streams, type EventStore } from '@pass/events';
 import { openEventStore } from '@pass/events/event-store/open';
 import { requireService, testPostgresUrl } from '@pass/events/test-support/services';
 import { AdViewTickets, createCommandApi, storeSyncedClock, type Clock, type CommandApi } from '@pass/command-api';
-import { RELAXED_ACTION_LIMITS } from '@pass/command-api/testing/harness';
+import { RELAXED_ACTION_LIMITS } from '@pass/command-api/test-support/harness';
 import { Browser } from '../client';
 import { faultTally } from './tally';
 

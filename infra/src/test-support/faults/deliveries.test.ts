@@ -8,7 +8,7 @@ import { createMemoryReadModels, createProjector, createRedisReadModels, deleteK
 import { pino } from 'pino';
 import { appendEvents } from '@pass/projector/test-support/append';
 import { generateEvents } from '@pass/projector/test-support/generate-events';
-import { startHarness } from '@pass/command-api/testing/harness';
+import { startHarness } from '@pass/command-api/test-support/harness';
 import { faultTally } from './tally';
 
 /**

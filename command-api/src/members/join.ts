@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { streams, type CommandContext, type JoinForm } from '@pass/events';
+import { DomainError, isDomainError, normalizeEmail, streams, type CommandContext, type JoinForm } from '@pass/events';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
-import { DomainError, isDomainError } from '@pass/events';
 import { hashPassword, verifyPassword } from '../sessions/passwords';
-import { userDecider, type UserState } from './decider';
+import { userDecider } from './decider';
+import type { UserState } from './state';
 import { emailDecider, type EmailState } from './email-decider';
 
 export const WRONG_PASSWORD = 'This email is already registered with a different password';
@@ -35,7 +35,7 @@ export interface Joined {
  * one clear error.
  */
 export async function join(deps: JoinDeps, form: JoinForm, ctx: CommandContext): Promise<Joined> {
-  const email = form.email.trim().toLowerCase();
+  const email = normalizeEmail(form.email);
   const emailStream = streams.email(email);
   const { state: existing } = await deps.handler.load(emailDecider, emailStream);
   if (existing.userId) return logIn(deps, existing, form.password, ctx);

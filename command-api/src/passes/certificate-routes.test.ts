@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMAGE_MESSAGES, streams } from '@pass/events';
-import { jpegWithExif, PDF, smallPng, WINDOWS_EXE } from '../testing/images';
-import { ADMIN, startHarness, type Browser, type Harness } from '../testing/harness';
-import type { SimulatedPaymentProvider } from '../payments/simulated-provider';
+import { jpegWithExif, PDF, smallPng, WINDOWS_EXE } from '../test-support/images';
+import { ADMIN, startHarness, type Browser, type Harness } from '../test-support/harness';
+import type { SimulatedPaymentProvider } from '../payments/provider/simulated-provider';
 
 let h: Harness;
 let admin: Browser;

@@ -9,7 +9,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { createCommandApi, type CommandApi, type CommandApiConfig } from '../command-api';
 import { systemClock, type Clock } from '../kernel/clock';
-import { AdViewTickets } from '../users/ad-view-tickets';
+import { AdViewTickets } from '../free-points/ad-view-tickets';
 import type { ActionLimits } from '../sessions/rate-limiter';
 
 export interface Harness {

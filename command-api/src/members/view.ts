@@ -1,5 +1,5 @@
 import type { UserView } from '@pass/events';
-import type { UserState } from './decider';
+import type { UserState } from './state';
 
 /** The spec's user model (§3) of a member's state. `chatCount` is the points. */
 export function toUserView(s: UserState): UserView {

@@ -1,7 +1,7 @@
 import { streams } from '@pass/events';
 import nock from 'nock';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness, type Browser, type Harness } from '../testing/harness';
+import { startHarness, type Browser, type Harness } from '../../test-support/harness';
 
 /**
  * The PayPal adapter against PayPal's HTTP API as nock replays it on the sandbox host, through

@@ -1,6 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { AdViewTicketResponse } from '@pass/events';
-import { AD_VIEW_MIN_MS, AD_VIEW_TTL_MS } from './decider';
+import { AD_VIEW_MIN_MS, AD_VIEW_TTL_MS, type AdViewTicketResponse } from '@pass/events';
 
 const FORMAT = /^v1\.(\d{1,15})\.([\w-]{43})$/;
 

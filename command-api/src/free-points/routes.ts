@@ -1,0 +1,34 @@
+import { Router } from 'express';
+import { requireMember } from '../http/auth';
+import { commandContext } from '../http/context';
+import { expressHandler, type HotRoute } from '../http/hot-routes';
+import type { CommandServices } from '../kernel/services';
+import { awardFreePoint, issueAdViewTicket } from './actions';
+
+/** POST /api/free-point/ticket and POST /api/free-point (hot routes: the fast lane serves them too). */
+export function freePointHotRoutes(s: CommandServices): HotRoute[] {
+  return [
+    {
+      // /content/check asks for this when its countdown starts, and sends it back with the award.
+      path: '/api/free-point/ticket',
+      answer: ({ req, auth }) => {
+        const user = requireMember(auth);
+        return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: issueAdViewTicket(s, user, commandContext(req, user, s.clock)) };
+      },
+    },
+    {
+      path: '/api/free-point',
+      answer: async ({ req, body, auth, clientAddress }) => {
+        const user = requireMember(auth);
+        return { status: 200, body: await awardFreePoint(s, user, body, commandContext(req, user, s.clock), clientAddress) };
+      },
+    },
+  ];
+}
+
+/** The same routes behind Express. */
+export function freePointRoutes(s: CommandServices): Router {
+  const router = Router();
+  for (const route of freePointHotRoutes(s)) router.post(route.path, expressHandler(route));
+  return router;
+}

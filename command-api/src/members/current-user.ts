@@ -1,0 +1,12 @@
+import { streams, type Principal, type UserView } from '@pass/events';
+import type { CommandServices } from '../kernel/services';
+import { userDecider } from './decider';
+import { requireRegistered } from './state';
+import { toUserView } from './view';
+
+/** The session's member as the spec's user model (GET /api/verify-access, the sockets' currentUser). */
+export async function currentUser(s: CommandServices, user: Principal): Promise<UserView> {
+  const { state } = await s.handler.load(userDecider, streams.user(user.id));
+  requireRegistered(state);
+  return toUserView(state);
+}

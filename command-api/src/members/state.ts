@@ -1,0 +1,64 @@
+import { DomainError, type Image, type Priority } from '@pass/events';
+
+export interface Certificate {
+  fullname: string;
+  country: string;
+  email: string;
+  link: string;
+  image: Image;
+  message: string;
+  postedAt: string;
+}
+
+/** What the member aggregate decides on: one `user-{id}` stream folded by `evolveUser`. */
+export interface UserState {
+  exists: boolean;
+  userId: string;
+  email: string;
+  passwordHash: string;
+  /** The spec's chatCount. Never negative. */
+  points: number;
+  passes: number;
+  priority: Priority;
+  /** Total USD bought (the spec's `buyed`). */
+  buyedUsd: number;
+  lastFreePointAt: string | null;
+  /** Points credited per capture id (a reversal takes back at most these). */
+  creditedCaptures: ReadonlyMap<string, { points: number; amountUsd: number }>;
+  reversedCaptures: ReadonlySet<string>;
+  /** USD refunded so far per capture (partial refunds), and the refunds already recorded. */
+  refundedUsd: ReadonlyMap<string, number>;
+  refundIds: ReadonlySet<string>;
+  claimedReservations: ReadonlySet<string>;
+  /** Ids of the member's last chat messages (newest last), so a retried send posts nothing new. */
+  recentChatMessageIds: readonly string[];
+  certificate: Certificate | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const initialUserState = (): UserState => ({
+  exists: false,
+  userId: '',
+  email: '',
+  passwordHash: '',
+  points: 0,
+  passes: 0,
+  priority: '',
+  buyedUsd: 0,
+  lastFreePointAt: null,
+  creditedCaptures: new Map(),
+  reversedCaptures: new Set(),
+  refundedUsd: new Map(),
+  refundIds: new Set(),
+  claimedReservations: new Set(),
+  recentChatMessageIds: [],
+  certificate: null,
+  createdAt: '',
+  updatedAt: '',
+});
+
+/** Every member command but registration needs a registered member. */
+export function requireRegistered(state: UserState): void {
+  if (!state.exists) throw new DomainError('not_found', 'This member does not exist');
+}
