@@ -6,7 +6,6 @@ import type { Registry } from 'prom-client';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import {
-  LIMITS,
   TIMERS,
   chatMessageSchema,
   type Ack,
@@ -22,7 +21,7 @@ import {
   type SendChatMessageResponse,
   type UserView,
 } from '@pass/events';
-import { toCountriesView, toMainDataView, type ReadModelStore } from '@pass/projector';
+import { readUpdatedMainData, type ReadModelStore } from '@pass/projector';
 import { clientAddressResolver } from '../http/client-address';
 import { queryMetrics } from '../metrics';
 import { coalesceWrites } from './coalesce';
@@ -150,11 +149,7 @@ function socketActions(deps: SocketDeps, log: Logger) {
   };
   return {
     answer,
-    mainData: async () => {
-      const ks = await deps.readModels.active();
-      const [main, countries] = await Promise.all([ks.main(), ks.countries(LIMITS.topCountries)]);
-      return { mainData: toMainDataView(main), countries: toCountriesView(countries) };
-    },
+    mainData: async () => readUpdatedMainData(await deps.readModels.active()),
     command: <T>(socket: PassSocket, name: string, ack: Ack<T> | undefined, run: (user: Principal, ctx: RequestContext) => Promise<GatewayResult<T>>) => {
       (async () => {
         const user = await principalOf(socket);
