@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
-import { LIMITS, type ChatHistory, type CountriesView, type GlobalPostView, type MainDataView, type Page, type RankingEntry, type RegistryRow } from '@pass/events';
+import { LIMITS, normalizeEmail, type ChatHistory, type CountriesView, type GlobalPostView, type MainDataView, type Page, type RankingEntry, type RegistryRow } from '@pass/events';
 import { CHAT_HISTORY_LIMIT, toCountriesView, toMainDataView } from '@pass/projector';
 import type { QueryApiDeps } from '../deps';
 import { authOf } from '../http/auth';
@@ -75,8 +75,11 @@ export function readRoutes(deps: QueryApiDeps, publicRoutes: readonly ReadRoute[
     const viewer = { userId: auth.user?.id ?? null, admin: auth.admin !== null };
     const keyspace = await ks();
     // Members find their own row by e-mail; admins find anyone's.
-    const mayLookUpEmail = async (email: string) =>
-      viewer.admin || (viewer.userId !== null && (await keyspace.userById(viewer.userId))?.email.trim().toLowerCase() === email);
+    const mayLookUpEmail = async (email: string) => {
+      if (viewer.admin) return true;
+      const own = viewer.userId === null ? null : await keyspace.userById(viewer.userId);
+      return own !== null && normalizeEmail(own.email) === email;
+    };
     const found = await searchUsers(keyspace, { ...query, allowEmail: true, membersOnly: false, mayLookUpEmail });
     const body: Page<RegistryRow> = {
       total: found.total,
