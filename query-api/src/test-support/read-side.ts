@@ -61,15 +61,7 @@ export async function startReadSide(): Promise<ReadSide> {
   const registry = new Registry();
   const app = express();
   const server: Server = createServer(app);
-  const sockets = attachSocketServer(server, {
-    readModels,
-    sessions: commandApi.sessions,
-    gateway: commandApi.gateway,
-    logger,
-    metrics: registry,
-    connectedUsersRefreshMs: 60_000,
-    checkOrigin: anyOrigin,
-  });
+  const sockets = attachSocketServer(server, { readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, logger, metrics: registry, connectedUsersRefreshMs: 60_000, checkOrigin: anyOrigin });
   const runtime = createProjectionRuntime({ eventStore: store, readModels, publisher: broadcastPublisher(sockets.io), logger, metrics: registry, dropDelayMs: 100 });
   app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store, projector: runtime }) }));
   app.use(
