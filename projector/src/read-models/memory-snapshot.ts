@@ -32,7 +32,8 @@ const here = import.meta.dirname;
 const SOURCES = [
   { dir: resolve(here, '../projections') },
   { dir: here },
-  { dir: resolve(here, '../../../events/src'), files: ['domain-events.ts', 'upcasters.ts'] },
+  // The kernel's event shapes, which events are a user's, and the money rounding the figures use.
+  { dir: resolve(here, '../../../events/src'), files: ['domain-events.ts', 'upcasters.ts', 'stream-events.ts', 'rules/site.ts'] },
 ];
 
 /** A hash of the projection sources; undefined when they cannot be read (then no snapshots). */
@@ -55,6 +56,19 @@ async function eventIdAt(store: EventStore, checkpoint: string): Promise<string 
   const position = positionFromString(checkpoint);
   const [event] = await store.readAll({ after: { commit: position.commit, prepare: position.prepare - 1n }, maxCount: 1 });
   return event && positionToString(event.position) === checkpoint ? event.id : undefined;
+}
+
+/** The snapshot in `file` and the id of its checkpoint's event (written as a small header before it). */
+async function readSnapshotFile(file: string): Promise<{ snapshot: SnapshotFile; eventId: string } | { unusable: string }> {
+  try {
+    const bytes = await readFile(file);
+    const headerLength = bytes.readUInt32BE(0);
+    const header = JSON.parse(bytes.subarray(4, 4 + headerLength).toString('utf8')) as { format: number; eventId: string };
+    if (header.format !== FORMAT) return { unusable: `format ${header.format}, expected ${FORMAT}` };
+    return { snapshot: deserialize(bytes.subarray(4 + headerLength)) as SnapshotFile, eventId: header.eventId };
+  } catch (error) {
+    return { unusable: `unreadable: ${(error as Error).message}` };
+  }
 }
 
 export interface ReadModelSnapshotsDeps {
@@ -123,18 +137,9 @@ export function createReadModelSnapshots(deps: ReadModelSnapshotsDeps): ReadMode
     async load() {
       if (!fingerprint || !existsSync(deps.file)) return 'none';
       const started = performance.now();
-      let snapshot: SnapshotFile;
-      let eventId: string;
-      try {
-        const bytes = await readFile(deps.file);
-        const headerLength = bytes.readUInt32BE(0);
-        const header = JSON.parse(bytes.subarray(4, 4 + headerLength).toString('utf8')) as { format: number; eventId: string };
-        if (header.format !== FORMAT) return await discard(`format ${header.format}, expected ${FORMAT}`);
-        snapshot = deserialize(bytes.subarray(4 + headerLength)) as SnapshotFile;
-        eventId = header.eventId;
-      } catch (error) {
-        return discard(`unreadable: ${(error as Error).message}`);
-      }
+      const read = await readSnapshotFile(deps.file);
+      if ('unusable' in read) return discard(read.unusable);
+      const { snapshot, eventId } = read;
       if (snapshot.fingerprint !== fingerprint) return discard('the projection code changed since it was written');
       const checkpoint = snapshot.state.checkpoint;
       if (checkpoint === null) return discard('it holds no checkpoint');

@@ -1,4 +1,4 @@
-import { readModelStoreContract } from './contract';
+import { readModelStoreContract } from '../test-support/read-model-store-contract';
 import { createMemoryReadModels } from './memory';
 
 readModelStoreContract('memory', async () => {

@@ -1,4 +1,4 @@
-import type { ChatHistory, ChatMessageView, GlobalPostView } from '@pass/events';
+import { assertNever, type ChatHistory, type ChatMessageView, type GlobalPostView } from '@pass/events';
 import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
 import { searchPlan, UNPAIRED_SET, type SearchPlan } from './search';
 import { SortedList, type Chunk } from './sorted-list';
@@ -141,6 +141,8 @@ class MemoryKeyspace implements Keyspace {
       case 'posts':
         this.postList = [...w.posts];
         return;
+      default:
+        assertNever(w);
     }
   }
 

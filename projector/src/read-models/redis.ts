@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ChatHistory, ChatMessageView, GlobalPostView } from '@pass/events';
+import { assertNever, type ChatHistory, type ChatMessageView, type GlobalPostView } from '@pass/events';
 import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
 import { searchPlan, UNPAIRED_SET } from './search';
 import {
@@ -219,6 +219,8 @@ export function encodeWrites(writes: ReadModelWrite[]): string[] {
       case 'posts':
         args.push('S', 'posts', JSON.stringify(w.posts));
         break;
+      default:
+        assertNever(w);
     }
   }
   return args;

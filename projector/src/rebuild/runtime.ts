@@ -3,7 +3,7 @@ import type { Registry } from 'prom-client';
 import type { EventStore, ProjectionStatus } from '@pass/events';
 import type { LivePublisher } from '../live/publisher';
 import { createProjector, type Projector } from '../projector';
-import { newKeyspaceId, type ReadModelStore } from '../read-models/port';
+import { newKeyspaceId, type Keyspace, type ReadModelStore } from '../read-models/port';
 import type { ProjectionControl } from './control';
 
 export type RebuildState = ProjectionStatus['rebuild'];
@@ -57,18 +57,82 @@ async function countEvents(store: EventStore): Promise<number> {
  * as the live projector (now also publishing). Readers never see an empty or half-built model.
  */
 export function createProjectionRuntime(deps: ProjectionRuntimeDeps): ProjectionRuntime {
-  const log = deps.logger.child({ component: 'projection-runtime' });
-  let live: Projector | undefined;
-  let state: RebuildState = { state: 'idle', processed: 0, total: 0, startedAt: null };
-  let rebuildError: string | null = null;
-  let running: Promise<void> | undefined;
-  const dropTimers = new Set<NodeJS.Timeout>();
+  return new Runtime(deps);
+}
 
-  const setState = (next: Partial<RebuildState>) => {
-    state = { ...state, ...next };
-    deps.onRebuildState?.(state, rebuildError);
-  };
-  const projector = (keyspaceId: string, publisher: LivePublisher | undefined, onBatch?: (n: number) => void): Projector => {
+class Runtime implements ProjectionRuntime {
+  private readonly log: Logger;
+  private current: Projector | undefined;
+  private state: RebuildState = { state: 'idle', processed: 0, total: 0, startedAt: null };
+  private rebuildError: string | null = null;
+  private running: Promise<void> | undefined;
+  private readonly dropTimers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly deps: ProjectionRuntimeDeps) {
+    this.log = deps.logger.child({ component: 'projection-runtime' });
+  }
+
+  async start(): Promise<void> {
+    const activeId = await this.deps.readModels.activeId();
+    // A rebuild that died with its process left a keyspace nobody reads, and maybe a
+    // "running" state; clear both (one projector process per deployment).
+    for (const id of await this.deps.readModels.list()) {
+      if (id === activeId) continue;
+      this.log.warn({ keyspace: id }, 'dropping a keyspace left by an unfinished rebuild');
+      await this.deps.readModels.drop(id);
+    }
+    this.deps.onRebuildState?.(this.state, this.rebuildError);
+    this.current ??= this.projector(activeId, this.deps.publisher);
+    await this.current.start();
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.dropTimers) clearTimeout(t);
+    this.dropTimers.clear();
+    await this.running?.catch(() => undefined);
+    await this.current?.stop();
+  }
+
+  live(): Projector {
+    if (!this.current) throw new Error('Projection runtime not started');
+    return this.current;
+  }
+
+  rebuildState(): RebuildState {
+    return this.state;
+  }
+
+  runRebuild(): Promise<void> {
+    this.running ??= this.rebuildOnce().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  async rebuild(): Promise<ProjectionStatus> {
+    void this.runRebuild();
+    return this.status();
+  }
+
+  async status(): Promise<ProjectionStatus> {
+    const s = await this.live().status();
+    return {
+      position: s.position,
+      headPosition: s.headPosition,
+      lagEvents: s.lagEvents,
+      lagSeconds: s.lagSeconds,
+      lastError: s.lastError ?? this.rebuildError,
+      rebuild: this.state,
+    };
+  }
+
+  private setState(next: Partial<RebuildState>): void {
+    this.state = { ...this.state, ...next };
+    this.deps.onRebuildState?.(this.state, this.rebuildError);
+  }
+
+  private projector(keyspaceId: string, publisher: LivePublisher | undefined, onBatch?: (n: number) => void): Projector {
+    const { deps } = this;
     const created: Projector = createProjector({
       eventStore: deps.eventStore,
       readModels: deps.readModels,
@@ -79,111 +143,79 @@ export function createProjectionRuntime(deps: ProjectionRuntimeDeps): Projection
       ...(deps.maxBatchSize ? { maxBatchSize: deps.maxBatchSize } : {}),
       ...(deps.checkIntervalMs !== undefined ? { checkIntervalMs: deps.checkIntervalMs } : {}),
       ...(onBatch ? { onBatch } : {}),
-      // The live projector's keyspace is the one readers use. A Redis that restarted empty has
-      // forgotten which (readers then claim the first keyspace): point them back here, where
-      // the projector re-projects from 0. Set on every (re)subscribe, not only when it differs:
-      // activeId() may answer from its cache, from before the restart.
-      onSubscribe: async (keyspace) => {
-        if (live !== created) return;
-        if ((await deps.readModels.activeId()) !== keyspace.id) {
-          log.warn({ keyspace: keyspace.id }, 'readers were not on the live keyspace (read models lost?); switching them back');
-        }
-        if (live === created) await deps.readModels.activate(keyspace.id);
-      },
+      onSubscribe: (keyspace) => this.pointReadersAt(created, keyspace),
     });
     return created;
-  };
+  }
 
-  const rebuild = async () => {
+  /**
+   * The live projector's keyspace is the one readers use. A Redis that restarted empty has
+   * forgotten which (readers then claim the first keyspace): point them back here, where the
+   * projector re-projects from 0. Set on every (re)subscribe, not only when it differs:
+   * activeId() may answer from its cache, from before the restart.
+   */
+  private async pointReadersAt(projector: Projector, keyspace: Keyspace): Promise<void> {
+    if (this.current !== projector) return;
+    if ((await this.deps.readModels.activeId()) !== keyspace.id) {
+      this.log.warn({ keyspace: keyspace.id }, 'readers were not on the live keyspace (read models lost?); switching them back');
+    }
+    if (this.current === projector) await this.deps.readModels.activate(keyspace.id);
+  }
+
+  private async rebuildOnce(): Promise<void> {
     const id = newKeyspaceId();
-    rebuildError = null;
-    setState({ state: 'running', processed: 0, total: 0, startedAt: new Date().toISOString() });
-    log.info({ keyspace: id }, 'rebuild started');
-    const fresh = projector(id, undefined, (n) => {
-      const processed = state.processed + n;
-      setState({ processed, total: Math.max(state.total, processed) });
+    this.rebuildError = null;
+    this.setState({ state: 'running', processed: 0, total: 0, startedAt: new Date().toISOString() });
+    this.log.info({ keyspace: id }, 'rebuild started');
+    const fresh = this.projector(id, undefined, (n) => {
+      const processed = this.state.processed + n;
+      this.setState({ processed, total: Math.max(this.state.total, processed) });
     });
     try {
-      countEvents(deps.eventStore)
-        .then((total) => {
-          if (state.state === 'running') setState({ total: Math.max(total, state.processed) });
-        })
-        .catch((error: unknown) => log.warn({ err: error }, 'could not count events for the rebuild progress'));
+      this.countForProgress();
       await fresh.start();
       await fresh.settled();
-      setState({ state: 'switching' });
-      const old = live;
-      await old?.stop();
-      await fresh.settled();
-      await deps.readModels.activate(id);
-      fresh.setPublisher(deps.publisher);
-      live = fresh;
-      setState({ state: 'idle', total: state.processed });
-      log.info({ keyspace: id, processed: state.processed }, 'rebuild switched readers over');
-      if (old) {
-        const timer = setTimeout(() => {
-          dropTimers.delete(timer);
-          deps.readModels.drop(old.keyspace.id).catch((error: unknown) => log.warn({ err: error, keyspace: old.keyspace.id }, 'old keyspace not dropped'));
-        }, deps.dropDelayMs ?? 5_000);
-        dropTimers.add(timer);
-      }
+      await this.switchTo(fresh, id);
     } catch (error) {
-      rebuildError = error instanceof Error ? error.message : String(error);
-      log.error({ err: error, keyspace: id }, 'rebuild failed; readers stay on the current read models');
+      this.rebuildError = error instanceof Error ? error.message : String(error);
+      this.log.error({ err: error, keyspace: id }, 'rebuild failed; readers stay on the current read models');
       await fresh.stop().catch(() => undefined);
       // If the old projector was already stopped for the switch, it resumes where it was.
-      if (live && !(await live.status().then((s) => s.running))) await live.start();
-      await deps.readModels.drop(id).catch(() => undefined);
-      setState({ state: 'failed' });
+      if (this.current && !(await this.current.status().then((s) => s.running))) await this.current.start();
+      await this.deps.readModels.drop(id).catch(() => undefined);
+      this.setState({ state: 'failed' });
     }
-  };
+  }
 
-  const runtime: ProjectionRuntime = {
-    async start() {
-      const activeId = await deps.readModels.activeId();
-      // A rebuild that died with its process left a keyspace nobody reads, and maybe a
-      // "running" state; clear both (one projector process per deployment).
-      for (const id of await deps.readModels.list()) {
-        if (id === activeId) continue;
-        log.warn({ keyspace: id }, 'dropping a keyspace left by an unfinished rebuild');
-        await deps.readModels.drop(id);
-      }
-      deps.onRebuildState?.(state, rebuildError);
-      live ??= projector(activeId, deps.publisher);
-      await live.start();
-    },
-    async stop() {
-      for (const t of dropTimers) clearTimeout(t);
-      dropTimers.clear();
-      await running?.catch(() => undefined);
-      await live?.stop();
-    },
-    live() {
-      if (!live) throw new Error('Projection runtime not started');
-      return live;
-    },
-    rebuildState: () => state,
-    runRebuild() {
-      running ??= rebuild().finally(() => {
-        running = undefined;
-      });
-      return running;
-    },
-    async rebuild() {
-      void runtime.runRebuild();
-      return runtime.status();
-    },
-    async status() {
-      const s = await runtime.live().status();
-      return {
-        position: s.position,
-        headPosition: s.headPosition,
-        lagEvents: s.lagEvents,
-        lagSeconds: s.lagSeconds,
-        lastError: s.lastError ?? rebuildError,
-        rebuild: state,
-      };
-    },
-  };
-  return runtime;
+  /** The rebuild's total, counted while it runs. */
+  private countForProgress(): void {
+    countEvents(this.deps.eventStore)
+      .then((total) => {
+        if (this.state.state === 'running') this.setState({ total: Math.max(total, this.state.processed) });
+      })
+      .catch((error: unknown) => this.log.warn({ err: error }, 'could not count events for the rebuild progress'));
+  }
+
+  /** Stops the old projector, lets the fresh one take the last events, and points readers at it. */
+  private async switchTo(fresh: Projector, id: string): Promise<void> {
+    this.setState({ state: 'switching' });
+    const old = this.current;
+    await old?.stop();
+    await fresh.settled();
+    await this.deps.readModels.activate(id);
+    fresh.setPublisher(this.deps.publisher);
+    this.current = fresh;
+    this.setState({ state: 'idle', total: this.state.processed });
+    this.log.info({ keyspace: id, processed: this.state.processed }, 'rebuild switched readers over');
+    if (old) this.dropLater(old.keyspace.id);
+  }
+
+  /** Deletes an old keyspace once no reader can still be using it. */
+  private dropLater(id: string): void {
+    const timer = setTimeout(() => {
+      this.dropTimers.delete(timer);
+      this.deps.readModels.drop(id).catch((error: unknown) => this.log.warn({ err: error, keyspace: id }, 'old keyspace not dropped'));
+    }, this.deps.dropDelayMs ?? 5_000);
+    this.dropTimers.add(timer);
+  }
 }

@@ -1,7 +1,7 @@
 import type { PushMode } from '../live/pusher';
 import { ConcurrentProjectionError } from '../projections/apply';
 import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections/batch';
-import { CatchUpMirror } from '../projections/catch-up';
+import { CatchUpMirror } from './catch-up-mirror';
 import type { Keyspace } from '../read-models/port';
 
 export interface CatchUpPipelineDeps {

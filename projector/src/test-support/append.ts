@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { eventSchemaVersions, streams, type DomainEvent, type EventStore, type NewEvent } from '@pass/events';
+import { assertNever, eventSchemaVersions, isEventOf, streams, type DomainEvent, type EventStore, type NewEvent } from '@pass/events';
 
-/** The stream an event belongs to (DESIGN §3). */
+const isUserEvent = isEventOf('user');
+
+/** The stream an event belongs to (DESIGN §3; which events each holds: STREAM_EVENT_TYPES). */
 export function streamOf(event: DomainEvent): string {
+  if (isUserEvent(event)) return streams.user(event.data.userId);
   switch (event.type) {
     case 'EmailReserved':
       return streams.email(event.data.email);
@@ -18,7 +21,7 @@ export function streamOf(event: DomainEvent): string {
     case 'AdminRegistered':
       return streams.admin(event.data.adminId);
     default:
-      return streams.user(event.data.userId);
+      return assertNever(event);
   }
 }
 

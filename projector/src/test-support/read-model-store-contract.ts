@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessageView, GlobalPostView } from '@pass/events';
-import type { ReadModelStore } from './port';
-import { pairSet, rankKey, UNPAIRED_SET } from './search';
-import { CHAT_HISTORY_LIMIT, emptyMain, type ReadModelWrite, type UserRow } from './types';
+import type { ReadModelStore } from '../read-models/port';
+import { pairSet, rankKey, UNPAIRED_SET } from '../read-models/search';
+import { CHAT_HISTORY_LIMIT, emptyMain, type ReadModelWrite, type UserRow } from '../read-models/types';
 
 /**
  * The one contract every ReadModelStore adapter passes. `open` gives a fresh, isolated store;
