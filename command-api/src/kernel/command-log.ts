@@ -1,0 +1,29 @@
+import { performance } from 'node:perf_hooks';
+import type { CommandContext, CommandLogLine } from '@pass/events';
+import type { Logger } from 'pino';
+
+/** What the log needs of a queued command. */
+export interface LoggedCommand {
+  command: { type: string };
+  ctx: CommandContext;
+  /** performance.now() when it was queued. */
+  enqueuedAt: number;
+}
+
+/** From queued to now, in ms with two decimals, as a command's log line shows it. */
+const msSinceQueued = (item: LoggedCommand): number => Math.round((performance.now() - item.enqueuedAt) * 100) / 100;
+
+/** One line per decided command: on its request's access line when it has one, else a line of its own. */
+export class CommandLog {
+  constructor(private readonly logger: Logger) {}
+
+  decided(item: LoggedCommand, streamId: string, outcome: CommandLogLine['outcome'], extra: Pick<CommandLogLine, 'attempts' | 'code' | 'events' | 'batch'>): void {
+    const line: CommandLogLine = { command: item.command.type, stream: streamId, outcome, ms: msSinceQueued(item), ...extra };
+    if (!item.ctx.report?.(line)) this.logger.info({ ...line, correlationId: item.ctx.correlationId }, 'command');
+  }
+
+  /** A command that could not be decided or appended (not a refusal): always a line of its own, with the error. */
+  failed(item: LoggedCommand, streamId: string, err: unknown, attempts: number): void {
+    this.logger.info({ command: item.command.type, stream: streamId, outcome: 'failed', ms: msSinceQueued(item), correlationId: item.ctx.correlationId, err, attempts }, 'command');
+  }
+}
