@@ -1,5 +1,4 @@
 export { createQueryReads } from './query-api';
-export type { PreparedJson, ReadAnswer, ReadLane, ReadRoute } from './http/read-lane';
-export type { QueryApiDeps } from './deps';
+export type { PreparedJson, ReadLane } from './http/read-lane';
 export { attachSocketServer } from './socket/server';
 export { createOpsRouter, readSideChecks, type ReadinessCheck } from './ops/router';
