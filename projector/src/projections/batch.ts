@@ -19,8 +19,6 @@ import { ranking } from './ranking';
 import { sameRow, users } from './users';
 import { WorkingCopy } from './working-copy';
 
-export { usersOf } from './users';
-
 export interface PositionedEvent {
   position: GlobalPosition;
   event: DomainEvent;

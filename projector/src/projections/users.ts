@@ -54,6 +54,8 @@ function registered(d: DomainEventOf<'UserRegistered'>['data'], seq: number): Us
   };
 }
 
+const emptyCard = { fullname: '', country: '', link: '', image: null, message: '' } as const;
+
 function evolveRow(row: UserRow, event: Exclude<UserEvent, { type: 'UserRegistered' }>): void {
   switch (event.type) {
     case 'FreePointAwarded':
@@ -104,8 +106,6 @@ function evolveRow(row: UserRow, event: Exclude<UserEvent, { type: 'UserRegister
       assertNever(event);
   }
 }
-
-const emptyCard = { fullname: '', country: '', link: '', image: null, message: '' } as const;
 
 /** Same values (what a stored row write would change); `image` is compared by content. */
 export function sameRow(a: UserRow, b: UserRow): boolean {

@@ -2,7 +2,8 @@ import type { GlobalPostView } from '@pass/events';
 import type { Keyspace } from '../read-models/port';
 import type { BatchSnapshot, MainRecord, UserRow } from '../read-models/types';
 import { ReadModelsChangedError } from '../projections/apply';
-import { projectBatch, usersOf, type PositionedEvent, type ProjectedBatch } from '../projections/batch';
+import { projectBatch, type PositionedEvent, type ProjectedBatch } from '../projections/batch';
+import { usersOf } from '../projections/users';
 
 /**
  * What a catching-up projector has stored in its keyspace, kept in memory so the next batch is
