@@ -1,4 +1,5 @@
-import { emailToken, rowIndexSetList, rowIndexSets } from '../read-models/search';
+import { normalizeEmail } from '@pass/events';
+import { rowIndexSetList, rowIndexSets } from '../read-models/search';
 import type { ReadModelWrite, SortedSetName, UserRow } from '../read-models/types';
 import { projection } from './projection';
 
@@ -45,6 +46,6 @@ function rankingWrites(before: UserRow | undefined, after: UserRow, writes: Read
     for (const set of rowIndexSetList(after)) writes.push({ op: 'zadd', set: set as SortedSetName, member: after.key, score });
   }
   // E-mails never change after registration (UserRegistered is the only event that sets one).
-  if (!before && after.email) writes.push({ op: 'email', email: emailToken(after.email), member: after.key });
+  if (!before && after.email) writes.push({ op: 'email', email: normalizeEmail(after.email), member: after.key });
   return Number(isMember(after)) - Number(isMember(before));
 }

@@ -2,8 +2,10 @@
  * Search tokens shared by the projections (which index rows) and the queries (which look them
  * up), so both normalise text the same way. Matching is by whole token, case- and
  * accent-insensitive: "maria" finds "María López"; "united states" needs both words. E-mails are
- * looked up whole, and only by the registry, so the public ranking never matches on them.
+ * looked up whole (the kernel's normalizeEmail), and only by the registry, so the public
+ * ranking never matches on them.
  */
+import { normalizeEmail } from '@pass/events';
 
 const MAX_QUERY_TOKENS = 4;
 
@@ -51,10 +53,6 @@ function parseDisplayDate(iso: string): string {
   return `${p(d.getUTCDate())}/${p(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
 }
 
-export function emailToken(email: string): string {
-  return email.trim().toLowerCase();
-}
-
 export interface ParsedQuery {
   /** Sorted-set names of the index, all of which must match. */
   sets: Array<`ix:${string}`>;
@@ -69,7 +67,7 @@ export interface ParsedQuery {
 export function parseQuery(q: string | undefined, allowEmail: boolean): ParsedQuery {
   const text = (q ?? '').trim();
   if (text === '') return { sets: [] };
-  if (allowEmail && text.includes('@')) return { sets: [], email: emailToken(text) };
+  if (allowEmail && text.includes('@')) return { sets: [], email: normalizeEmail(text) };
   const sets = new Set<`ix:${string}`>();
   for (const part of text.split(/\s+/)) {
     if (/^\d{2}\/\d{2}\/\d{4}$/.test(part)) sets.add(`ix:${part}`);
