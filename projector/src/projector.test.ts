@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { Registry } from 'prom-client';
-import { positionFromString, type EventStore } from '@pass/events';
-import { broadcastPublisher, CHAT_MESSAGES_ON_CLEAR, type LiveEvent } from './live/publisher';
+import { CHAT_PANEL_MESSAGES, positionFromString, type EventStore } from '@pass/events';
+import { broadcastPublisher, type LiveEvent } from './live/publisher';
 import { CATCH_UP_PUSH_MS } from './live/pusher';
 import { createProjector, type Projector } from './projector';
 import { projectInto, toPositioned } from './projections/apply';
@@ -112,7 +112,7 @@ describe('projector over a PGlite event store', () => {
   /** What a reload shows: the read models as they are stored. */
   const reloadShows = async (ks: Keyspace) => ({
     figures: await readUpdatedMainData(ks),
-    panel: (await ks.chat(CHAT_MESSAGES_ON_CLEAR)).messages.map((m) => m.id),
+    panel: (await ks.chat(CHAT_PANEL_MESSAGES)).messages.map((m) => m.id),
   });
 
   it('while catching up, pushes the latest state now and then instead of after every batch, ending on what a reload shows', async () => {
@@ -130,7 +130,7 @@ describe('projector over a PGlite event store', () => {
     const browser = browserAfter(heard);
     const reload = await reloadShows(await readModels.active());
     expect(browser.figures).toEqual(reload.figures);
-    expect(browser.panel.slice(-CHAT_MESSAGES_ON_CLEAR)).toEqual(reload.panel);
+    expect(browser.panel.slice(-CHAT_PANEL_MESSAGES)).toEqual(reload.panel);
     const direct = await projectInto(await createMemoryReadModels().active(), positioned(events));
     const lastPost = direct.live.findLast((n) => n.kind === 'globalMember' || n.kind === 'globalMessage');
     expect(browser.popup).toEqual(lastPost && 'post' in lastPost ? lastPost.post : undefined);
@@ -180,7 +180,7 @@ describe('projector over a PGlite event store', () => {
     const reload = await reloadShows(stored);
     const browser = browserAfter(heard);
     expect(browser.figures).toEqual(reload.figures);
-    expect(browser.panel.slice(-CHAT_MESSAGES_ON_CLEAR)).toEqual(reload.panel.slice(-browser.panel.length));
+    expect(browser.panel.slice(-CHAT_PANEL_MESSAGES)).toEqual(reload.panel.slice(-browser.panel.length));
     expect(await p.status()).toMatchObject({ caughtUp: true, lagEvents: 0, lastError: null });
     const direct = await createMemoryReadModels().active();
     await projectInto(direct, positioned([...recordedDay.slice(0, 5), ...events]));

@@ -2,6 +2,11 @@
 
 /** Points one chat message spends. */
 export const POINTS_PER_CHAT_MESSAGE = 1;
+/**
+ * Messages a browser's chat panel is sent at once: on every (re)connect (getChatMessages) and to
+ * everyone after the admin clears the chat; live messages are appended after them.
+ */
+export const CHAT_PANEL_MESSAGES = 50;
 /** A member without a posted card chats as this nickname. */
 export const ANONYMOUS_NICKNAME = 'Anonymous';
 

@@ -3,7 +3,7 @@ import { eventSchemaVersions, type EventType } from '../domain-events';
 import { STREAM_EVENT_TYPES } from '../stream-events';
 import { AD_VIEW_MIN_MS, AD_VIEW_TTL_MS, FREE_POINT_COUNTDOWN_SECONDS, adViewProblem, freePointWaitMs } from './free-points';
 import { maxClaimablePasses, passesCost, priorityFor } from './passes';
-import { canAffordChatMessage, chatNickname } from './chat';
+import { CHAT_PANEL_MESSAGES, canAffordChatMessage, chatNickname } from './chat';
 import { maskEmail, normalizeEmail } from './members';
 import { dayCounter, fundsRaised } from './site';
 import { HTTP_STATUS_OF_ERROR, httpStatusOf } from './errors';
@@ -50,6 +50,9 @@ describe('chat, members, site, payments', () => {
     expect(canAffordChatMessage(1)).toBe(true);
     expect(chatNickname('')).toBe('Anonymous');
     expect(chatNickname('Ana')).toBe('Ana');
+  });
+  it('sends a chat panel the last 50 messages at once', () => {
+    expect(CHAT_PANEL_MESSAGES).toBe(50);
   });
   it('compares e-mails without case or surrounding spaces', () => {
     expect(normalizeEmail('  Ana@Example.COM ')).toBe('ana@example.com');

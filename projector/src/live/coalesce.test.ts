@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessageView, GlobalPostView } from '@pass/events';
+import { CHAT_PANEL_MESSAGES, type ChatMessageView, type GlobalPostView } from '@pass/events';
 import type { LiveNotice } from '../projections/batch';
 import { LiveBacklog } from './coalesce';
-import { CHAT_MESSAGES_ON_CLEAR } from './publisher';
 
 const message = (id: string): LiveNotice => ({ kind: 'chatMessage', message: { id } as ChatMessageView });
 const post = (kind: 'globalMember' | 'globalMessage', userId: string): LiveNotice => ({ kind, post: { user: { id: userId } } as GlobalPostView });
@@ -34,10 +33,10 @@ describe('live notices held back while the projector catches up', () => {
 
   it('given more messages than the history holds, when taken, then the history replaces them', () => {
     const backlog = new LiveBacklog();
-    for (let i = 0; i < CHAT_MESSAGES_ON_CLEAR; i++) backlog.add([message(`m${i}`)]);
-    expect(backlog.take()).toHaveLength(CHAT_MESSAGES_ON_CLEAR);
+    for (let i = 0; i < CHAT_PANEL_MESSAGES; i++) backlog.add([message(`m${i}`)]);
+    expect(backlog.take()).toHaveLength(CHAT_PANEL_MESSAGES);
 
-    for (let i = 0; i <= CHAT_MESSAGES_ON_CLEAR; i++) backlog.add([message(`m${i}`)]);
+    for (let i = 0; i <= CHAT_PANEL_MESSAGES; i++) backlog.add([message(`m${i}`)]);
     expect(kinds(backlog.take())).toEqual(['chatCleared']);
   });
 

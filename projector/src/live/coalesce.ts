@@ -1,5 +1,5 @@
+import { CHAT_PANEL_MESSAGES } from '@pass/events';
 import type { LiveNotice } from '../projections/batch';
-import { CHAT_MESSAGES_ON_CLEAR } from './publisher';
 
 /**
  * Live notices of batches stored while the projector is behind, waiting to be pushed as one.
@@ -35,7 +35,7 @@ export class LiveBacklog {
           if (this.chatHistory) break;
           this.chat.push(n);
           // The history holds as many messages as a browser gets when it (re)connects.
-          if (this.chat.length > CHAT_MESSAGES_ON_CLEAR) {
+          if (this.chat.length > CHAT_PANEL_MESSAGES) {
             this.chatHistory = true;
             this.chat = [];
           }

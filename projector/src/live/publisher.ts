@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { Emitter } from '@socket.io/redis-emitter';
-import type { ServerToClientEvents } from '@pass/events';
+import { CHAT_PANEL_MESSAGES, type ServerToClientEvents } from '@pass/events';
 import type { LiveNotice } from '../projections/batch';
 import type { Keyspace } from '../read-models/port';
 import { readUpdatedMainData } from '../read-models/views';
@@ -47,8 +47,6 @@ export function redisEmitterPublisher(redis: Redis, options: { key?: string } = 
   };
 }
 
-export const CHAT_MESSAGES_ON_CLEAR = 50;
-
 /**
  * Turns a stored batch's notices into broadcasts, reading figures from the read models so that
  * what browsers see is what a reload would show. A clear sends the whole (short) history
@@ -71,7 +69,7 @@ export async function liveEventsFor(notices: LiveNotice[], keyspace: Keyspace): 
         break;
       case 'chatCleared':
         if (!events.some((e) => e.name === 'chatMessages')) {
-          events.push({ name: 'chatMessages', payload: await keyspace.chat(CHAT_MESSAGES_ON_CLEAR) });
+          events.push({ name: 'chatMessages', payload: await keyspace.chat(CHAT_PANEL_MESSAGES) });
         }
         break;
     }
