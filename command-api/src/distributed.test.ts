@@ -2,14 +2,22 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE, type EventStore } from '@pass/events';
 import { openPostgresEventStore } from '@pass/events/event-store/postgres';
 import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support/services';
-import { smallPng } from './test-support/images';
-import { startHarness, type Harness } from './test-support/harness';
+import type { CommandApiAdapters } from './command-api';
+import { RedisAggregateSnapshots } from './kernel/aggregate-snapshots';
 import type { SimulatedPaymentProvider } from './payments/provider/simulated-provider';
+import { commandApiRedisKeys } from './redis-keys';
+import { ActionThrottle, LoginThrottle } from './sessions/rate-limiter';
+import { RedisSessionStore } from './sessions/redis-session-store';
+import { RELAXED_ACTION_LIMITS, startHarness, type Harness } from './test-support/harness';
+import { smallPng } from './test-support/images';
+import { BullMqImageJobs } from './uploads/image-jobs';
 
 const pgUp = await requireService('command-api distributed (PostgreSQL)', testPostgresUrl(), 5432);
 const redisUp = await requireService('command-api distributed (Redis)', testRedisUrl(), 6379);
@@ -22,17 +30,33 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: two command-api instances'
   let a: Harness;
   let b: Harness;
   let uploadsDir: string;
+  const connections: Redis[] = [];
+
+  /** One instance's adapters on the Redis both share, as infra composes them with REDIS_URL (its own connection). */
+  async function redisAdapters(): Promise<CommandApiAdapters> {
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    connections.push(redis);
+    const keys = commandApiRedisKeys(prefix);
+    const logger = pino({ level: 'silent' });
+    return {
+      sessionStore: await RedisSessionStore.withLocalCache(redis, keys.sessions, { logger }),
+      snapshots: new RedisAggregateSnapshots(redis, keys.aggregateSnapshots),
+      loginThrottle: LoginThrottle.onRedis(redis, keys.loginLimits, { perEmail: { max: 3, windowMs: 60_000 }, perIp: { max: 1000, windowMs: 60_000 } }),
+      actionThrottle: ActionThrottle.onRedis(redis, keys.actionLimits, RELAXED_ACTION_LIMITS),
+      images: new BullMqImageJobs({ redisUrl: testRedisUrl(), uploadsDir, logger, prefix: keys.imageJobs }),
+    };
+  }
 
   beforeAll(async () => {
     uploadsDir = await mkdtemp(join(tmpdir(), 'pass-dist-uploads-'));
     stores = [await openPostgresEventStore({ connectionString: testPostgresUrl(), schema }), await openPostgresEventStore({ connectionString: testPostgresUrl(), schema })];
-    const config = { redisUrl: testRedisUrl(), redisPrefix: prefix, uploadsDir, loginLimits: { perEmail: { max: 3, windowMs: 60_000 }, perIp: { max: 1000, windowMs: 60_000 } } };
-    a = await startHarness({ store: stores[0], config });
-    b = await startHarness({ store: stores[1], config });
+    a = await startHarness({ store: stores[0], config: { uploadsDir }, adapters: await redisAdapters() });
+    b = await startHarness({ store: stores[1], config: { uploadsDir }, adapters: await redisAdapters() });
   });
   afterAll(async () => {
     await a?.close();
     await b?.close();
+    for (const redis of connections) await redis.quit();
     for (const s of stores) await s.close();
     const client = new pg.Client({ connectionString: testPostgresUrl() });
     await client.connect();

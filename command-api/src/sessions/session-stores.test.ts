@@ -6,9 +6,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE } from '@pass/events';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import { requireService, testRedisUrl } from '@pass/events/test-support/services';
-import { startHarness } from '../test-support/harness';
 import { FileSessionStore } from './file-session-store';
 import { RedisSessionStore } from './redis-session-store';
 import { MemorySessionStore } from './session-store';
@@ -16,42 +14,13 @@ import { Sessions } from './sessions';
 
 const clock = () => new Date();
 
-describe('standalone sessions survive a restart', () => {
+describe('file session store', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'pass-sessions-'));
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
-  });
-
-  it('a member stays logged in across a restart of the process, and a logout stays a logout', async () => {
-    const store = await openPgliteEventStore();
-    try {
-      // No session secret configured: the development secret is generated once per data folder.
-      const first = await startHarness({ store, config: { dataDir: dir, sessionSecret: undefined } });
-      const b = first.browser();
-      const { body: user } = await b.request('POST', '/api/register-user', { email: 'restart@example.com', password: 'pass1' });
-      const loggedOut = first.browser();
-      await loggedOut.request('POST', '/api/register-user', { email: 'restart@example.com', password: 'pass1' });
-      const revokedCookie = loggedOut.cookies.get(USER_SESSION_COOKIE)!;
-      await loggedOut.request('POST', '/api/logout');
-      await first.close();
-
-      const second = await startHarness({ store, config: { dataDir: dir, sessionSecret: undefined } });
-      try {
-        const again = second.browser();
-        again.cookies.set(USER_SESSION_COOKIE, b.cookies.get(USER_SESSION_COOKIE)!);
-        expect((await again.request('GET', `/api/verify-access/${user.id}`)).status).toBe(200);
-        const replay = second.browser();
-        replay.cookies.set(USER_SESSION_COOKIE, revokedCookie);
-        expect((await replay.request('GET', `/api/verify-access/${user.id}`)).status).toBe(401);
-      } finally {
-        await second.close();
-      }
-    } finally {
-      await store.close();
-    }
   });
 
   it('the file store ignores a torn last line', async () => {

@@ -7,7 +7,7 @@ import type { EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/event-store/pglite';
 import express from 'express';
 import { pino } from 'pino';
-import { createCommandApi, type CommandApi, type CommandApiConfig } from '../command-api';
+import { createCommandApi, type CommandApi, type CommandApiAdapters, type CommandApiConfig } from '../command-api';
 import { systemClock, type Clock } from '../kernel/clock';
 import { AdViewTickets } from '../free-points/ad-view-tickets';
 import type { ActionLimits } from '../sessions/rate-limiter';
@@ -47,8 +47,16 @@ export const RELAXED_ACTION_LIMITS: ActionLimits = {
   freePointPerIp: { max: 10_000, windowMs: 1_000 },
 };
 
+export interface HarnessOptions {
+  config?: Partial<CommandApiConfig>;
+  /** Adapters the test composes itself (Redis, files, a payment provider); the rest in memory. Closed by `close()`. */
+  adapters?: CommandApiAdapters;
+  clock?: Clock;
+  store?: EventStore;
+}
+
 /** The command API over real HTTP on a free port, with an in-memory PGlite store. */
-export async function startHarness(options: { config?: Partial<CommandApiConfig>; clock?: Clock; store?: EventStore } = {}): Promise<Harness> {
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const store = options.store ?? (await openPgliteEventStore());
   const ownUploads = !options.config?.uploadsDir;
   const uploadsDir = options.config?.uploadsDir ?? (await mkdtemp(join(tmpdir(), 'pass-uploads-')));
@@ -57,8 +65,31 @@ export async function startHarness(options: { config?: Partial<CommandApiConfig>
     eventStore: store,
     logger: pino({ level: 'silent' }),
     config: { cookieSecure: false, admin: ADMIN, actionLimits: RELAXED_ACTION_LIMITS, ...options.config, sessionSecret, uploadsDir },
+    ...options.adapters,
     ...(options.clock ? { clock: options.clock } : {}),
   });
+  return serveHarness(api, {
+    store,
+    uploadsDir,
+    sessionSecret,
+    ...(options.clock ? { clock: options.clock } : {}),
+    close: async () => {
+      await options.adapters?.images?.close();
+      await options.adapters?.sessionStore?.close();
+      if (!options.store) await store.close();
+      if (ownUploads) await rm(uploadsDir, { recursive: true, force: true });
+    },
+  });
+}
+
+/**
+ * A command API composed elsewhere (infra's composition roots), served the same way. `close`
+ * runs after the API and the server have closed.
+ */
+export async function serveHarness(
+  api: CommandApi,
+  parts: { store: EventStore; uploadsDir: string; sessionSecret?: string; clock?: Clock; close?: () => Promise<void> },
+): Promise<Harness> {
   const app = express();
   app.use(api.router);
   const server: Server = createServer(app);
@@ -98,19 +129,19 @@ export async function startHarness(options: { config?: Partial<CommandApiConfig>
   return {
     url,
     api,
-    store,
-    uploadsDir,
+    store: parts.store,
+    uploadsDir: parts.uploadsDir,
     browser,
     adViewTicket: (userId, watchedMs = 29_000) => {
-      const now = (options.clock ?? systemClock)().getTime();
-      return new AdViewTickets(sessionSecret).issue(userId, new Date(now - watchedMs)).ticket;
+      if (!parts.sessionSecret) throw new Error('This harness does not know the session secret that signs tickets');
+      const now = (parts.clock ?? systemClock)().getTime();
+      return new AdViewTickets(parts.sessionSecret).issue(userId, new Date(now - watchedMs)).ticket;
     },
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((done) => server.close(() => done()));
       await api.close();
-      if (!options.store) await store.close();
-      if (ownUploads) await rm(uploadsDir, { recursive: true, force: true });
+      await parts.close?.();
     },
   };
 }

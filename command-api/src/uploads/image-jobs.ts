@@ -98,9 +98,3 @@ export class BullMqImageJobs implements ImageJobs {
     await this.queue.close();
   }
 }
-
-export function createImageJobs(options: { redisUrl?: string | undefined; uploadsDir: string; logger: Logger; prefix?: string }): ImageJobs {
-  return options.redisUrl
-    ? new BullMqImageJobs({ redisUrl: options.redisUrl, uploadsDir: options.uploadsDir, logger: options.logger, ...(options.prefix ? { prefix: options.prefix } : {}) })
-    : new InProcessImageJobs(options.uploadsDir);
-}

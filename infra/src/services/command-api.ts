@@ -16,7 +16,6 @@ import { listen, stopAccepting } from '../wiring/http';
 import { isEntryPoint, Resources } from '../wiring/lifecycle';
 import { createRegistry, eventStoreCheck, opsRouter, redisCheck } from '../wiring/ops';
 import { runService } from '../wiring/process';
-import { closeRedis, openRedis } from '../wiring/redis';
 import { commandApiRequires } from './requirements';
 
 export async function startCommandApiService(settings: Settings, logger: Logger) {
@@ -24,11 +23,8 @@ export async function startCommandApiService(settings: Settings, logger: Logger)
   const resources = new Resources();
   resources.add(() => eventStore.close());
   try {
-    const commandApi = await composeCommandApi(settings, eventStore, logger);
-    resources.add(() => commandApi.close());
-    // Its own connection, only for /readyz (command-api's connections are internal to it).
-    const probe = openRedis(settings.redisUrl!, 'command-api:probe', logger);
-    resources.add(() => closeRedis(probe));
+    // Sessions, limits, snapshots and image jobs in Redis (REDIS_URL is required here): readiness checks that connection.
+    const { commandApi, redis } = await composeCommandApi(settings, eventStore, logger, resources);
 
     const registry = createRegistry('command-api');
     const shell: AppShellOptions = {
@@ -37,7 +33,7 @@ export async function startCommandApiService(settings: Settings, logger: Logger)
       serveWebApp: false,
       ...shellSecurity(settings),
       routers: [
-        opsRouter({ service: 'command-api', mode: 'distributed', eventStore, registry, logger, checks: [eventStoreCheck(eventStore), redisCheck('redis', probe)] }),
+        opsRouter({ service: 'command-api', mode: 'distributed', eventStore, registry, logger, checks: [eventStoreCheck(eventStore), redisCheck('redis', redis!)] }),
         commandApi.router,
       ],
     };

@@ -40,8 +40,7 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
   const resources = new Resources();
   resources.add(() => eventStore.close());
   try {
-    const commandApi = await composeCommandApi(settings, eventStore, logger);
-    resources.add(() => commandApi.close());
+    const { commandApi } = await composeCommandApi(settings, eventStore, logger, resources);
 
     const registry = createRegistry('standalone');
     const readModels = createMemoryReadModels();

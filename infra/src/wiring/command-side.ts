@@ -1,30 +1,109 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { EventStore } from '@pass/events';
-import { createCommandApi, type CommandApi } from '@pass/command-api';
+import {
+  ActionThrottle,
+  BullMqImageJobs,
+  FileAggregateSnapshots,
+  FileSessionStore,
+  InProcessImageJobs,
+  LoginThrottle,
+  RedisAggregateSnapshots,
+  RedisSessionStore,
+  commandApiRedisKeys,
+  createCommandApi,
+  createPaymentProvider,
+  type CommandApi,
+  type CommandApiAdapters,
+} from '@pass/command-api';
 import type { Settings } from '../config/settings';
+import type { Resources } from './lifecycle';
+import { closeRedis, openRedis } from './redis';
+
+export interface CommandSide {
+  commandApi: CommandApi;
+  /** Distributed: the connection command-api's adapters share (readiness checks it). */
+  redis: Redis | undefined;
+}
 
 /**
- * command-api from the settings. Standalone keeps sessions and the development session secret
- * under DATA_DIR; distributed (REDIS_URL) keeps sessions, login limits and image jobs in Redis
- * under REDIS_PREFIX, shared by every instance.
+ * Without SESSION_SECRET (standalone only; the services require it) one secret is generated per
+ * data folder and kept there, so sessions survive restarts.
  */
-export function composeCommandApi(settings: Settings, eventStore: EventStore, logger: Logger): Promise<CommandApi> {
-  const distributed = settings.redisUrl !== undefined;
-  return createCommandApi({
+async function sessionSecretFor(settings: Settings): Promise<string> {
+  if (settings.sessionSecret) return settings.sessionSecret;
+  const file = join(settings.dataDir, 'session-secret');
+  try {
+    const existing = (await readFile(file, 'utf8')).trim();
+    if (existing.length >= 32) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const secret = randomBytes(32).toString('base64url');
+  await mkdir(settings.dataDir, { recursive: true });
+  await writeFile(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+/**
+ * Distributed (REDIS_URL): sessions, login and action limits and pool snapshots in Redis under
+ * REDIS_PREFIX, image jobs on BullMQ, all shared by every instance. One connection serves them
+ * (auto-pipelined: the session reads and limit checks of concurrent requests leave in one
+ * write); BullMQ opens its own (it needs blocking commands).
+ */
+async function redisAdapters(settings: Settings, redis: Redis, logger: Logger): Promise<CommandApiAdapters> {
+  const keys = commandApiRedisKeys(settings.redisPrefix);
+  return {
+    // Each instance verifies a member's requests from memory after the first; logouts are announced.
+    sessionStore: await RedisSessionStore.withLocalCache(redis, keys.sessions, { logger }),
+    snapshots: new RedisAggregateSnapshots(redis, keys.aggregateSnapshots),
+    loginThrottle: LoginThrottle.onRedis(redis, keys.loginLimits),
+    actionThrottle: ActionThrottle.onRedis(redis, keys.actionLimits),
+    images: new BullMqImageJobs({ redisUrl: settings.redisUrl!, uploadsDir: settings.uploadsDir, logger, prefix: keys.imageJobs }),
+  };
+}
+
+/** Standalone: sessions and pool snapshots in the data folder (they survive restarts), limits and image jobs in this process. */
+async function localAdapters(settings: Settings): Promise<CommandApiAdapters> {
+  return {
+    sessionStore: await FileSessionStore.open(join(settings.dataDir, 'sessions.jsonl')),
+    snapshots: new FileAggregateSnapshots(join(settings.dataDir, 'aggregate-snapshots')),
+    loginThrottle: LoginThrottle.inMemory(),
+    actionThrottle: ActionThrottle.inMemory(),
+    images: new InProcessImageJobs(settings.uploadsDir),
+  };
+}
+
+/**
+ * command-api from the settings, on the adapters they call for (Redis with REDIS_URL, the data
+ * folder otherwise) and the payment provider they name (simulated test mode, refused in
+ * production, or PayPal). Everything opened is closed by `resources`, command-api first.
+ */
+export async function composeCommandApi(settings: Settings, eventStore: EventStore, logger: Logger, resources: Resources): Promise<CommandSide> {
+  const log = logger.child({ component: 'command-api' });
+  const redis = settings.redisUrl ? openRedis(settings.redisUrl, 'command-api', logger, { enableAutoPipelining: true }) : undefined;
+  if (redis) resources.add(() => closeRedis(redis));
+  const adapters = redis ? await redisAdapters(settings, redis, log) : await localAdapters(settings);
+  resources.add(async () => {
+    await adapters.images?.close();
+    await adapters.sessionStore?.close();
+  });
+  const commandApi = await createCommandApi({
     eventStore,
     logger,
+    ...adapters,
+    payments: createPaymentProvider({ ...settings.payments, nodeEnv: settings.nodeEnv }, log),
     config: {
       uploadsDir: settings.uploadsDir,
-      // Also with Redis: without SESSION_SECRET (standalone only; services require it) the
-      // generated development secret is kept here, so sessions survive restarts.
-      dataDir: settings.dataDir,
-      ...(distributed ? { redisUrl: settings.redisUrl, redisPrefix: settings.redisPrefix } : {}),
       cookieSecure: settings.cookieSecure,
-      sessionSecret: settings.sessionSecret,
+      sessionSecret: await sessionSecretFor(settings),
       admin: settings.admin,
       initialAvailablePasses: settings.initialAvailablePasses,
-      // command-api picks the provider (simulated test mode, or PayPal) and refuses test mode in production.
-      payments: { ...settings.payments, nodeEnv: settings.nodeEnv },
     },
   });
+  resources.add(() => commandApi.close());
+  return { commandApi, redis };
 }

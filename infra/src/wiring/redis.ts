@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 
 /**
@@ -6,8 +6,8 @@ import type { Logger } from 'pino';
  * and role holds a connection. Errors are logged (ioredis reconnects on its own) instead of
  * being unhandled 'error' events that would kill the process.
  */
-export function openRedis(url: string, name: string, logger: Logger): Redis {
-  const redis = new Redis(url, { connectionName: name, maxRetriesPerRequest: 2 });
+export function openRedis(url: string, name: string, logger: Logger, options: RedisOptions = {}): Redis {
+  const redis = new Redis(url, { connectionName: name, maxRetriesPerRequest: 2, ...options });
   let warned = false;
   redis.on('error', (error: Error) => {
     // One line per outage, not one per retry.
@@ -28,8 +28,6 @@ export async function closeRedis(...clients: Redis[]): Promise<void> {
 /** Redis key layout shared by every process of one deployment (all under REDIS_PREFIX). */
 export function redisKeys(prefix: string) {
   return {
-    /** command-api's own prefix: `<p>sessions:`, `<p>login:`, `<p>bull` (image jobs). */
-    commandApi: prefix,
     readModels: `${prefix}rm`,
     /** Socket.IO adapter and emitter channel; every query-api and the projector use the same. */
     socketIo: `${prefix}socket.io`,

@@ -1,7 +1,9 @@
 import { streams } from '@pass/events';
 import nock from 'nock';
+import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startHarness, type Browser, type Harness } from '../../test-support/harness';
+import { createPaymentProvider } from './factory';
 
 /**
  * The PayPal adapter against PayPal's HTTP API as nock replays it on the sandbox host, through
@@ -35,14 +37,8 @@ let n = 0;
 beforeAll(async () => {
   nock.disableNetConnect();
   nock.enableNetConnect('127.0.0.1');
-  h = await startHarness({
-    config: {
-      payments: {
-        provider: 'paypal',
-        paypal: { clientId: 'client-id', clientSecret: 'client-secret', environment: 'sandbox', webhookId: WEBHOOK_ID, timeoutMs: TIMEOUT_MS },
-      },
-    },
-  });
+  const paypal = { clientId: 'client-id', clientSecret: 'client-secret', environment: 'sandbox' as const, webhookId: WEBHOOK_ID, timeoutMs: TIMEOUT_MS };
+  h = await startHarness({ adapters: { payments: createPaymentProvider({ provider: 'paypal', paypal }, pino({ level: 'silent' })) } });
 });
 
 afterAll(async () => {

@@ -1,0 +1,20 @@
+import type { SessionVerifier } from '@pass/events';
+import type { Redis } from 'ioredis';
+import { systemClock } from './kernel/clock';
+import { commandApiRedisKeys } from './redis-keys';
+import { RedisSessionStore } from './sessions/redis-session-store';
+import { Sessions } from './sessions/sessions';
+
+/**
+ * For another process (query-api) that must read the cookies command-api issued: the same
+ * Redis records and secret, so a logout takes effect there at once. It only verifies.
+ */
+export function createRedisSessionVerifier(options: { redis: Redis; redisPrefix?: string; sessionSecret: string; cookieSecure: boolean }): SessionVerifier {
+  const sessions = new Sessions({
+    store: new RedisSessionStore(options.redis, commandApiRedisKeys(options.redisPrefix).sessions),
+    secret: options.sessionSecret,
+    cookieSecure: options.cookieSecure,
+    clock: systemClock,
+  });
+  return { verify: (cookieHeader) => sessions.verify(cookieHeader) };
+}
