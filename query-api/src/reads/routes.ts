@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
-import { LIMITS, normalizeEmail, type ChatHistory, type CountriesView, type GlobalPostView, type MainDataView, type Page, type RankingEntry, type RegistryRow } from '@pass/events';
+import { CHAT_PANEL_MESSAGES, LIMITS, normalizeEmail, type ChatHistory, type CountriesView, type GlobalPostView, type MainDataView, type Page, type RankingEntry, type RegistryRow } from '@pass/events';
 import { CHAT_HISTORY_LIMIT, toCountriesView, toMainDataView } from '@pass/projector';
 import type { QueryApiDeps } from '../deps';
 import { authOf } from '../http/auth';
@@ -12,7 +12,7 @@ import { searchUsers } from './search';
 import { versionedBody } from './versioned-body';
 import { toRankingEntry, toRegistryRow } from './views';
 
-const chatQuery = z.object({ limit: z.coerce.number().int().min(1).max(CHAT_HISTORY_LIMIT).default(50) });
+const chatQuery = z.object({ limit: z.coerce.number().int().min(1).max(CHAT_HISTORY_LIMIT).default(CHAT_PANEL_MESSAGES) });
 
 /**
  * The public reads that need no session (home figures, country top 5, ranking and its search,

@@ -6,6 +6,7 @@ import type { Registry } from 'prom-client';
 import { Server, type Socket } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-adapter';
 import {
+  CHAT_PANEL_MESSAGES,
   TIMERS,
   chatMessageSchema,
   type Ack,
@@ -58,7 +59,6 @@ function lastFunction<T>(args: unknown[]): T | undefined {
 type PassServer = Server<ClientToServerEvents, ServerToClientEvents>;
 type PassSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
-const CHAT_HISTORY_ON_REQUEST = 50;
 /** Connections and disconnections within this window are announced once. */
 const COUNT_DEBOUNCE_MS = 250;
 
@@ -178,7 +178,7 @@ function socketHandlers(deps: SocketDeps, log: Logger): (socket: PassSocket) => 
       }),
     );
     socket.on('getChatMessages', () =>
-      read(socket, 'getChatMessages', async () => void socket.emit('chatMessages', await (await deps.readModels.active()).chat(CHAT_HISTORY_ON_REQUEST))),
+      read(socket, 'getChatMessages', async () => void socket.emit('chatMessages', await (await deps.readModels.active()).chat(CHAT_PANEL_MESSAGES))),
     );
 
     // The acknowledgement is the last argument when it is a function, whatever came before it
