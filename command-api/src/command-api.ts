@@ -8,7 +8,7 @@ import { adminRoutes } from './admin/routes';
 import { chatMessageRoute, chatRoutes } from './chat/routes';
 import { AdViewTickets } from './free-points/ad-view-tickets';
 import { freePointHotRoutes, freePointRoutes } from './free-points/routes';
-import { createInProcessGateway } from './gateway';
+import { createInProcessGateway } from './gateway/in-process';
 import { authenticate } from './http/auth';
 import { apiErrorHandler } from './http/errors';
 import { hotLane, type HotLane } from './http/hot-routes';

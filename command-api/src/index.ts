@@ -1,5 +1,5 @@
 export { createCommandApi, type CommandApi, type CommandApiAdapters, type CommandApiConfig, type CommandApiDeps } from './command-api';
-export { createRedisSessionVerifier } from './session-verifier';
+export { createRedisSessionVerifier } from './sessions/redis-session-verifier';
 export { commandApiRedisKeys } from './redis-keys';
 export type { PaymentProvider, ProviderOrder, VerifiedCapture } from './payments/provider/port';
 export { PaymentProviderError } from './payments/provider/port';
@@ -15,6 +15,6 @@ export { MemorySessionStore, type SessionStore, type SessionRecord } from './ses
 export { FileSessionStore } from './sessions/file-session-store';
 export { RedisSessionStore } from './sessions/redis-session-store';
 export { ActionThrottle, DEFAULT_ACTION_LIMITS, DEFAULT_LOGIN_LIMITS, LoginThrottle, type ActionLimits, type LoginLimits } from './sessions/rate-limiter';
-export { createHttpCommandGateway, type HttpCommandGatewayOptions } from './http-gateway';
+export { createHttpCommandGateway, type HttpCommandGatewayOptions } from './gateway/http';
 export { AdViewTickets } from './free-points/ad-view-tickets';
 export { keepWebhookRawBody } from './payments/raw-body';

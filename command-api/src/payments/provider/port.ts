@@ -7,11 +7,10 @@ import type { PaymentProviderName } from '@pass/events';
  * Adapters: `PayPalPaymentProvider` (`@paypal/paypal-server-sdk`) and
  * `SimulatedPaymentProvider` (test mode: no money moves, refused in production).
  */
-export type ProviderName = PaymentProviderName;
 
 /** One capture of an order, as the provider reports it. */
 export interface VerifiedCapture {
-  provider: ProviderName;
+  provider: PaymentProviderName;
   orderId: string;
   captureId: string;
   /** Provider's capture status; only COMPLETED is credited (spec §5). */
@@ -32,7 +31,7 @@ export interface VerifiedCapture {
 
 /** An order as the provider knows it, before or after capture. */
 export interface ProviderOrder {
-  provider: ProviderName;
+  provider: PaymentProviderName;
   orderId: string;
   /** CREATED, APPROVED, COMPLETED, VOIDED, … (PayPal's order statuses). */
   status: string;
@@ -60,7 +59,7 @@ export interface WebhookDelivery {
 }
 
 export interface PaymentProvider {
-  readonly provider: ProviderName;
+  readonly provider: PaymentProviderName;
   /** True for providers that move no real money; the web app labels the checkout "test mode". */
   readonly testMode: boolean;
   /** The public client id the browser's checkout buttons need (PayPal), else null. */

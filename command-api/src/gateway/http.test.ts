@@ -2,8 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE } from '@pass/events';
-import { startHarness, type Harness } from './test-support/harness';
-import { createHttpCommandGateway } from './http-gateway';
+import { startHarness, type Harness } from '../test-support/harness';
+import { createHttpCommandGateway } from './http';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,9 +1,9 @@
 import type { SessionVerifier } from '@pass/events';
 import type { Redis } from 'ioredis';
-import { systemClock } from './kernel/clock';
-import { commandApiRedisKeys } from './redis-keys';
-import { RedisSessionStore } from './sessions/redis-session-store';
-import { Sessions } from './sessions/sessions';
+import { systemClock } from '../kernel/clock';
+import { commandApiRedisKeys } from '../redis-keys';
+import { RedisSessionStore } from './redis-session-store';
+import { Sessions } from './sessions';
 
 /**
  * For another process (query-api) that must read the cookies command-api issued: the same

@@ -1,10 +1,10 @@
 import type { CommandGateway, GatewayResult, Principal, RequestContext } from '@pass/events';
-import { toApiFailure } from './http/errors';
-import type { Clock } from './kernel/clock';
-import type { CommandServices } from './kernel/services';
-import { sendChatMessage } from './chat/actions';
-import { awardFreePoint } from './free-points/actions';
-import { currentUser } from './members/current-user';
+import { toApiFailure } from '../http/errors';
+import type { Clock } from '../kernel/clock';
+import type { CommandServices } from '../kernel/services';
+import { sendChatMessage } from '../chat/actions';
+import { awardFreePoint } from '../free-points/actions';
+import { currentUser } from '../members/current-user';
 
 /**
  * The in-process CommandGateway: query-api's sockets send chat messages and ask for free points
