@@ -1,5 +1,3 @@
-// First: no eval probe under the Content-Security-Policy (see the module).
-import '@pass/events/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';

@@ -2,12 +2,12 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { dayCounter } from '@pass/events/kernel';
+import { HttpError } from '../lib/http';
+import type { PostFormState } from '../features/pass-claim';
+import { makeHarness, sampleMainData, sampleUser, type Harness } from '../testing/fakeServices';
 import { routes } from './router';
 import { createAppStore, type AppStore } from './store';
-import { HttpError } from '../api/http';
-import { makeHarness, sampleMainData, sampleUser, type Harness } from '../testing/fakeServices';
-import { dayCounter } from '../lib/format';
-import type { PostFormState } from '../features/passes/postForm';
 
 let stores: AppStore[] = [];
 

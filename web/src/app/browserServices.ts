@@ -1,8 +1,8 @@
 import toast from 'react-hot-toast';
-import { api } from '../api/http';
-import { createLiveSocket } from '../api/socket';
 import { countAdSlots } from '../components/AdBanner';
-import type { Services } from './services';
+import { api } from '../lib/http';
+import type { Services } from '../lib/services';
+import { createLiveSocket } from '../lib/socket';
 
 type Navigate = (to: string, options?: { replace?: boolean; state?: unknown }) => unknown;
 

@@ -1,38 +1,41 @@
 import type { SagaIterator } from 'redux-saga';
 import { all, call, spawn } from 'redux-saga/effects';
-import type { Services } from './services';
-import { siteSaga } from '../features/site/sagas';
-import { userSaga } from '../features/user/sagas';
-import { socketSaga } from '../features/live/socketSaga';
-import { checkSaga } from '../features/check/sagas';
-import { adBlockSaga, adsPopupSaga, cookieSaga } from '../features/ads/sagas';
-import { globalPostSaga } from '../features/globalPost/sagas';
-import { purchaseSaga } from '../features/passes/purchaseSaga';
-import { adminSaga } from '../features/admin/sagas';
-
-type Saga = (s: Services) => SagaIterator;
+import type { FeatureSaga, Services } from '../lib/services';
+import type { LiveSocket } from '../lib/socket';
+import { adminSaga } from '../features/admin';
+import { adsSagas } from '../features/ads';
+import { chatSaga } from '../features/chat';
+import { freePointsSaga } from '../features/free-points';
+import { joinSaga } from '../features/join';
+import { passClaimSaga } from '../features/pass-claim';
+import { purchaseSaga } from '../features/points-purchase';
+import { rankingSaga } from '../features/ranking';
+import { registrySaga } from '../features/registry';
+import { siteShellSagas } from '../features/site-shell';
 
 /** One failing watcher must not take the others down: each is spawned and logged if it dies. */
-function* isolated(saga: Saga, s: Services): SagaIterator {
+function* isolated(saga: FeatureSaga, s: Services, live: LiveSocket): SagaIterator {
   try {
-    yield call(saga, s);
+    yield call(saga, s, live);
   } catch (error) {
     s.logError(`Saga ${saga.name} stopped`, error);
   }
 }
 
 export function* rootSaga(s: Services): SagaIterator {
-  const sagas: Saga[] = [
-    siteSaga,
-    userSaga,
-    socketSaga,
-    checkSaga,
-    cookieSaga,
-    adBlockSaga,
-    adsPopupSaga,
-    globalPostSaga,
+  // One live connection for the whole app: the site shell runs it, chat and free points send over it.
+  const live = s.createSocket();
+  const sagas: FeatureSaga[] = [
+    ...siteShellSagas,
+    joinSaga,
+    chatSaga,
+    freePointsSaga,
+    ...adsSagas,
+    passClaimSaga,
+    rankingSaga,
+    registrySaga,
     purchaseSaga,
     adminSaga,
   ];
-  yield all(sagas.map((saga) => spawn(isolated, saga, s)));
+  yield all(sagas.map((saga) => spawn(isolated, saga, s, live)));
 }

@@ -1,7 +1,15 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { RootLayout } from '../layout/RootLayout';
-import { HomePage } from '../pages/HomePage';
 import { LoadingOverlay } from '../components/LoadingOverlay';
+import { loadAdminDashboardPage, loadAdminLoginPage } from '../features/admin';
+import { loadAdminCertificatePage, loadCertificatePage } from '../features/certificate';
+import { loadFreePointsPage } from '../features/free-points';
+import { loadJoinPage } from '../features/join';
+import { loadAmountPage, loadPostPage } from '../features/pass-claim';
+import { loadPointsPage } from '../features/points-purchase';
+import { RankingSections } from '../features/ranking';
+import { loadParticipantsPage } from '../features/registry';
+import { HomePage, loadAboutPage } from '../features/site-shell';
+import { RootLayout } from './routes/RootLayout';
 
 /** Everything under /content loads on demand, so `/` ships only what it shows. */
 const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<RouteObject, 'lazy'> => ({
@@ -16,23 +24,23 @@ export const routes: RouteObject[] = [
     // Shown while a lazy route of the first URL loads.
     HydrateFallback: LoadingOverlay,
     children: [
-      { index: true, Component: HomePage },
+      { index: true, element: <HomePage ranking={<RankingSections />} /> },
       {
         path: 'content',
-        ...page(() => import('../pages/content/ContentLayout')),
+        ...page(() => import('./routes/ContentLayout')),
         children: [
-          { path: 'check', ...page(() => import('../pages/content/CheckPage')) },
-          { path: 'about', ...page(() => import('../pages/content/AboutPage')) },
-          { path: 'post', ...page(() => import('../pages/content/PostPage')) },
-          { path: 'amount', ...page(() => import('../pages/content/AmountPage')) },
-          { path: 'join', ...page(() => import('../pages/content/JoinPage')) },
-          { path: 'participants', ...page(() => import('../pages/content/ParticipantsPage')) },
-          { path: 'registered', ...page(() => import('../pages/content/ParticipantsPage')) },
-          { path: 'points', ...page(() => import('../pages/content/PointsPage')) },
-          { path: 'certificate', ...page(() => import('../pages/content/CertificatePage')) },
-          { path: 'admin-certificate', ...page(() => import('../pages/content/AdminCertificatePage')) },
-          { path: 'admin', ...page(() => import('../pages/content/AdminLoginPage')) },
-          { path: 'admin/dashboard', ...page(() => import('../pages/content/AdminDashboardPage')) },
+          { path: 'check', ...page(loadFreePointsPage) },
+          { path: 'about', ...page(loadAboutPage) },
+          { path: 'post', ...page(loadPostPage) },
+          { path: 'amount', ...page(loadAmountPage) },
+          { path: 'join', ...page(loadJoinPage) },
+          { path: 'participants', ...page(loadParticipantsPage) },
+          { path: 'registered', ...page(loadParticipantsPage) },
+          { path: 'points', ...page(loadPointsPage) },
+          { path: 'certificate', ...page(loadCertificatePage) },
+          { path: 'admin-certificate', ...page(loadAdminCertificatePage) },
+          { path: 'admin', ...page(loadAdminLoginPage) },
+          { path: 'admin/dashboard', ...page(loadAdminDashboardPage) },
         ],
       },
     ],
@@ -40,4 +48,3 @@ export const routes: RouteObject[] = [
 ];
 
 export const createAppRouter = () => createBrowserRouter(routes);
-export type AppRouter = ReturnType<typeof createAppRouter>;

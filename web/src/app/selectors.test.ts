@@ -1,21 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { rootReducer, type RootState } from './store';
 import {
+  guestUser,
   selectAdminAuthorized,
-  selectAmountBounds,
   selectCertificateHref,
-  selectConnectedUsersText,
-  selectDayCounter,
-  selectFundsText,
   selectGetPassHref,
-  selectGlobalMessagesBadge,
   selectHasUserOrStored,
   selectIsMember,
   selectIsRegistered,
   selectJoinButtonHref,
-  selectMembersText,
-} from './selectors';
-import { guestUser } from '../features/user/slice';
+} from '../lib/state/session';
+import { selectFundsText, selectGlobalMessagesBadge, selectMembersText } from '../lib/state/site';
+import { selectConnectedUsersText, selectDayCounter } from '../features/site-shell';
+import { rootReducer, type RootState } from './store';
 
 const base = rootReducer(undefined, { type: '@@init' });
 function state(patch: { user?: Partial<RootState['user']['user']>; storedId?: string; main?: Partial<RootState['mainData']['data']>; connected?: number; adminStored?: string }): RootState {
@@ -62,12 +58,6 @@ describe('selectors', () => {
   it('counts whole days since startDate, 0 when empty', () => {
     expect(selectDayCounter(state({ main: { startDate: '01/01/2026' } }), Date.UTC(2026, 0, 31, 12))).toBe(30);
     expect(selectDayCounter(state({}), Date.UTC(2026, 0, 31))).toBe(0);
-  });
-
-  it('amount bounds: min 1, max = min(available, floor(points / 20))', () => {
-    expect(selectAmountBounds(state({ user: { chatCount: 130 }, main: { available: 1000 } }))).toMatchObject({ min: 1, max: 6 });
-    expect(selectAmountBounds(state({ user: { chatCount: 130 }, main: { available: 3 } }))).toMatchObject({ max: 3 });
-    expect(selectAmountBounds(state({ user: { chatCount: 19 }, main: { available: 3 } }))).toMatchObject({ max: 0 });
   });
 
   it('the admin guard reads the stored admin flag', () => {

@@ -1,40 +1,39 @@
 import { combineReducers, configureStore } from '@reduxjs/toolkit';
 import createSagaMiddleware from 'redux-saga';
-import user from '../features/user/slice';
-import mainData from '../features/site/mainDataSlice';
-import users from '../features/site/usersSlice';
-import connectedUsers from '../features/site/connectedUsersSlice';
-import loading from '../features/site/loadingSlice';
-import updateMainData from '../features/site/updateMainDataSlice';
-import chat from '../features/chat/slice';
-import globalPost from '../features/globalPost/slice';
-import popup from '../features/ads/popupSlice';
-import { checkReducer as check, checksecondsReducer as checkseconds } from '../features/check/slice';
-import sidebar from '../features/ui/sidebarSlice';
-import admin from '../features/admin/slice';
-import purchase from '../features/passes/purchaseSlice';
-import { NON_SERIALIZABLE_PURCHASE_ACTIONS } from '../features/passes/purchaseActions';
+import { STORAGE_KEYS, type Services } from '../lib/services';
+import { popupReducer } from '../lib/state/popup';
+import { sessionReducer } from '../lib/state/session';
+import { loadingReducer, mainDataReducer, updateMainDataReducer } from '../lib/state/site';
+import type { AppDispatch, RootState } from '../lib/store-types';
+import { adminReducer } from '../features/admin';
+import { chatReducer } from '../features/chat';
+import { checkReducer, checksecondsReducer } from '../features/free-points';
+import { NON_SERIALIZABLE_PURCHASE_ACTIONS, purchaseReducer } from '../features/points-purchase';
+import { rankingReducer } from '../features/ranking';
+import { registryReducer } from '../features/registry';
+import { connectedUsersReducer, globalPostReducer, sidebarReducer } from '../features/site-shell';
 import { rootSaga } from './rootSaga';
-import { STORAGE_KEYS, type Services } from './services';
 
+export type { AppDispatch, RootState };
+
+/** The spec's slices (§3): the shared ones from lib/state, the rest each from its feature. */
 export const rootReducer = combineReducers({
-  user,
-  mainData,
-  users,
-  connectedUsers,
-  chat,
-  globalPost,
-  popup,
-  sidebar,
-  check,
-  checkseconds,
-  loading,
-  updateMainData,
-  admin,
-  purchase,
+  user: sessionReducer,
+  mainData: mainDataReducer,
+  users: combineReducers({ ranking: rankingReducer, registry: registryReducer }),
+  connectedUsers: connectedUsersReducer,
+  chat: chatReducer,
+  globalPost: globalPostReducer,
+  popup: popupReducer,
+  sidebar: sidebarReducer,
+  check: checkReducer,
+  checkseconds: checksecondsReducer,
+  loading: loadingReducer,
+  updateMainData: updateMainDataReducer,
+  admin: adminReducer,
+  purchase: purchaseReducer,
 });
 
-export type RootState = ReturnType<typeof rootReducer>;
 
 /** What local storage says at start (spec §4: cookie acceptance, the stored user and admin ids). */
 function stateFromStorage(services: Services): Partial<RootState> {
@@ -64,4 +63,10 @@ export function createAppStore(services: Services, preloadedState?: Partial<Root
 }
 
 export type AppStore = ReturnType<typeof createAppStore>;
-export type AppDispatch = AppStore['dispatch'];
+
+// Compile-time checks: the reducers give exactly the RootState the features declare
+// (lib/store-types.ts), and the features' AppDispatch is this store's dispatch.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Assert<T extends true> = T;
+type _StateMatches = Assert<Same<ReturnType<typeof rootReducer>, RootState>>;
+type _DispatchFits = Assert<AppStore['dispatch'] extends AppDispatch ? true : false>;

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { LIMITS } from '@pass/events/kernel';
-import type { AdSlot } from '../app/services';
+import type { AdSlot } from '../lib/services';
 
 const networkKey = import.meta.env.VITE_AD_NETWORK_KEY ?? '';
 const networkHost = import.meta.env.VITE_AD_NETWORK_HOST || 'www.highperformanceformat.com';

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { dayCounter, formatDate, formatFunds, formatNumber, formatSeconds, maskEmail, parseDayMonthYear } from './format';
+import { dayCounter, maskEmail, parseDayMonthYear } from '@pass/events/kernel';
+import { formatDate, formatFunds, formatNumber, formatSeconds } from './format';
+
+// The masked e-mail and the day counter are the kernel's rules; these cases pin what the web shows.
 
 describe('format', () => {
   it('groups thousands with commas', () => {

@@ -1,10 +1,16 @@
 import { vi, type Mock } from 'vitest';
 import type { ClientToServerEvents, MainDataView, ServerToClientEvents, UserView } from '@pass/events/kernel';
-import type { Api } from '../api/http';
-import type { LiveSocket } from '../api/socket';
-import type { AdSlot, Services } from '../app/services';
-import { createAppStore, type RootState } from '../app/store';
-import { guestUser } from '../features/user/slice';
+import { createAppStore, rootReducer, type RootState } from '../app/store';
+import type { Api } from '../lib/http';
+import type { AdSlot, Services } from '../lib/services';
+import type { LiveSocket } from '../lib/socket';
+import { guestUser } from '../lib/state/session';
+
+// Feature tests reach the real store through here, never app/ directly.
+export { createAppStore };
+
+/** The whole store's state before anything happened. */
+export const initialState = (): RootState => rootReducer(undefined, { type: '@@init' });
 
 /** A Socket.IO stand-in: the test plays the server. */
 export class FakeSocket implements LiveSocket {
@@ -90,7 +96,6 @@ export function fakeApi(): { [K in keyof Api]: ReturnType<typeof vi.fn> } & Api 
     ranking: vi.fn(async () => ({ total: 0, page: 1, pageSize: 50, items: [] })),
     registry: vi.fn(async () => ({ total: 0, page: 1, pageSize: 50, items: [] })),
     chatMessages: vi.fn(async () => ({ total: 0, messages: [] })),
-    globalPost: vi.fn(async () => null),
     adminLogin: vi.fn(async () => ({ id: 'a1', email: 'admin@example.com', authorized: true })),
     adminLogout: vi.fn(async () => undefined),
     verifyAdmin: vi.fn(async () => ({ id: 'a1', email: 'admin@example.com', authorized: true })),

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HttpError } from '../../api/http';
+import { HttpError } from '../../lib/http';
 import { startApp } from '../../testing/fakeServices';
 import { adminActions } from './slice';
 

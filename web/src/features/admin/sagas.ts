@@ -1,14 +1,14 @@
 import type { SagaIterator } from 'redux-saga';
-import { call, delay, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
+import { call, delay, fork, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
 import type { AdminPostEntry, AdminView, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/kernel';
 import type { PayloadAction } from '@reduxjs/toolkit';
-import { errorText } from '../../api/http';
-import { STORAGE_KEYS, type Services } from '../../app/services';
-import type { RootState } from '../../app/store';
-import { updateMainDataActions } from '../site/updateMainDataSlice';
-import { SEARCH_DEBOUNCE_MS } from '../site/sagas';
+import { errorText } from '../../lib/http';
+import { SEARCH_DEBOUNCE_MS } from '../../lib/list';
+import { STORAGE_KEYS, type Services } from '../../lib/services';
+import { popupActions } from '../../lib/state/popup';
+import { updateMainDataActions } from '../../lib/state/site';
+import type { RootState } from '../../lib/store-types';
 import { adminActions } from './slice';
-import { popupActions } from '../ads/popupSlice';
 
 export const ADMIN_TEXTS = {
   unauthorized: 'Credenciales inválidas',
@@ -33,6 +33,19 @@ function* login(s: Services, action: ReturnType<typeof adminActions.loginRequest
     s.navigate('/content/admin/dashboard', { replace: true });
   } catch (error) {
     yield put(adminActions.loginFailed(errorText(error) || ADMIN_TEXTS.unauthorized));
+  }
+}
+
+/** On start, the admin whose id is stored (spec §6: the stored flag, checked by the server). */
+function* verifyStoredAdmin(s: Services, adminId: string): SagaIterator {
+  try {
+    const admin: AdminView = yield call(s.api.verifyAdmin, adminId);
+    if (!admin.authorized) s.storage.remove(STORAGE_KEYS.adminId);
+    yield put(adminActions.adminSet(admin));
+    // Admins never get the ads popup.
+    yield put(popupActions.showAdsSet(!admin.authorized));
+  } catch (error) {
+    s.logError('Verifying the admin failed', error);
   }
 }
 
@@ -99,6 +112,8 @@ function* loadProjections(s: Services): SagaIterator {
 }
 
 export function* adminSaga(s: Services): SagaIterator {
+  // Local storage was read into the initial state (app/store.ts).
+  const adminId: string = yield select((st: RootState) => st.admin.storedId);
   yield takeLatest(adminActions.projectionsRequested.type, loadProjections, s);
   yield takeEvery(adminActions.rebuildRequested.type, function* () {
     const ok: boolean = yield call(adminCall, s, () => s.api.rebuildProjections(), ADMIN_TEXTS.rebuildStarted);
@@ -126,4 +141,5 @@ export function* adminSaga(s: Services): SagaIterator {
     const ok: boolean = yield call(adminCall, s, () => s.api.resetAdsViews(action.payload), ADMIN_TEXTS.viewsSaved);
     if (ok) yield put(updateMainDataActions.updateMainDataSet(true));
   });
+  if (adminId) yield fork(verifyStoredAdmin, s, adminId);
 }

@@ -17,6 +17,12 @@ export interface AdminState {
   projections: ProjectionStatus | null;
 }
 
+declare module '../../lib/store-types' {
+  interface RootState {
+    admin: AdminState;
+  }
+}
+
 const initialState: AdminState = {
   id: '',
   email: '',
@@ -84,4 +90,4 @@ const adminSlice = createSlice({
 });
 
 export const adminActions = adminSlice.actions;
-export default adminSlice.reducer;
+export const adminReducer = adminSlice.reducer;

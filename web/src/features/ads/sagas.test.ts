@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startApp } from '../../testing/fakeServices';
-import { popupActions } from './popupSlice';
+import { popupActions } from '../../lib/state/popup';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

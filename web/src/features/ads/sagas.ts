@@ -1,12 +1,12 @@
 import type { SagaIterator } from 'redux-saga';
-import { call, cancel, delay, fork, put, race, select, take, takeEvery } from 'redux-saga/effects';
+import { call, cancel, delay, fork, put, race, select, take } from 'redux-saga/effects';
 import type { Task } from 'redux-saga';
 import { TIMERS } from '@pass/events/kernel';
-import type { Services } from '../../app/services';
-import type { RootState } from '../../app/store';
-import { selectAdminAuthorized } from '../../app/selectors';
-import { NETWORK_LOST } from '../check/sagas';
-import { popupActions } from './popupSlice';
+import { networkLost } from '../../lib/networkLost';
+import type { Services } from '../../lib/services';
+import { popupActions } from '../../lib/state/popup';
+import { selectAdminAuthorized } from '../../lib/state/session';
+import type { RootState } from '../../lib/store-types';
 
 /** 7 s after start: if no main banner holds an ad iframe, ads are blocked (spec §4). */
 export function* adBlockSaga(s: Services): SagaIterator {
@@ -45,9 +45,7 @@ export function* showAdsOnce(s: Services): SagaIterator {
   if (!result.closed) {
     const loaded: boolean = yield select((st: RootState) => st.popup.bannerTwoLoaded);
     if (!loaded) {
-      s.toast.error(NETWORK_LOST);
-      yield delay(TIMERS.redirectAfterLostConnectionMs);
-      s.redirectHome();
+      yield call(networkLost, s);
       return;
     }
   }
@@ -67,9 +65,4 @@ export function* adsPopupSaga(s: Services): SagaIterator {
     if (!state.popup.showAds || state.popup.blockMessage || selectAdminAuthorized(state) || state.popup.showPopup) continue;
     yield fork(showAdsOnce, s);
   }
-}
-
-/** Accepting stores the string "true" under acceptedCookie (spec §4). */
-export function* cookieSaga(s: Services): SagaIterator {
-  yield takeEvery(popupActions.cookieAccepted.type, () => s.storage.set('acceptedCookie', 'true'));
 }

@@ -1,10 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { chatMessageSchema } from '@pass/events/kernel';
-import { LIMITS } from '@pass/events/kernel';
-import { useAppDispatch, useAppSelector } from '../../app/hooks';
+import { chatMessageSchema, chatNickname, LIMITS } from '@pass/events/kernel';
 import { BadgeIcon, CloseIcon } from '../../components/Icons';
+import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { chatActions } from './slice';
 
 /** The global chat; normalUser messages are plain, any other priority is highlighted (spec §6). */
@@ -45,7 +44,7 @@ export default function ChatPanel() {
             {m.priority !== 'normalUser' && (
               <span role="img" aria-label="Member"><BadgeIcon size={14} /></span>
             )}
-            <strong>{m.nickname || 'Anonymous'}:</strong> <span>{m.message}</span>
+            <strong>{chatNickname(m.nickname)}:</strong> <span>{m.message}</span>
           </li>
         ))}
       </ol>

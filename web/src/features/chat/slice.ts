@@ -1,7 +1,8 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ChatHistory, ChatMessageView } from '@pass/events/kernel';
-import type { Priority } from '@pass/events/domain-events';
+import type { ChatMessageView, Priority } from '@pass/events/kernel';
 import { ANONYMOUS_NICKNAME } from '@pass/events/kernel';
+import { chatHistoryReceived } from '../../lib/state/site';
+import type { RootState } from '../../lib/store-types';
 
 /** Messages kept in memory; older ones scroll away. */
 export const CHAT_KEEP = 200;
@@ -11,6 +12,12 @@ export interface ChatState {
   chatInfo: { nickname: string; message: string; priority: Priority };
   globalMessages: ChatMessageView[];
   sending: boolean;
+}
+
+declare module '../../lib/store-types' {
+  interface RootState {
+    chat: ChatState;
+  }
 }
 
 const initialState: ChatState = {
@@ -45,11 +52,16 @@ const chatSlice = createSlice({
       state.globalMessages.push(action.payload);
       if (state.globalMessages.length > CHAT_KEEP) state.globalMessages.splice(0, state.globalMessages.length - CHAT_KEEP);
     },
-    chatHistoryReceived(state, action: PayloadAction<ChatHistory>) {
+  },
+  extraReducers: (builder) => {
+    // Shared with main data, which takes the message total from it (lib/state/site.ts).
+    builder.addCase(chatHistoryReceived, (state, action) => {
       state.globalMessages = action.payload.messages.slice(-CHAT_KEEP);
-    },
+    });
   },
 });
 
-export const chatActions = chatSlice.actions;
-export default chatSlice.reducer;
+export const chatActions = { ...chatSlice.actions, chatHistoryReceived };
+export const chatReducer = chatSlice.reducer;
+
+export const selectChatOpen = (s: RootState) => s.chat.isOpened;

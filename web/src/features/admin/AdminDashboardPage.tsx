@@ -1,0 +1,238 @@
+import { useEffect } from 'react';
+import { PRODUCT_NAME } from '@pass/events/kernel';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { adViewsSchema, mainDataSchema, type MainDataForm } from '@pass/events/kernel';
+import { Field } from '../../components/Field';
+import { CloseIcon } from '../../components/Icons';
+import { formatDate, formatNumber } from '../../lib/format';
+import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
+import { useDialog, useTitle } from '../../lib/hooks';
+import { selectAdminAuthorized } from '../../lib/state/session';
+import { selectMainData } from '../../lib/state/site';
+import { adminActions } from './slice';
+
+function MainDataEditor() {
+  const dispatch = useAppDispatch();
+  const data = useAppSelector(selectMainData);
+  const { register, handleSubmit, formState, reset } = useForm<MainDataForm>({
+    resolver: zodResolver(mainDataSchema) as never,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: { available: data.available, cpm: data.cpm, donations: data.donations, startDate: data.startDate },
+  });
+  useEffect(() => {
+    reset({ available: data.available, cpm: data.cpm, donations: data.donations, startDate: data.startDate });
+  }, [data.available, data.cpm, data.donations, data.startDate, reset]);
+  const e = formState.errors;
+  return (
+    <form className="card" noValidate onSubmit={handleSubmit((v) => dispatch(adminActions.editMainDataRequested(v)))}>
+      <h2>Editar datos principales</h2>
+      <Field label="Pases disponibles" error={e.available?.message}>
+        <input type="number" {...register('available')} />
+      </Field>
+      <Field label="CPM (USD)" error={e.cpm?.message}>
+        <input type="number" step="0.01" {...register('cpm')} />
+      </Field>
+      <Field label="Donaciones (USD)" error={e.donations?.message}>
+        <input type="number" step="0.01" {...register('donations')} />
+      </Field>
+      <Field label="Fecha de inicio (dd/mm/aaaa)" error={e.startDate?.message}>
+        <input {...register('startDate')} />
+      </Field>
+      <button type="submit" className="button primary">Guardar</button>
+    </form>
+  );
+}
+
+function AdViewsEditor() {
+  const dispatch = useAppDispatch();
+  const views = useAppSelector((s) => s.mainData.data.views);
+  const { register, handleSubmit, formState } = useForm<{ views: number }>({
+    resolver: zodResolver(adViewsSchema) as never,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: { views },
+  });
+  return (
+    <form className="card" noValidate onSubmit={handleSubmit((v) => dispatch(adminActions.resetViewsRequested(Number(v.views))))}>
+      <h2>Vistas de anuncios</h2>
+      <p className="muted">Actuales: {formatNumber(views)}</p>
+      <Field label="Vistas" error={formState.errors.views?.message}>
+        <input type="number" {...register('views')} />
+      </Field>
+      <button type="submit" className="button primary">Establecer vistas</button>
+    </form>
+  );
+}
+
+function ProjectionsCard() {
+  const dispatch = useAppDispatch();
+  const status = useAppSelector((s) => s.admin.projections);
+  useEffect(() => {
+    dispatch(adminActions.projectionsRequested());
+  }, [dispatch]);
+  const rebuilding = status?.rebuild.state === 'running' || status?.rebuild.state === 'switching';
+  return (
+    <div className="card">
+      <h2>Proyecciones</h2>
+      {status ? (
+        <dl className="facts">
+          <dt>Posición</dt>
+          <dd>{status.position} / {status.headPosition}</dd>
+          <dt>Retraso</dt>
+          <dd>{formatNumber(status.lagEvents)} eventos · {formatNumber(status.lagSeconds)} s</dd>
+          <dt>Reconstrucción</dt>
+          <dd>
+            {status.rebuild.state}
+            {rebuilding && ` (${formatNumber(status.rebuild.processed)} / ${formatNumber(status.rebuild.total)})`}
+          </dd>
+          {status.lastError && (
+            <>
+              <dt>Último error</dt>
+              <dd className="error">{status.lastError}</dd>
+            </>
+          )}
+        </dl>
+      ) : (
+        <p className="muted">Sin datos.</p>
+      )}
+      <div className="row-actions">
+        <button type="button" className="button" onClick={() => dispatch(adminActions.projectionsRequested())}>Actualizar</button>
+        <button type="button" className="button danger" disabled={rebuilding}
+          onClick={() => window.confirm('¿Reconstruir las proyecciones desde el inicio?') && dispatch(adminActions.rebuildRequested())}>
+          Reconstruir
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function HistoryPanel() {
+  const dispatch = useAppDispatch();
+  const { userId, entries, loading } = useAppSelector((s) => s.admin.history);
+  const close = () => dispatch(adminActions.historyClosed());
+  const ref = useDialog<HTMLDivElement>(close);
+  if (!userId) return null;
+  return (
+    <div ref={ref} tabIndex={-1} className="checkout" role="dialog" aria-modal="true" aria-labelledby="history-title">
+      <div className="checkout-inner wide">
+        <header>
+          <h2 id="history-title">Historial de puntos</h2>
+          <button type="button" className="icon-button" aria-label="Cerrar historial" onClick={close}>
+            <CloseIcon />
+          </button>
+        </header>
+        <p>
+          <a className="button" href={`/api/admin/members/${encodeURIComponent(userId)}/history?format=csv`} download>
+            Descargar CSV
+          </a>
+        </p>
+        {loading ? (
+          <p className="muted">Cargando…</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="registry">
+              <thead>
+                <tr>
+                  <th scope="col">Fecha</th>
+                  <th scope="col">Evento</th>
+                  <th scope="col">Puntos</th>
+                  <th scope="col">Saldo</th>
+                  <th scope="col">Pases</th>
+                </tr>
+              </thead>
+              <tbody>
+                {entries.map((e) => (
+                  <tr key={e.revision}>
+                    <td>{formatDate(e.at)}</td>
+                    <td>{e.description}</td>
+                    <td>{e.pointsDelta > 0 ? `+${formatNumber(e.pointsDelta)}` : formatNumber(e.pointsDelta)}</td>
+                    <td>{formatNumber(e.points)}</td>
+                    <td>{formatNumber(e.passes)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** The admin dashboard (Spanish UI, spec §2). */
+export default function AdminDashboardPage() {
+  useTitle(`Panel de administración · ${PRODUCT_NAME}`);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const authorized = useAppSelector(selectAdminAuthorized);
+  const email = useAppSelector((s) => s.admin.email);
+  const posts = useAppSelector((s) => s.admin.posts);
+
+  useEffect(() => {
+    if (authorized) dispatch(adminActions.postsRequested(posts.query));
+    // Load when the dashboard opens; typing re-queries through the saga.
+  }, [dispatch, authorized]);
+
+  if (!authorized) return <Navigate to="/content/admin" replace />;
+
+  return (
+    <section className="panel wide admin" lang="es" aria-labelledby="dashboard-title">
+      <header className="admin-header">
+        <h1 id="dashboard-title">Panel de administración</h1>
+        <span className="muted">{email}</span>
+        <button type="button" className="button" onClick={() => dispatch(adminActions.logoutRequested())}>Cerrar sesión</button>
+      </header>
+      <div className="admin-grid">
+        <MainDataEditor />
+        <AdViewsEditor />
+        <div className="card">
+          <h2>Chat global</h2>
+          <button type="button" className="button danger"
+            onClick={() => window.confirm('¿Eliminar todos los mensajes del chat?') && dispatch(adminActions.deleteChatRequested())}>
+            Eliminar mensajes del chat
+          </button>
+        </div>
+        <ProjectionsCard />
+      </div>
+      <h2>Publicaciones <span className="pill">{formatNumber(posts.total)}</span></h2>
+      <input type="search" className="search" placeholder="Buscar por nombre, país o email" aria-label="Buscar publicaciones"
+        value={posts.query} onChange={(e) => dispatch(adminActions.postsRequested(e.target.value))} />
+      {posts.loaded && posts.items.length === 0 ? (
+        <p className="muted">No hay publicaciones.</p>
+      ) : (
+        <ul className="admin-posts">
+          {posts.items.map((p) => (
+            <li key={p.userId} className="card">
+              {p.imageUrl && <img src={p.imageUrl} alt={p.fullname} width={48} height={48} />}
+              <div>
+                <strong>{p.fullname || p.email}</strong>{' '}
+                <span className="muted">
+                  {p.country} · {p.email} · {formatNumber(p.passes)} pases · {formatNumber(p.points)} puntos
+                </span>
+                {p.message && <p>{p.message}</p>}
+              </div>
+              <div className="row-actions">
+                <button type="button" className="button" aria-label={`Certificado de ${p.fullname || p.email}`}
+                  onClick={() => navigate('/content/admin-certificate', { state: { selectedUser: p } })}>
+                  Certificado
+                </button>
+                <button type="button" className="button" aria-label={`Historial de ${p.fullname || p.email}`}
+                  onClick={() => dispatch(adminActions.historyRequested(p.userId))}>
+                  Historial
+                </button>
+                <button type="button" className="button danger" aria-label={`Eliminar la publicación de ${p.fullname || p.email}`}
+                  onClick={() => window.confirm(`¿Eliminar la publicación de ${p.fullname || p.email}?`) && dispatch(adminActions.deletePostRequested(p.userId))}>
+                  Eliminar
+                </button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <HistoryPanel />
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ChatMessageView } from '@pass/events/kernel';
+import { startApp, sampleUser } from '../../testing/fakeServices';
+import { chatActions } from './slice';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const message = (id: string, userId = 'u2'): ChatMessageView => ({ id, userId, nickname: 'Bob', message: 'hi', priority: 'normalUser', sentAt: '' });
+
+describe('sending a chat message', () => {
+  it('guests are sent to join', async () => {
+    const app = startApp();
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.navigate).toHaveBeenCalledWith('/content/join');
+    expect(app.socket.emittedNames()).not.toContain('sendChatMessage');
+  });
+
+  it('members without points are sent to /content/check', async () => {
+    const app = startApp({ userId: 'u1' }, (h) => h.api.verifyAccess.mockResolvedValue({ ...sampleUser, chatCount: 0 }));
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.navigate).toHaveBeenCalledWith('/content/check');
+  });
+
+  it('sends over the socket, updates the points, clears the draft, adds the message once', async () => {
+    const app = startApp({ userId: 'u1' }, (h) => h.api.verifyAccess.mockResolvedValue({ ...sampleUser, priority: 'specialUser' }));
+    const sent = message('m9', 'u1');
+    app.socket.acks.sendChatMessage = () => ({ ok: true, data: { message: sent, user: { ...sampleUser, priority: 'specialUser', chatCount: 29 } } });
+    app.socket.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.draftChanged('hello'));
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    app.socket.serverEmit('chatMessage', sent);
+    await vi.advanceTimersByTimeAsync(0);
+    const s = app.state();
+    expect(app.socket.emitted.find((e) => e.event === 'sendChatMessage')?.args[0]).toEqual({ message: 'hello', requestId: expect.stringMatching(/^[\w-]{36}$/) });
+    expect(s.user.user.chatCount).toBe(29);
+    expect(s.chat.chatInfo.message).toBe('');
+    expect(s.chat.globalMessages.filter((m) => m.id === 'm9')).toHaveLength(1);
+    // A member with a priority also sends decreaseChatCount (spec §4).
+    expect(app.socket.emittedNames()).toContain('decreaseChatCount');
+  });
+
+  it('without the live connection it sends over HTTP and counts the message itself', async () => {
+    const sent = message('m7', 'u1');
+    const app = startApp({ userId: 'u1' }, (h) => h.api.sendChatMessage.mockResolvedValue({ message: sent, user: { ...sampleUser, chatCount: 29 } }));
+    await vi.advanceTimersByTimeAsync(0);
+    const before = app.state().mainData.data.globalMessages;
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().chat.globalMessages.map((m) => m.id)).toEqual(['m7']);
+    expect(app.state().mainData.data.globalMessages).toBe(before + 1);
+  });
+
+  it('a 402 answer sends the member to /content/check', async () => {
+    const app = startApp({ userId: 'u1' });
+    app.socket.acks.sendChatMessage = () => ({ ok: false, error: 'No points left', status: 402 });
+    app.socket.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.navigate).toHaveBeenCalledWith('/content/check');
+    expect(app.state().chat.sending).toBe(false);
+  });
+
+  it('asks again over HTTP with the same request id when the socket never answers (posted once by the server)', async () => {
+    const sent = message('m5', 'u1');
+    const app = startApp({ userId: 'u1' }, (h) => h.api.sendChatMessage.mockResolvedValue({ message: sent, user: { ...sampleUser, chatCount: 29 } }));
+    app.socket.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(19_999);
+    expect(app.state().chat.sending).toBe(true);
+    expect(app.api.sendChatMessage).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    const { requestId } = app.socket.emitted.find((e) => e.event === 'sendChatMessage')!.args[0] as { requestId: string };
+    expect(app.api.sendChatMessage).toHaveBeenCalledWith('hello', requestId);
+    expect(app.state().chat.sending).toBe(false);
+    expect(app.state().chat.globalMessages.map((m) => m.id)).toEqual(['m5']);
+    // The late push of the same message lists it once.
+    app.socket.serverEmit('chatMessage', sent);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().chat.globalMessages.map((m) => m.id)).toEqual(['m5']);
+  });
+
+  it('gives up when the HTTP retry fails too', async () => {
+    const app = startApp({ userId: 'u1' }, (h) => h.api.sendChatMessage.mockRejectedValue(new TypeError('Failed to fetch')));
+    app.socket.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(app.state().chat.sending).toBe(false);
+    expect(app.logError).toHaveBeenCalled();
+  });
+});

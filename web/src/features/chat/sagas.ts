@@ -1,0 +1,119 @@
+import { eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
+import { call, fork, put, select, take, takeEvery } from 'redux-saga/effects';
+import type { ChatHistory, ChatMessageView, SendChatMessageResponse, UserView } from '@pass/events/kernel';
+import { canAffordChatMessage, httpStatusOf } from '@pass/events/kernel';
+import { HttpError } from '../../lib/http';
+import type { Services } from '../../lib/services';
+import { awaitAck, type AckAnswer, type LiveSocket } from '../../lib/socket';
+import { liveConnected } from '../../lib/state/live';
+import { userActions } from '../../lib/state/session';
+import { chatHistoryReceived, mainDataActions } from '../../lib/state/site';
+import type { RootState } from '../../lib/store-types';
+import { chatActions } from './slice';
+
+/** What the chat hears on the live connection. */
+type ChatEvent = { kind: 'message'; message: ChatMessageView } | { kind: 'history'; history: ChatHistory };
+
+/** The chat's server → client events (spec §4): a new message, or the whole history. */
+function chatChannel(socket: LiveSocket): EventChannel<ChatEvent> {
+  return eventChannel<ChatEvent>((emit) => {
+    socket.on('chatMessage', (message) => emit({ kind: 'message', message }));
+    socket.on('chatMessages', (history) => emit({ kind: 'history', history }));
+    // The site shell's live connection closes the socket.
+    return () => {};
+  });
+}
+
+/**
+ * Lists a chat message once. The count is the server's: over the live connection every new
+ * message comes with an `updatedMainData` carrying the new total (sent before the message
+ * itself), so counting it here as well would count it twice. Only a message sent over HTTP
+ * while the live connection is down is counted locally (`count`).
+ */
+function* addChatMessage(message: ChatMessageView, count = false): SagaIterator {
+  const state: RootState = yield select();
+  if (state.chat.globalMessages.some((m) => m.id === message.id)) return;
+  yield put(chatActions.chatMessageReceived(message));
+  if (count) yield put(mainDataActions.globalMessagesCounted(state.mainData.data.globalMessages + 1));
+}
+
+/** Socket answers that say nothing about whether the message was posted (none, a timeout, a server fault). */
+const RETRY_OVER_HTTP = new Set([0, 408, 503]);
+
+const newRequestId = () => crypto.randomUUID();
+
+function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof chatActions.sendRequested>): SagaIterator {
+  const user: UserView = yield select((st: RootState) => st.user.user);
+  // Guests go to join, members without points to the free-points page (spec §6).
+  if (!user.email) {
+    yield put(chatActions.sendFinished({ sent: false }));
+    s.navigate('/content/join');
+    return;
+  }
+  if (!canAffordChatMessage(user.chatCount)) {
+    yield put(chatActions.sendFinished({ sent: false }));
+    s.navigate('/content/check');
+    return;
+  }
+  // One id for this draft, sent again with any retry: the server posts the message once.
+  const requestId: string = yield call(newRequestId);
+  const draft = { message: action.payload, requestId };
+  let answer: AckAnswer<SendChatMessageResponse> | undefined;
+  let live = socket.connected;
+  if (live) {
+    answer = yield call(awaitAck<SendChatMessageResponse>, (ack) => socket.emit('sendChatMessage', draft, ack));
+    // No answer (lost with the connection, or too slow): asked again over HTTP, the same draft.
+    if (!answer!.ok && RETRY_OVER_HTTP.has(answer!.status)) {
+      answer = undefined;
+      live = false;
+    }
+  }
+  if (!answer) {
+    try {
+      const data: SendChatMessageResponse = yield call(s.api.sendChatMessage, draft.message, draft.requestId);
+      answer = { ok: true, data };
+    } catch (error) {
+      answer = { ok: false, error: String(error), status: error instanceof HttpError ? error.status : 0 };
+    }
+  }
+  if (answer.ok) {
+    yield put(userActions.userSet(answer.data.user));
+    yield call(addChatMessage, answer.data.message, !live);
+    yield put(chatActions.sendFinished({ sent: true }));
+    if (user.priority && answer.data.user.chatCount > 0 && socket.connected) {
+      // Kept for the spec's client; the server answers the current user and changes nothing.
+      socket.emit('decreaseChatCount');
+    }
+    return;
+  }
+  yield put(chatActions.sendFinished({ sent: false }));
+  if (answer.status === httpStatusOf('insufficient_points')) s.navigate('/content/check');
+  else s.logError('Sending the chat message failed', answer.error);
+}
+
+/** History over HTTP too, so the chat shows before (or without) the live connection. */
+function* fetchChatHistory(s: Services): SagaIterator {
+  try {
+    const history: ChatHistory = yield call(s.api.chatMessages);
+    yield put(chatHistoryReceived(history));
+  } catch (error) {
+    s.logError('Fetching the chat failed', error);
+  }
+}
+
+export function* chatSaga(s: Services, socket: LiveSocket): SagaIterator {
+  const channel: EventChannel<ChatEvent> = yield call(chatChannel, socket);
+  yield takeEvery(chatActions.sendRequested.type, sendChat, s, socket);
+  // Asked first on every connect (getChatMessages), before the site shell's own requests.
+  yield takeEvery(liveConnected.type, () => socket.emit('getChatMessages'));
+  yield fork(fetchChatHistory, s);
+  try {
+    while (true) {
+      const event: ChatEvent = yield take(channel);
+      if (event.kind === 'message') yield fork(addChatMessage, event.message);
+      else yield put(chatHistoryReceived(event.history));
+    }
+  } finally {
+    channel.close();
+  }
+}

@@ -1,0 +1,32 @@
+import { useEffect } from 'react';
+import { FREE_POINT_COUNTDOWN_SECONDS, POINTS_PER_PASS, PRODUCT_NAME } from '@pass/events/kernel';
+import { AdBanner } from '../../components/AdBanner';
+import { formatNumber, formatSeconds } from '../../lib/format';
+import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
+import { useTitle } from '../../lib/hooks';
+import { pageEntered, pageLeft } from '../../lib/state/page';
+import { selectIsRegistered, selectPoints } from '../../lib/state/session';
+
+/** Free points (spec §2 /content/check): the countdown runs in the saga while this page is open. */
+export default function FreePointsPage() {
+  useTitle(`Free Points · ${PRODUCT_NAME}`);
+  const dispatch = useAppDispatch();
+  const seconds = useAppSelector((s) => s.checkseconds.seconds);
+  const points = useAppSelector(selectPoints);
+  const registered = useAppSelector(selectIsRegistered);
+
+  useEffect(() => {
+    dispatch(pageEntered('check'));
+    return () => void dispatch(pageLeft('check'));
+  }, [dispatch]);
+
+  return (
+    <section className="panel check" aria-labelledby="check-title">
+      <h1 id="check-title">Free Points</h1>
+      <p className="countdown big" aria-live="polite" aria-label="Time left">{formatSeconds(seconds)}</p>
+      {seconds < FREE_POINT_COUNTDOWN_SECONDS && <AdBanner slot="check" index={2} />}
+      <p>Every {POINTS_PER_PASS} points you can request a new pass.</p>
+      {registered && <p className="muted">Your points: {formatNumber(points)}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import { Navigate } from 'react-router-dom';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { joinFormSchema, type JoinForm } from '@pass/events/kernel';
+import { PRODUCT_NAME } from '@pass/events/kernel';
+import { Field } from '../../components/Field';
+import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
+import { useTitle } from '../../lib/hooks';
+import { selectIsRegistered, userActions } from '../../lib/state/session';
+
+/** Sign in or register (spec §2 /content/join). */
+export default function JoinPage() {
+  useTitle(`Join · ${PRODUCT_NAME}`);
+  const dispatch = useAppDispatch();
+  const registered = useAppSelector(selectIsRegistered);
+  const { registerError, pending } = useAppSelector((s) => s.user);
+  // After a registration from this page the saga navigates (to /content/check); the guard is for arrivals.
+  const [submitted, setSubmitted] = useState(false);
+  const { register, handleSubmit, formState } = useForm<JoinForm>({
+    resolver: zodResolver(joinFormSchema),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: { email: '', password: '' },
+  });
+
+  if (registered && !submitted) return <Navigate to="/content/participants" replace />;
+
+  return (
+    <section className="panel narrow" aria-labelledby="join-title">
+      <h1 id="join-title">Join {PRODUCT_NAME}</h1>
+      <p className="muted">New here? You're registered with your first sign-in. Already a member? Sign in with the same details.</p>
+      {registerError && <p className="form-error" role="alert">{registerError}</p>}
+      <form noValidate onSubmit={handleSubmit((values) => {
+        setSubmitted(true);
+        dispatch(userActions.registerRequested(values));
+      })}>
+        <Field label="Email" error={formState.errors.email?.message}>
+          <input type="email" autoComplete="email" {...register('email')} />
+        </Field>
+        <Field label="Password" error={formState.errors.password?.message}>
+          <input type="password" autoComplete="current-password" {...register('password')} />
+        </Field>
+        <button type="submit" className="button primary" disabled={pending}>Join</button>
+      </form>
+    </section>
+  );
+}

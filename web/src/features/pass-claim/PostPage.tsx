@@ -1,0 +1,96 @@
+import { useEffect } from 'react';
+import { Navigate, useNavigate } from 'react-router-dom';
+import { useForm } from 'react-hook-form';
+import { DEFAULT_COUNTRY, PRODUCT_NAME } from '@pass/events/kernel';
+import { Field } from '../../components/Field';
+import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
+import { useTitle } from '../../lib/hooks';
+import { pageEntered, pageLeft } from '../../lib/state/page';
+import { selectHasUserOrStored, selectUser } from '../../lib/state/session';
+import { COUNTRIES } from './countries';
+import { postFormResolver, type PostFormState, type PostFormValues } from './postForm';
+
+/** Get or update the certificate (spec §2 /content/post); submitting goes to /content/amount. */
+export default function PostPage() {
+  useTitle(`Get my pass · ${PRODUCT_NAME}`);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const user = useAppSelector(selectUser);
+  const allowed = useAppSelector(selectHasUserOrStored);
+
+  const { register, handleSubmit, formState, reset } = useForm<PostFormValues>({
+    resolver: postFormResolver(user.email),
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues: {
+      fullname: user.fullname,
+      country: user.country || DEFAULT_COUNTRY,
+      email: user.email,
+      link: user.link,
+      message: user.message,
+      image: null,
+    },
+  });
+
+  // The user may arrive after the page opened (fetched from the stored id): fill the form then.
+  useEffect(() => {
+    if (!user.email) return;
+    reset({
+      fullname: user.fullname,
+      country: user.country || DEFAULT_COUNTRY,
+      email: user.email,
+      link: user.link,
+      message: user.message,
+      image: null,
+    });
+  }, [user.id, user.email, user.fullname, user.country, user.link, user.message, reset]);
+
+  useEffect(() => {
+    dispatch(pageEntered('post'));
+    return () => void dispatch(pageLeft('post'));
+  }, [dispatch]);
+
+  if (!allowed) return <Navigate to="/content/join" replace />;
+
+  const onSubmit = (values: PostFormValues) => {
+    const image = values.image?.[0];
+    if (!image) return;
+    const { image: _files, ...fields } = values;
+    const state: PostFormState = { fields, image };
+    navigate('/content/amount', { state });
+  };
+  const e = formState.errors;
+
+  return (
+    <section className="panel narrow" aria-labelledby="post-title">
+      <h1 id="post-title">{user.passes > 0 ? 'Update your certificate' : `Get your ${PRODUCT_NAME}`}</h1>
+      <form noValidate onSubmit={handleSubmit(onSubmit)}>
+        <Field label="Full name" error={e.fullname?.message}>
+          <input autoComplete="name" {...register('fullname')} />
+        </Field>
+        <Field label="Country" error={e.country?.message}>
+          <select {...register('country')}>
+            {COUNTRIES.map((c) => (
+              <option key={c} value={c}>{c}</option>
+            ))}
+          </select>
+        </Field>
+        <Field label="Email" error={e.email?.message}>
+          <input type="email" autoComplete="email" {...register('email')} />
+        </Field>
+        <Field label="Personal link" error={e.link?.message}>
+          <input type="url" placeholder="https://" {...register('link')} />
+        </Field>
+        <Field label="Image" error={e.image?.message} hint="An image up to 2MB">
+          <input type="file" accept="image/*" {...register('image')} />
+        </Field>
+        <Field label="Message" error={e.message?.message}>
+          <textarea rows={3} {...register('message')} />
+        </Field>
+        <button type="submit" className="button primary">
+          {user.passes <= 0 ? `Get ${PRODUCT_NAME}!` : 'Update Certificate!'}
+        </button>
+      </form>
+    </section>
+  );
+}

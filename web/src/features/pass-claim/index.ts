@@ -1,0 +1,6 @@
+// Claiming a pass, "Get my pass" (spec §2 /content/post then /content/amount, §4 pass claim):
+// the certificate post form, how many passes, and the claim saga.
+export const loadPostPage = () => import('./PostPage');
+export const loadAmountPage = () => import('./AmountPage');
+export { passClaimSaga } from './sagas';
+export type { PostFormState } from './postForm';

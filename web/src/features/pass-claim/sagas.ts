@@ -1,0 +1,46 @@
+import type { SagaIterator } from 'redux-saga';
+import { call, delay, put, race, take, takeLatest } from 'redux-saga/effects';
+import { TIMERS } from '@pass/events/kernel';
+import type { RegisterSpecialUserResponse } from '@pass/events/kernel';
+import { errorText } from '../../lib/http';
+import type { Services } from '../../lib/services';
+import { liveGlobalMemberRequested } from '../../lib/state/live';
+import { isPageEntered, isPageLeft } from '../../lib/state/page';
+import { userActions } from '../../lib/state/session';
+import { updateMainDataActions } from '../../lib/state/site';
+
+export const JOIN_US = 'Join us';
+
+/** Spec §4 pass claim: the post form's fields, image and passes as multipart; a nonzero id means success. */
+function* claim(s: Services, action: ReturnType<typeof userActions.claimRequested>): SagaIterator {
+  const { image, passes, ...fields } = action.payload;
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) form.append(key, value);
+  form.append('image', image);
+  form.append('passes', String(passes));
+  try {
+    const answer: RegisterSpecialUserResponse = yield call(s.api.registerSpecialUser, form);
+    if (!answer.id || answer.id === '0') {
+      yield put(userActions.claimFailed('The pass could not be claimed'));
+      return;
+    }
+    yield put(userActions.claimSucceeded(answer.user));
+    yield put(updateMainDataActions.updateMainDataSet(true));
+    yield put(liveGlobalMemberRequested());
+    s.navigate('/');
+  } catch (error) {
+    s.logError('Claiming the pass failed', error);
+    yield put(userActions.claimFailed(errorText(error)));
+  }
+}
+
+/** "Join us" 3 s after opening the post form, unless the user left (spec §2 /content/post). */
+function* joinToast(s: Services): SagaIterator {
+  const { timer } = yield race({ timer: delay(TIMERS.joinToastMs), left: take(isPageLeft('post')) });
+  if (timer !== undefined) s.toast.blank(JOIN_US);
+}
+
+export function* passClaimSaga(s: Services): SagaIterator {
+  yield takeLatest(userActions.claimRequested.type, claim, s);
+  yield takeLatest(isPageEntered('post'), joinToast, s);
+}

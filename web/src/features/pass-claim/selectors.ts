@@ -1,0 +1,12 @@
+import { maxClaimablePasses } from '@pass/events/kernel';
+import type { RootState } from '../../lib/store-types';
+
+/**
+ * The amount form's bounds (spec §2 /content/amount): min 1, max the kernel's maxClaimablePasses.
+ * A new object each call: read it with react-redux's shallowEqual.
+ */
+export const selectAmountBounds = (s: RootState) => {
+  const { available } = s.mainData.data;
+  const points = s.user.user.chatCount;
+  return { min: 1, max: maxClaimablePasses(available, points), points, available };
+};

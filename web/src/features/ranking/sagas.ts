@@ -1,0 +1,17 @@
+import type { SagaIterator } from 'redux-saga';
+import { call } from 'redux-saga/effects';
+import type { RankingEntry } from '@pass/events/kernel';
+import { listSaga } from '../../lib/listSaga';
+import type { Services } from '../../lib/services';
+import { rankingActions } from './slice';
+
+/** The sponsors' search, and its refresh on live main data. */
+export function* rankingSaga(s: Services): SagaIterator {
+  yield call(listSaga<RankingEntry>, {
+    what: 'the ranking',
+    requested: rankingActions.rankingRequested,
+    fetch: (sv, query) => sv.api.ranking(query),
+    received: rankingActions.rankingReceived,
+    select: (st) => st.users.ranking,
+  }, s);
+}

@@ -1,0 +1,101 @@
+import { useEffect } from 'react';
+import { PRODUCT_NAME } from '@pass/events/kernel';
+import { Link } from 'react-router-dom';
+import { DownloadIcon, StarIcon } from '../../components/Icons';
+import { formatDate, formatNumber } from '../../lib/format';
+import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
+import { useTitle } from '../../lib/hooks';
+import { selectCertificateHref, selectIsRegistered, selectUser, userActions } from '../../lib/state/session';
+import { selectAvailableText, selectTakenText } from '../../lib/state/site';
+import { registryActions } from './slice';
+
+/** The registry (spec §2 /content/participants, also /content/registered). */
+export default function ParticipantsPage() {
+  useTitle(`Participants · ${PRODUCT_NAME}`);
+  const dispatch = useAppDispatch();
+  const user = useAppSelector(selectUser);
+  const registered = useAppSelector(selectIsRegistered);
+  const certificateHref = useAppSelector(selectCertificateHref);
+  const available = useAppSelector(selectAvailableText);
+  const taken = useAppSelector(selectTakenText);
+  const registry = useAppSelector((s) => s.users.registry);
+
+  useEffect(() => {
+    dispatch(registryActions.registryRequested(registry.query));
+    // Load on open; typing re-queries through the saga.
+  }, [dispatch]);
+
+  const rows = [...registry.items].sort((a, b) => b.passes - a.passes);
+
+  return (
+    <section className="panel wide" aria-labelledby="participants-title">
+      <h1 id="participants-title">Participants</h1>
+      <dl className="stats small">
+        <div>
+          <dt>Available</dt>
+          <dd>{available}</dd>
+        </div>
+        <div>
+          <dt>Taken</dt>
+          <dd>{taken}</dd>
+        </div>
+        <div>
+          <dt>Your points</dt>
+          <dd>{formatNumber(user.chatCount)}</dd>
+        </div>
+      </dl>
+      <div className="actions">
+        {registered ? (
+          <Link to="/content/check" className="button primary">Free Points</Link>
+        ) : (
+          <Link to="/content/join" className="button primary">Join the project</Link>
+        )}
+        <Link to="/content/points" className="button">Buy Points</Link>
+        <Link to={certificateHref} className="icon-button" aria-label="Download certificate">
+          <DownloadIcon />
+        </Link>
+        {registered && (
+          <button type="button" className="link-button" onClick={() => dispatch(userActions.logoutRequested())}>
+            Logout
+          </button>
+        )}
+      </div>
+      <input type="search" className="search" placeholder="Filter by email, name or date" aria-label="Filter participants by email, name or date"
+        value={registry.query} onChange={(e) => dispatch(registryActions.registryRequested(e.target.value))} />
+      {registry.loaded && rows.length === 0 ? (
+        <p className="empty">Become the first one!</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="registry">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Members</th>
+                <th scope="col">Passes</th>
+                <th scope="col">Points</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.userId} className={row.userId === user.id ? 'own' : undefined}
+                  aria-current={row.userId === user.id ? 'true' : undefined}>
+                  <td>{formatDate(row.createdAt)}</td>
+                  <td>
+                    {row.priority === 'specialUser' && (
+                      <span className="special" title="Special member" role="img" aria-label="Special member">
+                        <StarIcon size={14} />
+                      </span>
+                    )}{' '}
+                    {row.member}
+                  </td>
+                  <td>{formatNumber(row.passes)}</td>
+                  <td>{formatNumber(row.points)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,17 @@
+import type { SagaIterator } from 'redux-saga';
+import { call } from 'redux-saga/effects';
+import type { RegistryRow } from '@pass/events/kernel';
+import { listSaga } from '../../lib/listSaga';
+import type { Services } from '../../lib/services';
+import { registryActions } from './slice';
+
+/** The participants filter, and the table's refresh on live main data. */
+export function* registrySaga(s: Services): SagaIterator {
+  yield call(listSaga<RegistryRow>, {
+    what: 'the registry',
+    requested: registryActions.registryRequested,
+    fetch: (sv, query) => sv.api.registry(query),
+    received: registryActions.registryReceived,
+    select: (st) => st.users.registry,
+  }, s);
+}

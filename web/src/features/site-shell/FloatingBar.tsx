@@ -1,0 +1,30 @@
+import { Link } from 'react-router-dom';
+import { DONATION_URL } from './links';
+import { ChatIcon, EyeIcon, HeartIcon } from '../../components/Icons';
+
+export interface FloatingBarProps {
+  day: number;
+  messagesBadge: string;
+  viewersText: string;
+  chatOpen: boolean;
+  onChat: () => void;
+}
+
+/** Day counter, chat toggle, viewers badge and donation icon (spec §2). */
+export function FloatingBar({ day, messagesBadge, viewersText, chatOpen, onChat }: FloatingBarProps) {
+  return (
+    <div className="floating-bar" role="toolbar" aria-label="Live">
+      <span className="day-counter">Day {day}</span>
+      <button type="button" className="chat-toggle" onClick={onChat} aria-pressed={chatOpen}
+        aria-label={`${chatOpen ? 'Close' : 'Open'} chat, ${messagesBadge} messages`}>
+        <ChatIcon /> <span>{messagesBadge}</span>
+      </button>
+      <Link to="/content/registered" className="viewers" aria-label={`${viewersText} connected users`}>
+        <EyeIcon /> <span>{viewersText}</span>
+      </Link>
+      <a href={DONATION_URL} target="_blank" rel="noopener noreferrer" aria-label="Donate" className="icon-link">
+        <HeartIcon />
+      </a>
+    </div>
+  );
+}

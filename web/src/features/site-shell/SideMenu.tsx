@@ -1,0 +1,32 @@
+import { NavLinks, type NavLinksProps } from './NavBar';
+import { useEffect } from 'react';
+import { CloseIcon } from '../../components/Icons';
+
+export interface SideMenuProps extends Omit<NavLinksProps, 'onNavigate'> {
+  open: boolean;
+  onClose: () => void;
+}
+
+/** Opens with the menu button; closes with its X and on every link click (spec §2). */
+export function SideMenu({ open, onClose, ...links }: SideMenuProps) {
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [open, onClose]);
+  return (
+    <>
+      {open && <div className="backdrop" onClick={onClose} aria-hidden="true" />}
+      <aside id="side-menu" className={`side-menu${open ? ' open' : ''}`} aria-label="Menu" aria-hidden={!open}
+        inert={!open}>
+        <button type="button" className="icon-button side-menu-close" aria-label="Close menu" onClick={onClose}>
+          <CloseIcon />
+        </button>
+        <nav aria-label="Side menu">
+          <NavLinks {...links} onNavigate={onClose} />
+        </nav>
+      </aside>
+    </>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { Toaster } from 'react-hot-toast';
+import { TOASTS } from '@pass/events/kernel';
+import { AdBanner } from '../../components/AdBanner';
+import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
+import { selectCertificateHref, selectGetPassHref } from '../../lib/state/session';
+import { selectGlobalMessagesBadge, selectMembersText } from '../../lib/state/site';
+import { NavBar } from './NavBar';
+import { SideMenu } from './SideMenu';
+import { FloatingBar } from './FloatingBar';
+import { CookieNoticeContainer, NewMemberPopupContainer } from './Overlays';
+import { sidebarActions } from './sidebarSlice';
+import { selectConnectedUsersText, selectDayCounter } from './selectors';
+
+/** The day counter re-reads the clock once a minute. */
+function useNow(intervalMs = 60_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(id);
+  }, [intervalMs]);
+  return now;
+}
+
+/** Scrolls to `#anchor` links such as /#sponsors after navigation. */
+function useHashScroll() {
+  const { hash, pathname } = useLocation();
+  useEffect(() => {
+    if (!hash) return;
+    const el = document.getElementById(hash.slice(1));
+    el?.scrollIntoView({ behavior: 'smooth' });
+  }, [hash, pathname]);
+}
+
+/** What other capabilities put into the shell (app/routes/RootLayout.tsx fills these). */
+export interface SiteLayoutProps {
+  /** The floating bar's chat toggle. */
+  chatOpen: boolean;
+  onChatToggle: () => void;
+  /** The chat panel, while open. */
+  chatPanel: ReactNode;
+  /** The ad-block notice, under the navigation. */
+  adBlockNotice: ReactNode;
+  /** The full-screen ads popup, above everything else. */
+  adsPopup: ReactNode;
+}
+
+/** Every screen's frame (spec §2 common navigation): navigation, side menu, footer, floating bar, toasts. */
+export function SiteLayout({ chatOpen, onChatToggle, chatPanel, adBlockNotice, adsPopup }: SiteLayoutProps) {
+  const dispatch = useAppDispatch();
+  const now = useNow();
+  useHashScroll();
+  const membersText = useAppSelector(selectMembersText);
+  const getPassHref = useAppSelector(selectGetPassHref);
+  const certificateHref = useAppSelector(selectCertificateHref);
+  const sidebarOpen = useAppSelector((s) => s.sidebar.sidebarStatus);
+  const day = useAppSelector((s) => selectDayCounter(s, now));
+  const messagesBadge = useAppSelector(selectGlobalMessagesBadge);
+  const viewersText = useAppSelector(selectConnectedUsersText);
+  const links = { membersText, getPassHref, certificateHref };
+
+  return (
+    <div className="app">
+      <a href="#main" className="skip-link">Skip to content</a>
+      <NavBar {...links} menuOpen={sidebarOpen} onMenu={() => dispatch(sidebarActions.sidebarToggled())} />
+      <SideMenu {...links} open={sidebarOpen} onClose={() => dispatch(sidebarActions.sidebarClosed())} />
+      {adBlockNotice}
+      <main id="main">
+        <Outlet />
+      </main>
+      <footer className="footer">
+        <AdBanner slot="main" index={0} />
+        <p className="muted">A student's fun project, funded by ads.</p>
+      </footer>
+      <FloatingBar day={day} messagesBadge={messagesBadge} viewersText={viewersText} chatOpen={chatOpen}
+        onChat={onChatToggle} />
+      {chatPanel}
+      <NewMemberPopupContainer />
+      <CookieNoticeContainer />
+      {adsPopup}
+      <Toaster
+        position="top-center"
+        toastOptions={{
+          blank: { duration: TOASTS.blankMs },
+          error: { duration: TOASTS.errorMs },
+          success: { duration: TOASTS.successMs },
+          loading: { duration: Infinity },
+        }}
+      />
+      <ScrollRestoration />
+    </div>
+  );
+}

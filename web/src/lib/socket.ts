@@ -1,0 +1,62 @@
+import { io, type Socket } from 'socket.io-client';
+import type { SagaIterator } from 'redux-saga';
+import { call, delay, race } from 'redux-saga/effects';
+import { TIMERS } from '@pass/events/kernel';
+import type { ClientToServerEvents, ServerToClientEvents } from '@pass/events/kernel';
+
+type Listener<E extends keyof ServerToClientEvents> = ServerToClientEvents[E];
+
+/** What the sagas need of a Socket.IO client; tests pass a fake. */
+export interface LiveSocket {
+  readonly connected: boolean;
+  on<E extends keyof ServerToClientEvents>(event: E, listener: Listener<E>): void;
+  onLifecycle(event: 'connect' | 'disconnect', listener: () => void): void;
+  emit<E extends keyof ClientToServerEvents>(event: E, ...args: Parameters<ClientToServerEvents[E]>): void;
+  /** A new handshake, so the server sees the session cookie set (or cleared) since the last one. */
+  reconnect(): void;
+  disconnect(): void;
+}
+
+/** Socket.IO on the page's own origin, with the spec's defaults (§7). */
+export function createLiveSocket(): LiveSocket {
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io({
+    withCredentials: true,
+    reconnectionDelay: TIMERS.socketReconnectDelayMs,
+    reconnectionDelayMax: TIMERS.socketReconnectDelayMaxMs,
+    timeout: TIMERS.socketTimeoutMs,
+  });
+  return {
+    get connected() {
+      return socket.connected;
+    },
+    on(event, listener) {
+      // socket.io's typed `on` cannot be called with a generic event name without a cast.
+      (socket.on as (e: string, l: (...args: never[]) => void) => void)(event, listener);
+    },
+    onLifecycle(event, listener) {
+      socket.on(event, listener);
+    },
+    emit(event, ...args) {
+      (socket.emit as (e: string, ...a: unknown[]) => void)(event, ...args);
+    },
+    reconnect() {
+      socket.disconnect().connect();
+    },
+    disconnect() {
+      socket.disconnect();
+    },
+  };
+}
+
+/** An acknowledged emit's answer, as the server's socket handlers send it. */
+export type AckAnswer<T> = { ok: true; data: T } | { ok: false; error: string; status: number };
+
+function ackOf<T>(send: (ack: (answer: AckAnswer<T>) => void) => void): Promise<AckAnswer<T>> {
+  return new Promise((resolve) => send(resolve));
+}
+
+/** Emits with an acknowledgement, giving up after the socket timeout (spec §7) with a 408. */
+export function* awaitAck<T>(send: (ack: (answer: AckAnswer<T>) => void) => void): SagaIterator {
+  const { answer } = yield race({ answer: call(ackOf<T>, send), timeout: delay(TIMERS.socketTimeoutMs) });
+  return (answer as AckAnswer<T> | undefined) ?? { ok: false, error: 'timeout', status: 408 };
+}

@@ -1,0 +1,119 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { UserView, RegisterUserRequest } from '@pass/events/kernel';
+import type { RootState } from '../store-types';
+
+// Who is using the site (spec §4, §6): the member (the spec's `user` slice, which every
+// capability reads) and the admin flag. Join registers and logs out, pass claim claims, the
+// live connection, free points, chat and purchases replace the user the server answers.
+
+export const guestUser: UserView = {
+  id: '',
+  email: '',
+  priority: '',
+  chatCount: 0,
+  downloads: 0,
+  fullname: '',
+  country: '',
+  link: '',
+  image: null,
+  message: '',
+  passes: 0,
+  buyed: 0,
+  createdAt: '',
+  updatedAt: '',
+};
+
+export interface ClaimRequest {
+  fullname: string;
+  country: string;
+  email: string;
+  link: string;
+  message: string;
+  image: File;
+  passes: number;
+}
+
+export interface SessionState {
+  user: UserView;
+  /** The id kept in local storage: a user is expected even before the fetch answers (spec §2 guards). */
+  storedId: string;
+  registerError: string;
+  claimError: string;
+  pending: boolean;
+  /** Set after a successful pass claim (spec §4). */
+  newMember: boolean;
+}
+
+const initialState: SessionState = {
+  user: guestUser,
+  storedId: '',
+  registerError: '',
+  claimError: '',
+  pending: false,
+  newMember: false,
+};
+
+const userSlice = createSlice({
+  name: 'user',
+  initialState,
+  reducers: {
+    userSet(state, action: PayloadAction<UserView>) {
+      state.user = action.payload;
+    },
+    userReset(state) {
+      state.user = guestUser;
+      state.storedId = '';
+    },
+    registerRequested(state, _action: PayloadAction<RegisterUserRequest>) {
+      state.pending = true;
+      state.registerError = '';
+    },
+    registerSucceeded(state, action: PayloadAction<UserView>) {
+      state.pending = false;
+      state.user = action.payload;
+      state.storedId = action.payload.id;
+    },
+    registerFailed(state, action: PayloadAction<string>) {
+      state.pending = false;
+      state.registerError = action.payload;
+    },
+    claimRequested(state, _action: PayloadAction<ClaimRequest>) {
+      state.pending = true;
+      state.claimError = '';
+    },
+    claimSucceeded(state, action: PayloadAction<UserView>) {
+      state.pending = false;
+      state.user = action.payload;
+      state.newMember = true;
+    },
+    claimFailed(state, action: PayloadAction<string>) {
+      state.pending = false;
+      state.claimError = action.payload;
+    },
+    logoutRequested() {},
+  },
+});
+
+export const userActions = userSlice.actions;
+export const sessionReducer = userSlice.reducer;
+
+export const selectUser = (s: RootState) => s.user.user;
+export const selectIsRegistered = (s: RootState) => s.user.user.email !== '';
+export const selectIsMember = (s: RootState) => s.user.user.passes > 0;
+export const selectPoints = (s: RootState) => s.user.user.chatCount;
+/** Registered, or an id is stored locally so the user is on the way (spec §2 guards). */
+export const selectHasUserOrStored = (s: RootState) => s.user.user.email !== '' || s.user.storedId !== '';
+
+// Navigation targets that depend on the user (spec §2 common navigation, home, participants).
+/** "Get my pass" and home's "Request Your Pass". */
+export const selectGetPassHref = (s: RootState) => (selectIsRegistered(s) ? '/content/post' : '/content/join');
+export const selectCertificateHref = (s: RootState) =>
+  !selectIsRegistered(s) ? '/content/join' : selectIsMember(s) ? '/content/certificate' : '/content/post';
+export const selectJoinButtonHref = (s: RootState) => (selectIsRegistered(s) ? '/content/check' : '/content/join');
+
+/**
+ * The admin guard (spec §6): authorized, or an admin id stored locally. The admin slice is
+ * features/admin's; only these two fields of it are read here.
+ */
+export const selectAdminAuthorized = (s: { admin: { authorized: boolean; storedId: string } }) =>
+  s.admin.authorized || s.admin.storedId !== '';
