@@ -35,5 +35,14 @@ export default defineConfig(({ mode }) => ({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
+    rolldownOptions: {
+      output: {
+        // What `/` runs at start is one chunk: main.tsx and everything it imports statically, with
+        // Vite's modulepreload polyfill. Lazy routes (and what only they use) still split off. Left
+        // to itself, Rolldown carves the modules `/` shares with lazy routes into several small
+        // common chunks that `/` then loads one by one, depending on how the imports happen to chain.
+        codeSplitting: { groups: [{ name: 'app', test: /\/src\/main\.tsx$|^\0vite\/modulepreload-polyfill/ }] },
+      },
+    },
   },
 }));
