@@ -13,9 +13,7 @@ afterAll(async () => {
   await h?.close();
 });
 
-let n = 0;
-const email = () => `member${++n}@example.com`;
-const joined = (address = email(), password = 'pass1') => joinedMember(h, address, password);
+const joined = () => joinedMember(h);
 
 describe('POST /api/free-point (the /content/check countdown)', () => {
   const ticketOf = async (b: Browser) => {

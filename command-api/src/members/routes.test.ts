@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE } from '@pass/events';
 import { startHarness, type Harness } from '../test-support/harness';
-import { joinedMember } from '../test-support/members';
+import { joinedMember, nextMemberEmail } from '../test-support/members';
 
 let h: Harness;
 let nowMs = Date.parse('2026-05-01T09:00:00.000Z');
@@ -14,9 +14,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-let n = 0;
-const email = () => `member${++n}@example.com`;
-const joined = (address = email(), password = 'pass1') => joinedMember(h, address, password);
+const email = nextMemberEmail;
+const joined = (address?: string, password?: string) => joinedMember(h, address, password);
 
 describe('POST /api/register-user (the join form)', () => {
   it('registers an unknown email with 10 points and a 24 h httpOnly, SameSite=Lax session cookie', async () => {

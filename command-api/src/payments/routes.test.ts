@@ -2,7 +2,9 @@ import { streams } from '@pass/events';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Browser, type Harness } from '../test-support/harness';
+import { joinedMember } from '../test-support/members';
 import { createPaymentProvider } from './provider/factory';
+import type { SimulatedPaymentProvider } from './provider/simulated-provider';
 
 /** The Payments routes over real HTTP with the simulated (test-mode) provider, PGlite in memory. */
 let h: Harness;
@@ -18,6 +20,8 @@ async function member(): Promise<{ b: Browser; id: string }> {
   const res = await b.request('POST', '/api/register-user', { email: `buyer${++n}@example.com`, password: 'pass1' });
   return { b, id: res.body.id as string };
 }
+
+const joined = () => joinedMember(h);
 
 async function purchased(userId: string) {
   return (await h.store.readStream(streams.user(userId))).filter((e) => e.type === 'PointsPurchased');
@@ -95,6 +99,35 @@ describe('POST /api/buy-points follows the same rule', () => {
     expect(foreign.body.error).toBe('This payment belongs to another member');
     expect(await purchased(thief.id)).toEqual([]);
     expect(await purchased(id)).toHaveLength(1);
+  });
+});
+
+describe('POST /api/buy-points', () => {
+  it('credits a captured order once, from the provider record only', async () => {
+    const { b, user } = await joined();
+    const provider = h.api.payments as SimulatedPaymentProvider;
+    const { orderId } = await provider.createOrder(user.id, 5);
+    const notYet = await b.request('POST', '/api/buy-points', { orderId, amount: 1000, email: 'x' });
+    expect(notYet.status).toBe(402);
+    await provider.captureOrder(orderId);
+    // The client's amount is ignored: the captured 5 USD buy 500 points.
+    const res = await b.request('POST', '/api/buy-points', { orderId, amount: 1000 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: 'COMPLETED', points: 500, user: { chatCount: 510, buyed: 5 } });
+    // Credited once; a repeated call answers the same result (the checkout's capture, then this helper).
+    const again = await b.request('POST', '/api/buy-points', { orderId });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ status: 'COMPLETED', points: 500, user: { chatCount: 510, buyed: 5 } });
+  });
+
+  it('refuses an order made for another member, and guests', async () => {
+    const { user } = await joined();
+    const thief = await joined();
+    const provider = h.api.payments as SimulatedPaymentProvider;
+    const { orderId } = await provider.createOrder(user.id, 1);
+    await provider.captureOrder(orderId);
+    expect((await thief.b.request('POST', '/api/buy-points', { orderId })).status).toBe(402);
+    expect((await h.browser().request('POST', '/api/buy-points', { orderId })).status).toBe(401);
   });
 });
 
