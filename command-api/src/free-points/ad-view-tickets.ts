@@ -8,7 +8,7 @@ const FORMAT = /^v1\.(\d{1,15})\.([\w-]{43})$/;
  * the countdown starts, shown back with the award. Stateless: `v1.<issued-at ms>.<HMAC>` over
  * the member id and the issued-at, keyed from the session secret (every command-api instance
  * shares it), so any instance can check a ticket another one issued. The time rules (old enough,
- * not too old, newer than the last award) are the user decider's; this only proves who and when.
+ * not too old, newer than the last award) are award.ts's; this only proves who and when.
  */
 export class AdViewTickets {
   private readonly key: Buffer;

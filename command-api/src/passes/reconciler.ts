@@ -9,7 +9,7 @@ import { CLAIM_RECORD_DEADLINE_MS } from './record-claim';
 
 /**
  * A pending reservation this old without PassesClaimed on the member's stream is abandoned.
- * Kept well above CLAIM_RECORD_DEADLINE_MS: the user decider refuses to record a claim after
+ * Kept well above CLAIM_RECORD_DEADLINE_MS: the member stream refuses to record a claim after
  * that deadline, so once this much time has passed the claim can no longer be recorded and
  * releasing it is safe.
  */

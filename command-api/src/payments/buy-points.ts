@@ -36,7 +36,7 @@ function ownOrder(order: ProviderOrder | null, userId: string): ProviderOrder {
 /**
  * Credits a capture: only COMPLETED, in USD, for the member the order was created for, and for
  * exactly the price of the option the order was created for. Each capture id is credited once
- * (user decider); a repeated call answers the first credit's result instead of an error, so
+ * (credit-purchase.ts); a repeated call answers the first credit's result instead of an error, so
  * retries and duplicate calls (the browser's capture, then the spec's buy-points) are harmless.
  */
 async function credit(deps: BuyPointsDeps, userId: string, capture: VerifiedCapture, ctx: CommandContext): Promise<Credited> {
