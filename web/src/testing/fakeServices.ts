@@ -1,5 +1,5 @@
 import { vi, type Mock } from 'vitest';
-import type { ClientToServerEvents, MainDataView, ServerToClientEvents, UserView } from '@pass/events/kernel';
+import type { ChatMessageView, ClientToServerEvents, MainDataView, ServerToClientEvents, UserView } from '@pass/events/kernel';
 import { createAppStore, rootReducer, type RootState } from '../app/store';
 import type { Api } from '../lib/http';
 import type { AdSlot, Services } from '../lib/services';
@@ -73,6 +73,9 @@ export const sampleUser: UserView = {
   chatCount: 30,
   createdAt: '2026-01-02T00:00:00.000Z',
 };
+
+/** A chat message from another member (Bob) unless a user id is given. */
+export const chatMessage = (id: string, userId = 'u2'): ChatMessageView => ({ id, userId, nickname: 'Bob', message: 'hi', priority: 'normalUser', sentAt: '' });
 
 const never = () => new Promise<never>(() => {});
 

@@ -1,12 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatMessageView } from '@pass/events/kernel';
-import { startApp, sampleUser } from '../../testing/fakeServices';
+import { chatMessage as message, startApp, sampleUser } from '../../testing/fakeServices';
 import { chatActions } from './slice';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
-
-const message = (id: string, userId = 'u2'): ChatMessageView => ({ id, userId, nickname: 'Bob', message: 'hi', priority: 'normalUser', sentAt: '' });
 
 describe('sending a chat message', () => {
   it('guests are sent to join', async () => {

@@ -1,12 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ChatMessageView } from '@pass/events/kernel';
 import { userActions } from '../../lib/state/session';
-import { startApp, sampleMainData, sampleUser } from '../../testing/fakeServices';
+import { chatMessage as message, startApp, sampleMainData, sampleUser } from '../../testing/fakeServices';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
-
-const message = (id: string, userId = 'u2'): ChatMessageView => ({ id, userId, nickname: 'Bob', message: 'hi', priority: 'normalUser', sentAt: '' });
 
 describe('live connection', () => {
   it('asks for chat, main data and the newest post on connect', async () => {
