@@ -10,6 +10,46 @@ export interface HttpCommandGatewayOptions {
 
 const UNAVAILABLE = 'The service is temporarily unavailable, please try again';
 
+/** Where and how requests go: command-api's address, a keep-alive agent, the bound on one exchange. */
+interface Target {
+  base: URL;
+  prefix: string;
+  secure: boolean;
+  agent: HttpAgent | HttpsAgent;
+  timeoutMs: number;
+}
+
+/** Status and parsed JSON body (null when there is none or it is not JSON); rejects when command-api cannot be reached in time. */
+function exchange(target: Target, method: string, path: string, headers: Record<string, string | number>, payload: string | undefined): Promise<{ status: number; body: unknown }> {
+  const { base, secure, agent, timeoutMs } = target;
+  const request: RequestOptions = { host: base.hostname, port: base.port || (secure ? 443 : 80), method, path: target.prefix + path, headers, agent };
+  const send = secure ? httpsRequest : httpRequest;
+  return new Promise((done, fail) => {
+    const req = send(request, (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', fail);
+      res.on('end', () => {
+        clearTimeout(timer);
+        let body: unknown = null;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+        } catch {
+          // not JSON: the status decides
+        }
+        done({ status: res.statusCode ?? 0, body });
+      });
+    });
+    // A bound on the whole exchange, like fetch's AbortSignal.timeout.
+    const timer = setTimeout(() => req.destroy(new Error(`command-api did not answer within ${timeoutMs} ms`)), timeoutMs);
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      fail(error);
+    });
+    req.end(payload);
+  });
+}
+
 /**
  * The distributed CommandGateway: query-api's sockets forward their commands to command-api
  * over HTTP with the socket's own Cookie header, so command-api authenticates them exactly as it
@@ -22,41 +62,15 @@ const UNAVAILABLE = 'The service is temporarily unavailable, please try again';
  */
 export function createHttpCommandGateway(options: HttpCommandGatewayOptions): CommandGateway {
   const base = new URL(options.baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, '');
-  const timeoutMs = options.timeoutMs ?? 10_000;
   const secure = base.protocol === 'https:';
   const agentOptions = { keepAlive: true, timeout: 4_000, scheduling: 'lifo' as const };
-  const agent = secure ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions);
-  const send = secure ? httpsRequest : httpRequest;
-
-  /** Status and parsed JSON body (null when there is none or it is not JSON); rejects when command-api cannot be reached in time. */
-  function exchange(method: string, path: string, headers: Record<string, string | number>, payload: string | undefined): Promise<{ status: number; body: unknown }> {
-    const request: RequestOptions = { host: base.hostname, port: base.port || (secure ? 443 : 80), method, path: prefix + path, headers, agent };
-    return new Promise((done, fail) => {
-      const req = send(request, (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('error', fail);
-        res.on('end', () => {
-          clearTimeout(timer);
-          let body: unknown = null;
-          try {
-            body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-          } catch {
-            // not JSON: the status decides
-          }
-          done({ status: res.statusCode ?? 0, body });
-        });
-      });
-      // A bound on the whole exchange, like fetch's AbortSignal.timeout.
-      const timer = setTimeout(() => req.destroy(new Error(`command-api did not answer within ${timeoutMs} ms`)), timeoutMs);
-      req.on('error', (error) => {
-        clearTimeout(timer);
-        fail(error);
-      });
-      req.end(payload);
-    });
-  }
+  const target: Target = {
+    base,
+    prefix: base.pathname.replace(/\/+$/, ''),
+    secure,
+    agent: secure ? new HttpsAgent(agentOptions) : new HttpAgent(agentOptions),
+    timeoutMs: options.timeoutMs ?? 10_000,
+  };
 
   async function call<T>(method: string, path: string, ctx: RequestContext, body?: unknown): Promise<GatewayResult<T>> {
     if (!ctx.cookieHeader) return { ok: false, status: 401, error: 'Please join to continue' };
@@ -74,7 +88,7 @@ export function createHttpCommandGateway(options: HttpCommandGatewayOptions): Co
     }
     let res: { status: number; body: unknown };
     try {
-      res = await exchange(method, path, headers, payload);
+      res = await exchange(target, method, path, headers, payload);
     } catch {
       return { ok: false, status: 503, error: UNAVAILABLE };
     }
