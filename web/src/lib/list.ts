@@ -16,7 +16,7 @@ export function listQueried<T>(state: ListState<T>, action: PayloadAction<string
   state.query = action.payload;
 }
 export function listReceived<T>(state: ListState<T>, action: PayloadAction<Page<T>>) {
-  state.items = action.payload.items as never;
+  state.items = action.payload.items;
   state.total = action.payload.total;
   state.loaded = true;
 }
