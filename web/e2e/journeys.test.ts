@@ -96,6 +96,11 @@ describe.skipIf(!hasChromium)('browser journeys on the standalone build', () => 
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
     page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+    // A blocked eval or resource is reported on the console: the pages must need nothing the
+    // Content-Security-Policy refuses (zod's JIT probe did, until the forms turned it off).
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(`${page.url()}: ${m.text()}`);
+    });
     // The ads popup opens 6 s after the cookie is accepted (then every 5 minutes): the member
     // meets it on the free-points page; the other contexts leave the cookie notice alone or are
     // done before it shows.
