@@ -15,8 +15,8 @@ const into = (dirs) => `^(\\.\\./)+(${dirs.join('|')})(/|$)`;
 
 const WEB_ONLY_BROWSER = [
   {
-    regex: '^@pass/(?!events/kernel$)',
-    message: 'The web imports only @pass/events/kernel (browser-safe) from the events package, and no other @pass package.',
+    regex: '^@pass/(?!events/kernel$|events/zod-jitless$)',
+    message: 'The web imports only @pass/events/kernel (browser-safe) and @pass/events/zod-jitless (its start-up setting) from the events package, and no other @pass package.',
   },
   { regex: '^node:', message: 'No Node built-ins in the browser bundle.' },
 ];

@@ -10,4 +10,3 @@ export * from './api';
 export * from './commands';
 export * from './sessions';
 export * from './event-store/port';
-export { disableZodJit } from './zod-jitless';

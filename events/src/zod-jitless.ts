@@ -1,13 +1,9 @@
 import { config } from 'zod';
 
 /**
- * Called first by the web app: zod otherwise probes `new Function('')` at its first parse to
+ * Imported first by the web app: zod otherwise probes `new Function('')` at its first parse to
  * see whether it may compile fast parsers. Under the site's Content-Security-Policy (no
  * 'unsafe-eval') the probe fails as intended, but the browser reports it as a CSP violation.
  * Without JIT, parsing a form is the same, only a little slower (nothing measurable here).
- * A function, not an import for its side effect: the package is `sideEffects: false`, so a
- * bare import would be dropped from the bundle.
  */
-export function disableZodJit(): void {
-  config({ jitless: true });
-}
+config({ jitless: true });

@@ -1,3 +1,6 @@
+// First: no eval probe under the Content-Security-Policy (see the module). zod builds its
+// parsers when a schema is created, so this must run before any module that creates one.
+import '@pass/events/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';

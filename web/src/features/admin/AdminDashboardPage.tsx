@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { PRODUCT_NAME } from '@pass/events/kernel';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
-import { formResolver } from '../../lib/form-resolver';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { adViewsSchema, mainDataSchema, type MainDataForm } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { CloseIcon } from '../../components/Icons';
@@ -17,7 +17,7 @@ function MainDataEditor() {
   const dispatch = useAppDispatch();
   const data = useAppSelector(selectMainData);
   const { register, handleSubmit, formState, reset } = useForm<MainDataForm>({
-    resolver: formResolver(mainDataSchema) as never,
+    resolver: zodResolver(mainDataSchema) as never,
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     defaultValues: { available: data.available, cpm: data.cpm, donations: data.donations, startDate: data.startDate },
@@ -50,7 +50,7 @@ function AdViewsEditor() {
   const dispatch = useAppDispatch();
   const views = useAppSelector((s) => s.mainData.data.views);
   const { register, handleSubmit, formState } = useForm<{ views: number }>({
-    resolver: formResolver(adViewsSchema) as never,
+    resolver: zodResolver(adViewsSchema) as never,
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     defaultValues: { views },

@@ -1,7 +1,7 @@
 import { Navigate } from 'react-router-dom';
 import { PRODUCT_NAME } from '@pass/events/kernel';
 import { useForm } from 'react-hook-form';
-import { formResolver } from '../../lib/form-resolver';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { adminLoginSchema } from '@pass/events/kernel';
 import type { AdminLoginRequest } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
@@ -17,7 +17,7 @@ export default function AdminLoginPage() {
   const authorized = useAppSelector(selectAdminAuthorized);
   const { error, pending } = useAppSelector((s) => s.admin);
   const { register, handleSubmit, formState } = useForm<AdminLoginRequest>({
-    resolver: formResolver(adminLoginSchema),
+    resolver: zodResolver(adminLoginSchema),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     defaultValues: { email: '', password: '' },

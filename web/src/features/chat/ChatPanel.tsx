@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
-import { formResolver } from '../../lib/form-resolver';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { chatMessageSchema, chatNickname, LIMITS } from '@pass/events/kernel';
 import { BadgeIcon, CloseIcon } from '../../components/Icons';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
@@ -12,7 +12,7 @@ export default function ChatPanel() {
   const { globalMessages, chatInfo, sending } = useAppSelector((s) => s.chat);
   const listRef = useRef<HTMLOListElement>(null);
   const { register, handleSubmit, formState, setValue } = useForm<{ message: string }>({
-    resolver: formResolver(chatMessageSchema),
+    resolver: zodResolver(chatMessageSchema),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     defaultValues: { message: chatInfo.message },

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Navigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
-import { formResolver } from '../../lib/form-resolver';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { joinFormSchema, type JoinForm } from '@pass/events/kernel';
 import { PRODUCT_NAME } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
@@ -18,7 +18,7 @@ export default function JoinPage() {
   // After a registration from this page the saga navigates (to /content/check); the guard is for arrivals.
   const [submitted, setSubmitted] = useState(false);
   const { register, handleSubmit, formState } = useForm<JoinForm>({
-    resolver: formResolver(joinFormSchema),
+    resolver: zodResolver(joinFormSchema),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
     defaultValues: { email: '', password: '' },

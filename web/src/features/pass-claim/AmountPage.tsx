@@ -3,7 +3,7 @@ import { POINTS_PER_PASS, PRODUCT_NAME } from '@pass/events/kernel';
 import { shallowEqual } from 'react-redux';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
-import { formResolver } from '../../lib/form-resolver';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { amountFormSchema } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { formatNumber } from '../../lib/format';
@@ -29,7 +29,7 @@ export default function AmountPage() {
   const bounds = useAppSelector(selectAmountBounds, shallowEqual);
   const { pending, claimError } = useAppSelector((s) => s.user);
   const resolver = useMemo(
-    () => formResolver(amountFormSchema(bounds.available, bounds.points)),
+    () => zodResolver(amountFormSchema(bounds.available, bounds.points)),
     [bounds.available, bounds.points],
   );
   const { register, handleSubmit, formState } = useForm<AmountForm>({

@@ -1,5 +1,5 @@
 import type { FieldErrors, Resolver } from 'react-hook-form';
-import { formResolver } from '../../lib/form-resolver';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { IMAGE_MESSAGES, imageFileProblem, postFieldsSchema, type PostFields } from '@pass/events/kernel';
 
 export interface PostFormValues extends PostFields {
@@ -20,7 +20,7 @@ export function imageProblem(files: FileList | null | undefined): string | null 
 
 /** The shared text rules (zod) plus the image rules the zod schema does not cover. */
 export function postFormResolver(registeredEmail: string): Resolver<PostFormValues> {
-  const text = formResolver(postFieldsSchema({ registeredEmail }));
+  const text = zodResolver(postFieldsSchema({ registeredEmail }));
   return async (values, context, options) => {
     const { image, ...fields } = values;
     const result = await text(fields, context, options as never);
