@@ -23,11 +23,11 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { eventSchemaVersions, type DomainEvent } from '../events/src/index';
+import { eventSchemaVersions, type DomainEvent } from '@pass/events';
 import { setupSchema } from '../events/src/event-store/sql';
-import { spawnStandalone, type SpawnedService } from '../infra/src/test-support/spawn-process';
-import { streamOf } from '../projector/src/test-support/append';
-import { generateEvents } from '../projector/src/test-support/generate-events';
+import { spawnStandalone, type SpawnedService } from '@pass/infra/test-support';
+import { streamOf } from '@pass/projector/test-support';
+import { generateEvents } from '@pass/projector/test-support';
 
 export const COMMAND = 'node --import tsx bench/cold-start.ts';
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1_000_000);

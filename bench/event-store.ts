@@ -13,11 +13,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { EventStore } from '../events/src/event-store/port';
-import { openPgliteEventStore } from '../events/src/event-store/pglite';
-import { openPostgresEventStore } from '../events/src/event-store/postgres';
+import type { EventStore } from '@pass/events';
+import { openPgliteEventStore } from '@pass/events/store';
+import { openPostgresEventStore } from '@pass/events/store';
 import type { SqlClient, SqlEventStore } from '../events/src/event-store/sql';
-import { canConnect, dropPostgresSchema, testPostgresUrl } from '../events/src/test-support/services';
+import { canConnect, dropPostgresSchema, testPostgresUrl } from '@pass/events/test-support';
 
 export const COMMAND = 'node --import tsx bench/event-store.ts';
 // While iterating: BENCH_ROUNDS=3 BENCH_STORES=pglite BENCH_WRITERS=1 BENCH_LATENCY=0 (400 appends per round).

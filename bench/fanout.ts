@@ -39,7 +39,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, SendChatMessageResponse, ServerToClientEvents } from '../events/src/api';
+import type { ClientToServerEvents, SendChatMessageResponse, ServerToClientEvents } from '@pass/events';
 import { withBenchStandalone } from './standalone';
 import { postFrom } from './live';
 
@@ -448,7 +448,7 @@ function benchStandalone(): Promise<FanoutFigures> {
 async function benchDistributed(): Promise<FanoutFigures> {
   // Loaded here so a standalone-only run needs neither PostgreSQL nor Redis.
   const { Cluster } = await import('../infra/src/test-support/faults/cluster');
-  const { testRedisUrl } = await import('../events/src/test-support/services');
+  const { testRedisUrl } = await import('@pass/events/test-support');
   // A fresh PostgreSQL schema and a Redis key prefix of its own, both removed by close().
   const cluster = new Cluster({ redisUrl: testRedisUrl(), env: serverProfiling });
   const { Redis } = await import('ioredis');

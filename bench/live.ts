@@ -28,7 +28,7 @@ import { request } from 'node:http';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
-import type { ClientToServerEvents, SendChatMessageResponse, ServerToClientEvents } from '../events/src/api';
+import type { ClientToServerEvents, SendChatMessageResponse, ServerToClientEvents } from '@pass/events';
 import { withBenchStandalone } from './standalone';
 
 export const COMMAND = 'node --import tsx bench/live.ts';

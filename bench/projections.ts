@@ -13,15 +13,15 @@
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { Redis, type ChainableCommander } from 'ioredis';
-import { canConnect, testRedisUrl } from '../events/src/test-support/services';
-import { projectInto } from '../projector/src/projections/apply';
-import type { PositionedEvent } from '../projector/src/projections/batch';
-import { positioned } from '../projector/src/test-support/recorded-events';
-import { createMemoryReadModels } from '../projector/src/read-models/memory';
-import { createRedisReadModels } from '../projector/src/read-models/redis';
-import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
-import { CHAT_HISTORY_LIMIT, type ReadModelWrite } from '../projector/src/read-models/types';
-import { generateEvents } from '../projector/src/test-support/generate-events';
+import { canConnect, testRedisUrl } from '@pass/events/test-support';
+import { projectInto } from '@pass/projector';
+import type { PositionedEvent } from '@pass/projector';
+import { positioned } from '@pass/projector/test-support';
+import { createMemoryReadModels } from '@pass/projector';
+import { createRedisReadModels } from '@pass/projector';
+import { deleteKeysUnder } from '@pass/projector';
+import { CHAT_HISTORY_LIMIT, type ReadModelWrite } from '@pass/projector';
+import { generateEvents } from '@pass/projector/test-support';
 
 export const COMMAND = 'node --import tsx bench/projections.ts';
 const USERS = 20_000;

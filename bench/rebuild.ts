@@ -23,12 +23,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { eventSchemaVersions, streams, type DomainEvent } from '../events/src/index';
+import { eventSchemaVersions, streams, type DomainEvent } from '@pass/events';
 import { assertSchemaName, setupSchema } from '../events/src/event-store/sql';
-import { canConnect, testPostgresUrl, testRedisUrl } from '../events/src/test-support/services';
-import { deleteKeysUnder } from '../projector/src/read-models/redis-admin';
-import { streamOf } from '../projector/src/test-support/append';
-import { generateEvents, rng } from '../projector/src/test-support/generate-events';
+import { canConnect, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
+import { deleteKeysUnder } from '@pass/projector';
+import { streamOf } from '@pass/projector/test-support';
+import { generateEvents, rng } from '@pass/projector/test-support';
 
 export const COMMAND = 'node --import tsx bench/rebuild.ts';
 const EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 10_000_000);
@@ -259,9 +259,9 @@ async function child(): Promise<void> {
   const [{ pino }, { Registry }, { openPostgresEventStore }, { createRedisReadModels }, { createProjectionRuntime }] = await Promise.all([
     import('pino'),
     import('prom-client'),
-    import('../events/src/event-store/postgres'),
-    import('../projector/src/read-models/redis'),
-    import('../projector/src/rebuild/runtime'),
+    import('@pass/events/store'),
+    import('@pass/projector'),
+    import('@pass/projector'),
   ]);
   const logger = pino({ level: process.env.BENCH_REBUILD_LOG ?? 'warn' }, pino.destination(2));
   const eventStore = await openPostgresEventStore({ connectionString: benchUrl(), schema: process.env.BENCH_REBUILD_SCHEMA!, logger });

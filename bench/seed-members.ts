@@ -6,11 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { streams, USER_SESSION_COOKIE, type DomainEvent, type EventStore } from '../events/src/index';
-import { testRedisUrl } from '../events/src/test-support/services';
-import { RedisSessionStore } from '../command-api/src/sessions/redis-session-store';
+import { streams, USER_SESSION_COOKIE, type DomainEvent, type EventStore } from '@pass/events';
+import { testRedisUrl } from '@pass/events/test-support';
+import { RedisSessionStore } from '@pass/command-api';
 import { Sessions } from '../command-api/src/sessions/sessions';
-import { toNewEvent } from '../projector/src/test-support/append';
+import { toNewEvent } from '@pass/projector/test-support';
 
 export interface SeededMember {
   userId: string;

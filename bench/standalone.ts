@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnStandalone, type SpawnedService } from '../infra/src/test-support/spawn-process';
+import { spawnStandalone, type SpawnedService } from '@pass/infra/test-support';
 
 /**
  * Runs `measure` against a standalone process (as `npm start` runs it, minus the web build) on a

@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { spawnStandalone } from '../infra/src/test-support/spawn-process';
+import { spawnStandalone } from '@pass/infra/test-support';
 import { CHROMIUM_PATH, launchBrowser, VIEWPORTS } from '../web/e2e/browser';
 import { BUDGET_KB, DIST, measureBundle } from '../web/e2e/bundleSize';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { streams, type CommandContext, type EventStore } from '@pass/events';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { openPgliteEventStore } from '@pass/events/store';
 import { CommandHandler } from './kernel/command-handler';
 import { poolDecider } from './passes/pool-decider';
 import { RECONCILE_AFTER_MS } from './passes/reconciler';

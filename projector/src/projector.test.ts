@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { openPgliteEventStore } from '@pass/events/store';
 import { Registry } from 'prom-client';
 import { CHAT_PANEL_MESSAGES, positionFromString, type EventStore } from '@pass/events';
 import { broadcastPublisher, type LiveEvent } from './live/publisher';

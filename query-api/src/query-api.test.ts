@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ANA, BOB, CY } from '@pass/projector/test-support/recorded-events';
+import { ANA, BOB, CY } from '@pass/projector/test-support';
 import { ADMIN, startRecordedReadSide, type ReadSide } from './test-support/read-side';
 
 describe('query-api REST reads over HTTP', () => {

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { createCommandApi, type CommandApi } from '@pass/command-api';
 import type { EventStore } from '@pass/events';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { openPgliteEventStore } from '@pass/events/store';
 import { createRedisReadModels } from '@pass/projector';
 import { createOpsRouter, readSideChecks } from './ops/router';
 import { createQueryReads } from './query-api';

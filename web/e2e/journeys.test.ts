@@ -14,8 +14,8 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PRODUCT_NAME } from '@pass/events/kernel';
-import { recordSkippedSuite } from '@pass/events/test-support/services';
-import { spawnStandalone, type SpawnedService } from '@pass/infra/test-support/spawn-process';
+import { recordSkippedSuite } from '@pass/events/test-support';
+import { spawnStandalone, type SpawnedService } from '@pass/infra/test-support';
 import { CHROMIUM_PATH, launchBrowser, VIEWPORTS, type ViewportName } from './browser';
 import { tinyPng } from './png';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { streams } from '@pass/events';
-import { requireService, testRedisUrl } from '@pass/events/test-support/services';
+import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { ActionThrottle, DEFAULT_ACTION_LIMITS } from '../sessions/rate-limiter';
 import { startHarness, type Harness } from '../test-support/harness';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams, type EventStore } from '@pass/events';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { openPgliteEventStore } from '@pass/events/store';
 import { poolDecider } from '../passes/pool-decider';
 import type { PoolState } from '../passes/pool-state';
 import { FileAggregateSnapshots } from './aggregate-snapshots';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { isDomainError, streams, type EventStore } from '@pass/events';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { openPgliteEventStore } from '@pass/events/store';
 import { userDecider } from '../members/decider';
 import { memberWithPoints, testContext } from '../test-support/handler-fixtures';
 import { CommandHandler } from './command-handler';

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { listenToAnnouncements, type AnnouncementListener } from '@pass/events/redis-announcements';
+import { listenToAnnouncements, type AnnouncementListener } from '@pass/events/redis';
 import { SessionRecordCache, type SessionRecordCacheOptions } from './session-record-cache';
 import { type SessionRecord, type SessionStore } from './session-store';
 

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE } from '@pass/events';
-import { requireService, testRedisUrl } from '@pass/events/test-support/services';
+import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { FileSessionStore } from './file-session-store';
 import { RedisSessionStore } from './redis-session-store';
 import { MemorySessionStore } from './session-store';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventStore } from '@pass/events';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { openPgliteEventStore } from '@pass/events/store';
 import express from 'express';
 import { pino } from 'pino';
 import { createCommandApi, type CommandApi, type CommandApiAdapters, type CommandApiConfig } from '../command-api';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireService, testRedisUrl } from '@pass/events/test-support/services';
+import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { jpegWithExif } from '../test-support/images';
 import { BullMqImageJobs, InProcessImageJobs, type ImageJobs } from './image-jobs';
 import { ImageDecodeError } from './process-image';

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { GOAL_PASSES } from '@pass/events/constants';
+import { GOAL_PASSES } from '@pass/events';
 
 /**
  * Every setting of every process, parsed once at the edge. A bad value stops start-up with one

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdViewTickets } from '@pass/command-api';
-import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support/services';
+import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
 import { Browser, nextEvent, type LiveClient } from '../test-support/client';
 import { spawnService, type SpawnedService } from '../test-support/spawn-process';
 

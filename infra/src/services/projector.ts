@@ -8,7 +8,7 @@
 import { createServer } from 'node:http';
 import express from 'express';
 import type { Logger } from 'pino';
-import { openEventStore } from '@pass/events/event-store/open';
+import { openEventStore } from '@pass/events/store';
 import { createRedisReadModels, rebuildStateWriter, redisEmitterPublisher, startRebuildWorker } from '@pass/projector';
 import { readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';

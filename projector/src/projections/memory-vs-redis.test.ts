@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { requireService, testRedisUrl } from '@pass/events/test-support/services';
+import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { createMemoryReadModels } from '../read-models/memory';
 import { createRedisReadModels } from '../read-models/redis';
 import { deleteKeysUnder } from '../read-models/redis-admin';

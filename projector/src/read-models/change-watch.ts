@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { listenToAnnouncements, type AnnouncementListener, type AnnouncementLogger } from '@pass/events/redis-announcements';
+import { listenToAnnouncements, type AnnouncementListener, type AnnouncementLogger } from '@pass/events/redis';
 import type { Keyspace } from './port';
 import { changesChannel } from './redis';
 

@@ -5,7 +5,7 @@ import { deserialize, serialize } from 'node:v8';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventStore } from '@pass/events';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { openPgliteEventStore } from '@pass/events/store';
 import { projectInto, toPositioned } from '../projections/apply';
 import { createProjector } from '../projector';
 import { appendEvents } from '../test-support/append';

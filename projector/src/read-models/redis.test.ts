@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { requireService, testRedisUrl } from '@pass/events/test-support/services';
+import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { readModelStoreContract } from '../test-support/read-model-store-contract';
 import { createRedisReadModels } from './redis';
 import { deleteKeysUnder } from './redis-admin';

@@ -4,8 +4,8 @@
  */
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { testRedisUrl } from '@pass/events/test-support/services';
+import { openPgliteEventStore } from '@pass/events/store';
+import { testRedisUrl } from '@pass/events/test-support';
 import { createProjector } from '../projector';
 import { createRedisReadModels } from '../read-models/redis';
 

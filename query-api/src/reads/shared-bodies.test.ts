@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DomainEvent } from '@pass/events';
 import { createMemoryReadModels } from '@pass/projector';
-import { appendEvents } from '@pass/projector/test-support/append';
+import { appendEvents } from '@pass/projector/test-support';
 import { startRecordedReadSide, type ReadSide } from '../test-support/read-side';
 import { versionedBody } from './versioned-body';
 

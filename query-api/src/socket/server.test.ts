@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Socket } from 'socket.io-client';
 import type { ChatMessageView, ClientToServerEvents, ServerToClientEvents, UserView } from '@pass/events';
 import { AdViewTickets } from '@pass/command-api';
-import { appendEvents } from '@pass/projector/test-support/append';
-import { recordedDay, ANA } from '@pass/projector/test-support/recorded-events';
+import { appendEvents } from '@pass/projector/test-support';
+import { recordedDay, ANA } from '@pass/projector/test-support';
 import { ADMIN, startReadSide, type Client, type ReadSide } from '../test-support/read-side';
 
 type ClientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

@@ -9,10 +9,10 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { streams, type EventStore } from '@pass/events';
-import { openEventStore } from '@pass/events/event-store/open';
-import { requireService, testPostgresUrl } from '@pass/events/test-support/services';
+import { openEventStore } from '@pass/events/store';
+import { requireService, testPostgresUrl } from '@pass/events/test-support';
 import { AdViewTickets, createCommandApi, storeSyncedClock, type Clock, type CommandApi } from '@pass/command-api';
-import { RELAXED_ACTION_LIMITS } from '@pass/command-api/test-support/harness';
+import { RELAXED_ACTION_LIMITS } from '@pass/command-api/test-support';
 import { Browser } from '../client';
 import { faultTally } from './tally';
 

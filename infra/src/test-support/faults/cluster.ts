@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { positionToString, type EventStore } from '@pass/events';
-import { openEventStore } from '@pass/events/event-store/open';
-import { testPostgresUrl } from '@pass/events/test-support/services';
+import { openEventStore } from '@pass/events/store';
+import { testPostgresUrl } from '@pass/events/test-support';
 import { createRedisReadModels, deleteKeysUnder, projectInto, toPositioned } from '@pass/projector';
-import type { ReadModelDump } from '@pass/projector/read-models/types';
+import type { ReadModelDump } from '@pass/projector';
 import { spawnService, type ServiceName, type SpawnedService } from '../spawn-process';
 import { readEverything } from './load';
 

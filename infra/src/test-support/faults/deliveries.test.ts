@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { streams, type EventStore, type RecordedEvent, type SubscribeToAllOptions } from '@pass/events';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { requireService, testRedisUrl } from '@pass/events/test-support/services';
+import { openPgliteEventStore } from '@pass/events/store';
+import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { createMemoryReadModels, createProjector, createRedisReadModels, deleteKeysUnder, projectInto, toPositioned, type Keyspace } from '@pass/projector';
 import { pino } from 'pino';
-import { appendEvents } from '@pass/projector/test-support/append';
-import { generateEvents } from '@pass/projector/test-support/generate-events';
-import { startHarness } from '@pass/command-api/test-support/harness';
+import { appendEvents } from '@pass/projector/test-support';
+import { generateEvents } from '@pass/projector/test-support';
+import { startHarness } from '@pass/command-api/test-support';
 import { faultTally } from './tally';
 
 /**

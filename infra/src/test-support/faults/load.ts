@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { smallPng } from '@pass/command-api/test-support/images';
+import { smallPng } from '@pass/command-api/test-support';
 import type { EventStore, RecordedEvent } from '@pass/events';
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { requireService, testPostgresUrl } from '@pass/events/test-support/services';
+import { requireService, testPostgresUrl } from '@pass/events/test-support';
 import { Browser, nextEvent } from '../client';
 import { halfDoneClaims, reconcileAsIfLater } from './checks';
 import { Cluster } from './cluster';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { canConnect } from '@pass/events/test-support/services';
+import { canConnect } from '@pass/events/test-support';
 
 /** A free TCP port on loopback. */
 export async function freePort(): Promise<number> {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openEventStore } from '@pass/events/event-store/open';
+import { openEventStore } from '@pass/events/store';
 import { spawnStandalone, type SpawnedService } from '../spawn-process';
 import { Browser, nextEvent } from '../client';
 import { halfDoneClaims, readSide, reconcileAsIfLater, roamingSocket, settledReadSide } from './checks';

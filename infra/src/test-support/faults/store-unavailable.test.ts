@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support/services';
+import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
 import { Browser, nextEvent } from '../client';
 import { expectNothingLostOrHalfDone } from './checks';
 import { Cluster } from './cluster';

@@ -16,7 +16,7 @@ import {
   type RecordedEvent,
 } from '@pass/events';
 import { AdViewTickets } from '@pass/command-api';
-import { smallPng } from '@pass/command-api/test-support/images';
+import { smallPng } from '@pass/command-api/test-support';
 import { parseSettings } from '../../config/settings';
 import { startStandalone, type RunningStandalone } from '../../standalone/compose';
 import type { LiveClient } from '../client';

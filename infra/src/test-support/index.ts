@@ -1,0 +1,3 @@
+// Test support other packages' suites use: spawning the product's processes, and an HTTP + socket client.
+export * from './spawn-process';
+export * from './client';
