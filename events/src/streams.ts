@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
+import { normalizeEmail } from './rules/members';
 import type { StreamCategory } from './stream-events';
 
 /** Stream names (DESIGN §3). Node-only: `web/` must not import this module. */
 export const streams = {
   user: (userId: string) => `user-${userId}`,
   /** Reserves an e-mail for one account; appended with expected revision `no_stream`. */
-  email: (email: string) => `email-${createHash('sha256').update(email.trim().toLowerCase()).digest('hex')}`,
+  email: (email: string) => `email-${createHash('sha256').update(normalizeEmail(email)).digest('hex')}`,
   admin: (adminId: string) => `admin-${adminId}`,
   passesPool: 'passes-pool',
   site: 'site',

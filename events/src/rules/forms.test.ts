@@ -10,7 +10,9 @@ import {
   chatMessageSchema,
   fieldMessages,
   imageFileProblem,
+  isSafeLink,
   joinFormSchema,
+  mainDataSchema,
   postFieldsSchema,
   type FileFacts,
 } from './forms';
@@ -250,6 +252,23 @@ describe('Admin login (spec §5, Spanish)', () => {
 
   it('accepts a valid admin login', () => {
     expect(messages(adminLoginSchema, validAdmin)).toEqual({});
+  });
+});
+
+describe('links and start dates', () => {
+  it('renders only http(s) links as links', () => {
+    expect(isSafeLink('https://example.com')).toBe(true);
+    expect(isSafeLink('http://example.com/x')).toBe(true);
+    expect(isSafeLink('javascript:alert(1)')).toBe(false);
+    expect(isSafeLink('example.com')).toBe(false);
+  });
+  it('takes a start date only when it is a real day, as the day counter reads it', () => {
+    const startDate = (v: string) => mainDataSchema.safeParse({ available: 1, cpm: 1, donations: 0, startDate: v }).success;
+    expect(startDate('')).toBe(true);
+    expect(startDate('1/11/2026')).toBe(true);
+    expect(startDate('29/02/2028')).toBe(true);
+    expect(startDate('31/02/2026')).toBe(false);
+    expect(startDate('2026-11-01')).toBe(false);
   });
 });
 

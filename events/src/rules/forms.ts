@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants';
+import { normalizeEmail } from './members';
 import { maxClaimablePasses } from './passes';
+import { parseDayMonthYear } from './site';
 
 /**
  * The form rules of spec §5 with their exact messages, shared by the server and the web forms.
@@ -87,7 +89,7 @@ function postEmail(registeredEmail: string | undefined) {
     .min(10, 'Please enter a valid email')
     .max(50, 'Please enter an email less than 50 characters long')
     .refine(
-      (v) => !registeredEmail || v.toLowerCase() === registeredEmail.trim().toLowerCase(),
+      (v) => !registeredEmail || normalizeEmail(v) === normalizeEmail(registeredEmail),
       'Your email must match the one registered',
     )
     .regex(EMAIL_PATTERN, 'Email no válido');
@@ -149,8 +151,6 @@ export const adminLoginSchema = z.object({
     .max(30, 'La contraseña ingresada es demasiado larga'),
 });
 
-/** day/month/year, as the spec stores startDate. Empty means "not started". */
-export const START_DATE_PATTERN = /^(0?[1-9]|[12]\d|3[01])\/(0?[1-9]|1[0-2])\/\d{4}$/;
 
 const amount = (label: string) =>
   z.coerce.number({ error: `Ingrese ${label}` }).refine(Number.isFinite, `Ingrese ${label}`).min(0, `${label} no puede ser negativo`);
@@ -163,7 +163,9 @@ export const mainDataSchema = z.object({
   startDate: z
     .string()
     .trim()
-    .refine((v) => v === '' || START_DATE_PATTERN.test(v), 'La fecha debe tener el formato dd/mm/aaaa'),
+    // day/month/year, as the spec stores startDate, and a real day (the day counter reads it the
+    // same way); empty means "not started".
+    .refine((v) => v === '' || parseDayMonthYear(v) !== null, 'La fecha debe tener el formato dd/mm/aaaa'),
 });
 export type MainDataForm = z.infer<typeof mainDataSchema>;
 

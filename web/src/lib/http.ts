@@ -24,6 +24,7 @@ import type {
   PaymentsConfigResponse,
   UserView,
 } from '@pass/events/kernel';
+import { CHAT_PANEL_MESSAGES } from '@pass/events/kernel';
 
 /** GET /api/payments/config: which checkout buttons to show. */
 export type PaymentsConfigView = PaymentsConfigResponse;
@@ -96,7 +97,7 @@ export const api = {
   countries: () => request<CountriesView>('GET', '/api/countries'),
   ranking: (q: string, pageSize = 50) => request<Page<RankingEntry>>('GET', `/api/ranking?${qs({ page: 1, pageSize, q })}`),
   registry: (q: string, pageSize = 50) => request<Page<RegistryRow>>('GET', `/api/registry?${qs({ page: 1, pageSize, q })}`),
-  chatMessages: (limit = 50) => request<ChatHistory>('GET', `/api/chat-messages?limit=${limit}`),
+  chatMessages: (limit = CHAT_PANEL_MESSAGES) => request<ChatHistory>('GET', `/api/chat-messages?limit=${limit}`),
 
   adminLogin: (body: AdminLoginRequest) => request<AdminView>('POST', '/api/admin-login', body),
   adminLogout: () => request<void>('POST', '/api/admin-logout'),

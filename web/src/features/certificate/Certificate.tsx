@@ -1,4 +1,4 @@
-import { PRODUCT_NAME } from '@pass/events/kernel';
+import { ANONYMOUS_NICKNAME, PRODUCT_NAME } from '@pass/events/kernel';
 import { formatDate, formatNumber } from '../../lib/format';
 
 export interface CertificateProps {
@@ -15,7 +15,7 @@ export function Certificate({ fullname, createdAt, passes }: CertificateProps) {
         <p className="certificate-kicker">Certificate of</p>
         <h1>{PRODUCT_NAME}</h1>
         <p>This certifies that</p>
-        <p className="certificate-name">{fullname || 'Anonymous'}</p>
+        <p className="certificate-name">{fullname || ANONYMOUS_NICKNAME}</p>
         <p>
           holds <strong>{formatNumber(passes)}</strong> {passes === 1 ? 'pass' : 'passes'} since{' '}
           <strong>{formatDate(createdAt)}</strong>

@@ -1,10 +1,8 @@
-import type { RankingEntry } from '@pass/events/kernel';
+import { ANONYMOUS_NICKNAME, isSafeLink, type RankingEntry } from '@pass/events/kernel';
 import { formatNumber } from '../../lib/format';
-import { isHttpLink } from '../../lib/url';
 
 /** A member whose card the admin removed keeps the passes and the rank, without a name. */
-const ANONYMOUS = 'Anonymous';
-const nameOf = (entry: RankingEntry) => entry.fullname.trim() || ANONYMOUS;
+const nameOf = (entry: RankingEntry) => entry.fullname.trim() || ANONYMOUS_NICKNAME;
 
 function Avatar({ entry }: { entry: RankingEntry }) {
   return entry.imageUrl ? (
@@ -36,7 +34,7 @@ export function Sponsors({ query, entries, onQuery }: SponsorsProps) {
             <li key={m.userId} className="sponsor-card" title={m.message}>
               <span className="rank">#{m.rank}</span>
               <span className="passes">{formatNumber(m.passes)} passes</span>
-              {isHttpLink(m.link) ? (
+              {isSafeLink(m.link) ? (
                 <a href={m.link} target="_blank" rel="noopener noreferrer nofollow ugc" aria-label={`${nameOf(m)}'s link`}>
                   <Avatar entry={m} />
                 </a>
