@@ -2,3 +2,4 @@
 // Event-store adapters are behind `@pass/events/store`; test support behind `@pass/events/test-support`.
 export * from './kernel';
 export * from './streams';
+export * from './fast-lane';
