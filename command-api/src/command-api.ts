@@ -1,17 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { GOAL_PASSES, type CommandContext, type CommandGateway, type EventStore, type SessionVerifier, type UserView } from '@pass/events';
+import { GOAL_PASSES, type CommandContext, type CommandGateway, type EventStore, type FastLane, type SessionVerifier, type UserView } from '@pass/events';
 import express, { Router } from 'express';
 import type { Logger } from 'pino';
 import { bootstrapAdmin } from './admin/accounts';
 import { adminRoutes } from './admin/routes';
 import { chatMessageRoute, chatRoutes } from './chat/routes';
 import { AdViewTickets } from './free-points/ad-view-tickets';
-import { freePointHotRoutes, freePointRoutes } from './free-points/routes';
+import { freePointFastLaneRoutes, freePointRoutes } from './free-points/routes';
 import { createInProcessGateway } from './gateway/in-process';
 import { authenticate } from './http/auth';
 import { apiErrorHandler } from './http/errors';
-import { hotLane, type HotLane } from './http/hot-routes';
+import { commandFastLane } from './http/fast-lane';
 import type { AggregateSnapshotStore } from './kernel/aggregate-snapshots';
 import { storeSyncedClock, type Clock } from './kernel/clock';
 import { CommandHandler } from './kernel/command-handler';
@@ -79,7 +79,7 @@ export interface CommandApi {
    * The hot POST routes (chat message, free point, its ticket) for a request listener in front of
    * Express (infra/src/http/fast-lane.ts); the router serves the same routes with the same functions.
    */
-  hotLane: HotLane;
+  fastLane: FastLane;
   gateway: CommandGateway;
   sessions: SessionVerifier;
   reconciler: PassReservationReconciler;
@@ -157,7 +157,7 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   let closing: Promise<void> | undefined;
   return {
     router: commandRouter(s),
-    hotLane: hotLane([chatMessageRoute(s), ...freePointHotRoutes(s)], (cookieHeader) => s.sessions.verify(cookieHeader)),
+    fastLane: commandFastLane([chatMessageRoute(s), ...freePointFastLaneRoutes(s)], (cookieHeader) => s.sessions.verify(cookieHeader)),
     gateway: createInProcessGateway(s, s.clock),
     sessions: s.sessions,
     reconciler,

@@ -1,16 +1,16 @@
+import type { FastLane } from '@pass/events';
 import { Router, type RequestHandler } from 'express';
 import type { QueryApiDeps } from './deps';
 import { adminRoutes } from './admin/routes';
-import { READS_UNAVAILABLE } from './http/handler';
-import type { ReadLane } from './http/read-lane';
+import { queryFastLane } from './http/fast-lane';
 import { queryMetrics } from './metrics';
-import { publicReadRoutes, readRoutes } from './reads/routes';
+import { publicFastLaneRoutes, readRoutes } from './reads/routes';
 
 interface QueryReads {
   /** Every REST read, mounted at the site root (paths start with /api). */
   router: Router;
   /** The public reads of `router` again, for a request listener in front of Express (infra/src/http/fast-lane.ts). */
-  readLane: ReadLane;
+  fastLane: FastLane;
 }
 
 /**
@@ -21,7 +21,7 @@ interface QueryReads {
 export function createQueryReads(deps: QueryApiDeps): QueryReads {
   const log = deps.logger.child({ component: 'query-api' });
   const querySeconds = deps.metrics ? queryMetrics(deps.metrics).querySeconds : undefined;
-  const publicRoutes = publicReadRoutes(deps);
+  const publicRoutes = publicFastLaneRoutes(deps);
 
   const router = Router();
   if (querySeconds) {
@@ -38,14 +38,5 @@ export function createQueryReads(deps: QueryApiDeps): QueryReads {
   router.use(readRoutes(deps, publicRoutes));
   router.use(adminRoutes(deps));
 
-  const readLane: ReadLane = {
-    method: 'GET',
-    routes: publicRoutes,
-    failureOf: (error, path) => {
-      log.error({ err: error, path }, 'read failed');
-      return { status: 503, body: { error: READS_UNAVAILABLE } };
-    },
-    observe: (route, status, seconds) => querySeconds?.observe({ route, status: String(status) }, seconds),
-  };
-  return { router, readLane };
+  return { router, fastLane: queryFastLane(publicRoutes, log, querySeconds) };
 }

@@ -1,13 +1,15 @@
 import { Router } from 'express';
+import type { FastLaneRoute } from '@pass/events';
 import { requireMember } from '../http/auth';
 import { commandContext } from '../http/context';
-import { expressHandler, type HotRoute } from '../http/hot-routes';
+import { expressHandler } from '../http/fast-lane';
 import type { CommandServices } from '../kernel/services';
 import { sendChatMessage } from './actions';
 
 /** POST /api/chat-messages: one point per message, spent in the same append that records the text. */
-export function chatMessageRoute(s: CommandServices): HotRoute {
+export function chatMessageRoute(s: CommandServices): FastLaneRoute<'POST'> {
   return {
+    method: 'POST',
     path: '/api/chat-messages',
     answer: async ({ req, body, auth, clientAddress }) => {
       const user = requireMember(auth);

@@ -1,14 +1,16 @@
 import { Router } from 'express';
+import type { FastLaneRoute } from '@pass/events';
 import { requireMember } from '../http/auth';
 import { commandContext } from '../http/context';
-import { expressHandler, type HotRoute } from '../http/hot-routes';
+import { expressHandler } from '../http/fast-lane';
 import type { CommandServices } from '../kernel/services';
 import { awardFreePoint, issueAdViewTicket } from './actions';
 
-/** POST /api/free-point/ticket and POST /api/free-point (hot routes: the fast lane serves them too). */
-export function freePointHotRoutes(s: CommandServices): HotRoute[] {
+/** POST /api/free-point/ticket and POST /api/free-point (the fast lane serves them too). */
+export function freePointFastLaneRoutes(s: CommandServices): FastLaneRoute<'POST'>[] {
   return [
     {
+      method: 'POST',
       // /content/check asks for this when its countdown starts, and sends it back with the award.
       path: '/api/free-point/ticket',
       answer: ({ req, auth }) => {
@@ -17,6 +19,7 @@ export function freePointHotRoutes(s: CommandServices): HotRoute[] {
       },
     },
     {
+      method: 'POST',
       path: '/api/free-point',
       answer: async ({ req, body, auth, clientAddress }) => {
         const user = requireMember(auth);
@@ -29,6 +32,6 @@ export function freePointHotRoutes(s: CommandServices): HotRoute[] {
 /** The same routes behind Express. */
 export function freePointRoutes(s: CommandServices): Router {
   const router = Router();
-  for (const route of freePointHotRoutes(s)) router.post(route.path, expressHandler(route));
+  for (const route of freePointFastLaneRoutes(s)) router.post(route.path, expressHandler(route));
   return router;
 }

@@ -33,10 +33,10 @@ export const COMPRESSION_THRESHOLD = 1024;
 
 /**
  * What the shell does to every /api request, as plain functions: the Express shell mounts them
- * as middleware and a request listener outside Express (the command-api fast lane) calls the
+ * as middleware and the fast lane (a request listener outside Express, ./fast-lane.ts) calls the
  * same ones, so both answer alike.
  */
-export interface ShellPipeline {
+export interface FastLaneShell {
   /** Request id (x-request-id in and out) and the access line when the response closes. */
   beginRequest(req: IncomingMessage, res: ServerResponse): void;
   compression: RequestHandler;
@@ -49,7 +49,7 @@ export interface ShellPipeline {
   failure(error: unknown, req: IncomingMessage): { status: number; body: { error: string } };
 }
 
-export function createShellPipeline(options: AppShellOptions): ShellPipeline {
+export function createFastLaneShell(options: AppShellOptions): FastLaneShell {
   const beginRequest = requestLogger({ logger: options.logger });
   const writeSecurityHeaders = securityHeaderWriter(options.security ?? { paymentsProvider: 'simulated', hsts: false });
   const refusesCrossSite = crossSiteRefusal({ allowedOrigins: options.allowedOrigins ?? [] });
@@ -65,7 +65,7 @@ export function createShellPipeline(options: AppShellOptions): ShellPipeline {
     }),
     writeSecurityHeaders,
     refusesCrossSite,
-    parseJson: json as ShellPipeline['parseJson'],
+    parseJson: json as FastLaneShell['parseJson'],
     failure: shellFailure,
   };
 }
@@ -89,29 +89,29 @@ function shellFailure(err: unknown, req: IncomingMessage): { status: number; bod
  * The Express shell every HTTP process shares: request ids (also the correlation id of the
  * commands a request causes), structured access logs, baseline security headers, JSON body
  * parsing with a size limit, JSON errors for /api, and the single-page app with history
- * fallback. `pipeline`: pass the one a fast lane in front of this app shares.
+ * fallback. `shell`: pass the one a fast lane in front of this app shares.
  */
-export function createAppShell(options: AppShellOptions, pipeline: ShellPipeline = createShellPipeline(options)): Express {
+export function createAppShell(options: AppShellOptions, shell: FastLaneShell = createFastLaneShell(options)): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', options.trustProxy ?? 'loopback');
 
   // Request ids (x-request-id in and out) and one access line per request.
   app.use((req, res, next) => {
-    pipeline.beginRequest(req, res);
+    shell.beginRequest(req, res);
     next();
   });
-  app.use(pipeline.compression);
+  app.use(shell.compression);
   app.use((req, res, next) => {
-    pipeline.writeSecurityHeaders(res, isApiPath(req.path) ? 'api' : 'page');
+    shell.writeSecurityHeaders(res, isApiPath(req.path) ? 'api' : 'page');
     next();
   });
   // CSRF: cross-site writes are refused before the body is even parsed.
   app.use('/api', (req, res, next) => {
-    if (!pipeline.refusesCrossSite(req)) return next();
+    if (!shell.refusesCrossSite(req)) return next();
     res.status(403).json({ error: CROSS_SITE_MESSAGE });
   });
-  app.use('/api', pipeline.parseJson as RequestHandler);
+  app.use('/api', shell.parseJson as RequestHandler);
   for (const router of options.routers) app.use(router);
   app.use('/api', (_req, res) => {
     res.status(404).json({ error: 'Not found' });
@@ -142,7 +142,7 @@ export function createAppShell(options: AppShellOptions, pipeline: ShellPipeline
   }
 
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
-    const failure = pipeline.failure(err, req);
+    const failure = shell.failure(err, req);
     if (res.headersSent) return;
     res.status(failure.status).json(failure.body);
   };

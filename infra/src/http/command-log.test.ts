@@ -9,9 +9,9 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCommandApi, type CommandApi } from '@pass/command-api';
 import type { EventStore } from '@pass/events';
-import { eventually } from '@pass/events/test-support/eventually';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { createAppShell, createShellPipeline, type AppShellOptions } from './app-shell';
+import { eventually } from '@pass/events/test-support';
+import { openPgliteEventStore } from '@pass/events/store';
+import { createAppShell, createFastLaneShell, type AppShellOptions } from './app-shell';
 import { withFastLane } from './fast-lane';
 
 interface Line {
@@ -78,8 +78,8 @@ describe("a command's log line", () => {
     const { lines, logger } = capturedLogger();
     const api = await commandApi(logger);
     const shell: AppShellOptions = { logger, serveWebApp: false, routers: [api.router] };
-    const pipeline = createShellPipeline(shell);
-    const server = createServer(withFastLane(createAppShell(shell, pipeline), pipeline, api.hotLane));
+    const laneShell = createFastLaneShell(shell);
+    const server = createServer(withFastLane(createAppShell(shell, laneShell), laneShell, api.fastLane));
     servers.push(server);
     const base = await listening(server);
 

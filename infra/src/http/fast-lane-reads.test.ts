@@ -6,16 +6,16 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createCommandApi, type CommandApi } from '@pass/command-api';
 import type { DomainEvent, EventStore } from '@pass/events';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
+import { openPgliteEventStore } from '@pass/events/store';
 import { createMemoryReadModels, type Keyspace } from '@pass/projector';
-import { projectInto } from '@pass/projector/projections/apply';
-import { at } from '@pass/projector/test-support/recorded-events';
-import { generateEvents } from '@pass/projector/test-support/generate-events';
+import { projectInto } from '@pass/projector';
+import { at } from '@pass/projector/test-support';
+import { generateEvents } from '@pass/projector/test-support';
 import { createQueryReads } from '@pass/query-api';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppShell, createShellPipeline, type AppShellOptions } from './app-shell';
+import { createAppShell, createFastLaneShell, type AppShellOptions } from './app-shell';
 import { withFastLane } from './fast-lane';
 
 /** Headers that differ between any two responses (transport, time): everything else must match. */
@@ -49,11 +49,11 @@ describe('the query-api fast lane answers public reads exactly as the Express la
     await project(generateEvents({ users: 120, seed: 7, allMembers: true, activity: 1 }));
     const reads = createQueryReads({ readModels, sessions: api.sessions, gateway: api.gateway, eventStore: store, logger, metrics: registry });
     const shell: AppShellOptions = { logger, serveWebApp: false, routers: [reads.router, api.router] };
-    const pipeline = createShellPipeline(shell);
-    const app = createAppShell(shell, pipeline);
-    // One app and pipeline behind two listeners: the fast lane (both kinds of routes, as the
+    const laneShell = createFastLaneShell(shell);
+    const app = createAppShell(shell, laneShell);
+    // One app and lane shell behind two listeners: the fast lane (both kinds of routes, as the
     // standalone serves them) and Express alone.
-    servers.fast = createServer(withFastLane(app, pipeline, api.hotLane, reads.readLane));
+    servers.fast = createServer(withFastLane(app, laneShell, api.fastLane, reads.fastLane));
     servers.express = createServer(app);
     for (const lane of ['fast', 'express'] as const) {
       await new Promise<void>((ready) => servers[lane].listen(0, '127.0.0.1', ready));

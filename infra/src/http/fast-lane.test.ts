@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCommandApi, type CommandApi } from '@pass/command-api';
 import { EventStoreUnavailableError, type EventStore } from '@pass/events';
-import { openPgliteEventStore } from '@pass/events/event-store/pglite';
-import { AdViewTickets } from '@pass/command-api/free-points/ad-view-tickets';
+import { openPgliteEventStore } from '@pass/events/store';
+import { AdViewTickets } from '@pass/command-api';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppShell, createShellPipeline, type AppShellOptions } from './app-shell';
+import { createAppShell, createFastLaneShell, type AppShellOptions } from './app-shell';
 import { withFastLane } from './fast-lane';
 
 const SECRET = 's'.repeat(40);
@@ -64,8 +64,8 @@ describe('the command-api fast lane answers exactly as the Express lane', () => 
       },
     });
     const shell: AppShellOptions = { logger: pino({ level: 'silent' }), serveWebApp: false, routers: [api.router] };
-    const pipeline = createShellPipeline(shell);
-    server = createServer(withFastLane(createAppShell(shell, pipeline), pipeline, api.hotLane));
+    const laneShell = createFastLaneShell(shell);
+    server = createServer(withFastLane(createAppShell(shell, laneShell), laneShell, api.fastLane));
     await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     // Members with e-mails of one length, so answers naming them have equal lengths.

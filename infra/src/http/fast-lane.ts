@@ -1,54 +1,49 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { CommandApi } from '@pass/command-api';
-import type { PreparedJson, ReadLane } from '@pass/query-api';
+import type { FastLane, FastLaneAnswer, FastLaneRoute, PreparedJson } from '@pass/events';
 import type { Express } from 'express';
-import { COMPRESSION_THRESHOLD, type ShellPipeline } from './app-shell';
+import { COMPRESSION_THRESHOLD, type FastLaneShell } from './app-shell';
 import { CROSS_SITE_MESSAGE } from './csrf';
 
-type CommandLane = CommandApi['hotLane'];
-/** What a lane can serve: command-api's hot POSTs, query-api's public GETs. */
-export type FastLane = CommandLane | ReadLane;
-
-/** Any lane's answer before it is written: a value to send as JSON, or bytes already serialised. */
-interface Answer {
-  status: number;
-  body?: unknown;
-  prepared?: PreparedJson;
-  headers?: Record<string, string>;
-}
-
+/** A `FastLaneRoute` as the listener serves it, around everything the lane and the shell add. */
 interface LaneRoute {
   /** GET: the query string is the read's input. POST: a query string sends the request to Express. */
   takesQuery: boolean;
-  answer(req: IncomingMessage, res: ServerResponse): Promise<Answer>;
+  answer(req: IncomingMessage, res: ServerResponse): Promise<FastLaneAnswer>;
 }
 
 type EtagFn = (body: Buffer, encoding?: string) => string | undefined;
 
 /**
- * A plain node:http listener in front of the Express app that serves the hot routes (command-api's
- * POSTs: chat message, free point, its ticket; query-api's public GETs: ranking, countries, main
- * data, chat history, global post) without Express's router, request and response prototypes,
+ * A plain node:http listener in front of the Express app that serves the `FastLane`s' routes
+ * (command-api's POSTs: chat message, free point, its ticket; query-api's public GETs: ranking,
+ * countries, main data, chat history, global post) without Express's router, request and response prototypes,
  * which under load cost more CPU than the routes themselves. A route is found by method and
  * exact pathname (HEAD as its GET, as Express's router does); a POST with a query string, a GET
  * with a body, and everything else go to Express untouched. The lane runs the shell's own
- * pipeline functions in the shell's order (request id and access line, security headers, CSRF,
- * JSON body, sessions, route, error translation) and writes answers as Express's `res.json` /
- * `res.send` and compression would, with the app's own ETag, query parser, freshness and
- * trust-proxy functions, so a client cannot tell the lanes apart.
+ * steps (`FastLaneShell`) in the shell's order (request id and access line, security headers,
+ * CSRF, JSON body, sessions, route, error translation) and writes answers as Express's
+ * `res.json` / `res.send` and compression would, with the app's own ETag, query parser,
+ * freshness and trust-proxy functions, so a client cannot tell the lanes apart.
  */
-export function withFastLane(app: Express, pipeline: ShellPipeline, ...lanes: FastLane[]): RequestListener {
+export function withFastLane(app: Express, shell: FastLaneShell, ...lanes: FastLane[]): RequestListener {
   // Express's own `req.ip` and `req.query` getters, run on the bare request's parts: `trust
   // proxy` and the query parser resolved exactly as there.
   const clientAddressOf = (req: IncomingMessage) => expressGetter(app, 'ip', { app, headers: req.headers, socket: req.socket, connection: req.socket }) as string | undefined;
   const queryOf = (req: IncomingMessage) => expressGetter(app, 'query', { app, url: req.url });
-  const send = answerWriter(app, pipeline);
-  const routes = new Map(lanes.flatMap((lane) => ('verify' in lane ? commandRoutes(lane, pipeline, clientAddressOf) : readRoutes(lane, queryOf))));
+  const send = answerWriter(app, shell);
+  const routes = new Map(
+    lanes.flatMap((lane) =>
+      lane.routes.map((route): [string, LaneRoute] => {
+        const served = route.method === 'POST' ? postRoute(lane, route, shell, clientAddressOf) : getRoute(lane, route, queryOf);
+        return [`${route.method} ${route.path}`, lane.observe ? observed(served, route.path, lane.observe.bind(lane)) : served];
+      }),
+    ),
+  );
 
   const serve = async (req: IncomingMessage, res: ServerResponse, route: LaneRoute): Promise<void> => {
-    pipeline.beginRequest(req, res);
+    shell.beginRequest(req, res);
     // Every lane route is an /api path.
-    pipeline.writeSecurityHeaders(res, 'api');
+    shell.writeSecurityHeaders(res, 'api');
     send(req, res, await route.answer(req, res));
   };
 
@@ -61,7 +56,7 @@ export function withFastLane(app: Express, pipeline: ShellPipeline, ...lanes: Fa
     if (!route || (queryAt !== -1 && !route.takesQuery) || (route.takesQuery && carriesBody)) return void app(req, res);
     serve(req, res, route).catch((error: unknown) => {
       // Only a fault of the lane itself gets here (every route error is translated above).
-      send(req, res, pipeline.failure(error, req));
+      send(req, res, shell.failure(error, req));
     });
   };
 }
@@ -76,7 +71,7 @@ function expressGetter(app: Express, name: 'ip' | 'query' | 'fresh', receiver: o
  * own ETag function, conditional GET through Express's `req.fresh`, HEAD, and compression above
  * its threshold.
  */
-function answerWriter(app: Express, pipeline: ShellPipeline): (req: IncomingMessage, res: ServerResponse, answer: Answer) => void {
+function answerWriter(app: Express, shell: FastLaneShell): (req: IncomingMessage, res: ServerResponse, answer: FastLaneAnswer) => void {
   const etagOf = app.get('etag fn') as EtagFn | undefined;
   const isFresh = (req: IncomingMessage, res: ServerResponse): boolean =>
     (req.headers['if-none-match'] !== undefined || req.headers['if-modified-since'] !== undefined) &&
@@ -93,10 +88,10 @@ function answerWriter(app: Express, pipeline: ShellPipeline): (req: IncomingMess
     res.statusCode = answer.status;
     for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
     // As res.json: the JSON text, its type, length and (weak) ETag.
-    const chunk = answer.prepared?.bytes ?? Buffer.from(JSON.stringify(answer.body) ?? '');
+    const chunk = 'prepared' in answer ? answer.prepared.bytes : Buffer.from(JSON.stringify(answer.body) ?? '');
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     res.setHeader('Content-Length', String(chunk.length));
-    const etag = answer.prepared ? etagOfPrepared(answer.prepared) : etagOf?.(chunk);
+    const etag = 'prepared' in answer ? etagOfPrepared(answer.prepared) : etagOf?.(chunk);
     if (etag) res.setHeader('ETag', etag);
     if (isFresh(req, res)) {
       // As res.send: 304 without the body's headers; compression then leaves an untyped answer alone (no Vary).
@@ -110,7 +105,7 @@ function answerWriter(app: Express, pipeline: ShellPipeline): (req: IncomingMess
     // decides, exactly as behind Express. Without Accept-Encoding, or for HEAD, it would only
     // mark the answer as depending on Accept-Encoding, as it does below the threshold.
     if (chunk.length >= COMPRESSION_THRESHOLD && !head && req.headers['accept-encoding'] !== undefined) {
-      pipeline.compression(req as never, res as never, () => res.end(chunk));
+      shell.compression(req as never, res as never, () => res.end(chunk));
       return;
     }
     res.setHeader('Vary', 'Accept-Encoding');
@@ -119,47 +114,53 @@ function answerWriter(app: Express, pipeline: ShellPipeline): (req: IncomingMess
   };
 }
 
-/** command-api's hot POSTs: CSRF, the JSON body and the session as the shell and its router would. */
-function commandRoutes(lane: CommandLane, pipeline: ShellPipeline, clientAddressOf: (req: IncomingMessage) => string | undefined): [string, LaneRoute][] {
+/** A POST: CSRF, the JSON body and the session as the shell and its router would. */
+function postRoute(lane: FastLane, route: FastLaneRoute<'POST'>, shell: FastLaneShell, clientAddressOf: (req: IncomingMessage) => string | undefined): LaneRoute {
+  if (!lane.verify) throw new Error(`The fast lane's POST ${route.path} needs its lane's verify (the session of its Cookie header)`);
+  const verify = lane.verify.bind(lane);
   const parseJson = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
-    new Promise((parsed, failed) => pipeline.parseJson(req, res, (error) => (error === undefined || error === null ? parsed() : failed(error))));
-  return lane.routes.map((route) => [
-    `POST ${route.path}`,
-    {
-      takesQuery: false,
-      answer: async (req, res) => {
-        if (pipeline.refusesCrossSite(req)) return { status: 403, body: { error: CROSS_SITE_MESSAGE } };
-        try {
-          await parseJson(req, res);
-        } catch (error) {
-          return pipeline.failure(error, req);
-        }
-        try {
-          const auth = await lane.verify(req.headers.cookie);
-          return await route.answer({ req, body: (req as { body?: unknown }).body, auth, clientAddress: clientAddressOf(req) });
-        } catch (error) {
-          return lane.failureOf(error, req);
-        }
-      },
+    new Promise((parsed, failed) => shell.parseJson(req, res, (error) => (error === undefined || error === null ? parsed() : failed(error))));
+  return {
+    takesQuery: false,
+    answer: async (req, res) => {
+      if (shell.refusesCrossSite(req)) return { status: 403, body: { error: CROSS_SITE_MESSAGE } };
+      try {
+        await parseJson(req, res);
+      } catch (error) {
+        return shell.failure(error, req);
+      }
+      try {
+        const auth = await verify(req.headers.cookie);
+        return await route.answer({ req, body: (req as { body?: unknown }).body, auth, clientAddress: clientAddressOf(req) });
+      } catch (error) {
+        return lane.failureOf(error, req, route.path);
+      }
     },
-  ]);
+  };
 }
 
-/** query-api's public GETs. Safe methods pass CSRF and (bodiless, see `withFastLane`) the JSON parser untouched: neither runs here. */
-function readRoutes(lane: ReadLane, queryOf: (req: IncomingMessage) => unknown): [string, LaneRoute][] {
-  return lane.routes.map((route) => [
-    `GET ${route.path}`,
-    {
-      takesQuery: true,
-      answer: async (req, res) => {
-        const started = performance.now();
-        res.once('finish', () => lane.observe(route.path, res.statusCode, (performance.now() - started) / 1000));
-        try {
-          return await route.answer(queryOf(req));
-        } catch (error) {
-          return lane.failureOf(error, route.path);
-        }
-      },
+/** A public GET. Safe methods pass CSRF and (bodiless, see `withFastLane`) the JSON parser untouched: neither runs here. */
+function getRoute(lane: FastLane, route: FastLaneRoute<'GET'>, queryOf: (req: IncomingMessage) => unknown): LaneRoute {
+  return {
+    takesQuery: true,
+    answer: async (req) => {
+      try {
+        return await route.answer(queryOf(req));
+      } catch (error) {
+        return lane.failureOf(error, req, route.path);
+      }
     },
-  ]);
+  };
+}
+
+/** `served`, each finished request recorded by the lane's `observe` (from before the route runs to the response's finish). */
+function observed(served: LaneRoute, path: string, observe: NonNullable<FastLane['observe']>): LaneRoute {
+  return {
+    takesQuery: served.takesQuery,
+    answer: (req, res) => {
+      const started = performance.now();
+      res.once('finish', () => observe(path, res.statusCode, (performance.now() - started) / 1000));
+      return served.answer(req, res);
+    },
+  };
 }

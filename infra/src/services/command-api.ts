@@ -6,9 +6,9 @@
  */
 import { createServer } from 'node:http';
 import type { Logger } from 'pino';
-import { openEventStore } from '@pass/events/event-store/open';
+import { openEventStore } from '@pass/events/store';
 import { requireSettings, type Settings } from '../config/settings';
-import { createAppShell, createShellPipeline, type AppShellOptions } from '../http/app-shell';
+import { createAppShell, createFastLaneShell, type AppShellOptions } from '../http/app-shell';
 import { withFastLane } from '../http/fast-lane';
 import { shellSecurity } from '../http/security-headers';
 import { composeCommandApi } from '../wiring/command-side';
@@ -37,9 +37,9 @@ export async function startCommandApiService(settings: Settings, logger: Logger)
         commandApi.router,
       ],
     };
-    const pipeline = createShellPipeline(shell);
-    // The hot POST routes skip Express (same pipeline functions, same answers); the rest is the shell's.
-    const server = createServer(withFastLane(createAppShell(shell, pipeline), pipeline, commandApi.hotLane));
+    const laneShell = createFastLaneShell(shell);
+    // The hot POST routes skip Express (same shell steps, same answers); the rest is the shell's.
+    const server = createServer(withFastLane(createAppShell(shell, laneShell), laneShell, commandApi.fastLane));
     const url = await listen(server, settings.host, settings.port);
     resources.add(() => stopAccepting(server));
     return { url, eventStore, close: resources.close };

@@ -8,12 +8,12 @@
  */
 import { createServer } from 'node:http';
 import type { Logger } from 'pino';
-import { openEventStore } from '@pass/events/event-store/open';
+import { openEventStore } from '@pass/events/store';
 import { createHttpCommandGateway, createRedisSessionVerifier } from '@pass/command-api';
 import { createRedisReadModels, createRemoteProjectionControl, WatchedCheckpoints } from '@pass/projector';
 import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
-import { createAppShell, createShellPipeline, type AppShellOptions } from '../http/app-shell';
+import { createAppShell, createFastLaneShell, type AppShellOptions } from '../http/app-shell';
 import { withFastLane } from '../http/fast-lane';
 import { shellSecurity, socketSecurity } from '../http/security-headers';
 import { listen, stopAccepting } from '../wiring/http';
@@ -72,11 +72,11 @@ export async function startQueryApiService(settings: Settings, logger: Logger) {
         reads.router,
       ],
     };
-    const pipeline = createShellPipeline(shell);
+    const laneShell = createFastLaneShell(shell);
     // Socket.IO takes over the server's request listener when it attaches, answering /socket.io/
     // itself and passing everything else to this one: the hot public reads skip Express (same
-    // pipeline functions, same answers), the rest goes to the app.
-    const server = createServer(withFastLane(createAppShell(shell, pipeline), pipeline, reads.readLane));
+    // shell steps, same answers), the rest goes to the app.
+    const server = createServer(withFastLane(createAppShell(shell, laneShell), laneShell, reads.fastLane));
     const sockets = attachSocketServer(server, {
       readModels,
       sessions,

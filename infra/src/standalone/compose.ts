@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { EventStore } from '@pass/events';
-import { openEventStore } from '@pass/events/event-store/open';
+import { openEventStore } from '@pass/events/store';
 import { broadcastPublisher, createMemoryReadModels, createReadModelSnapshots, type Broadcaster } from '@pass/projector';
 import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
 import type { Settings } from '../config/settings';
-import { createAppShell, createShellPipeline, type AppShellOptions } from '../http/app-shell';
+import { createAppShell, createFastLaneShell, type AppShellOptions } from '../http/app-shell';
 import { withFastLane } from '../http/fast-lane';
 import { shellSecurity, socketSecurity } from '../http/security-headers';
 import { composeCommandApi } from '../wiring/command-side';
@@ -71,12 +71,12 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
         commandApi.router,
       ],
     };
-    const pipeline = createShellPipeline(shell);
+    const laneShell = createFastLaneShell(shell);
     // Socket.IO takes over the server's request listener when it attaches: it answers /socket.io/
     // itself (long-polling included) and passes everything else to this one. The hot POST routes
     // and public GET reads skip Express as in the distributed command-api and query-api (same
-    // pipeline functions, same answers).
-    const server = createServer(withFastLane(createAppShell(shell, pipeline), pipeline, commandApi.hotLane, reads.readLane));
+    // shell steps, same answers).
+    const server = createServer(withFastLane(createAppShell(shell, laneShell), laneShell, commandApi.fastLane, reads.fastLane));
     const sockets = attachSocketServer(server, {
       readModels,
       sessions: commandApi.sessions,

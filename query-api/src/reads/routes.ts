@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
-import { CHAT_PANEL_MESSAGES, LIMITS, normalizeEmail, type ChatHistory, type CountriesView, type GlobalPostView, type MainDataView, type Page, type RankingEntry, type RegistryRow } from '@pass/events';
+import { CHAT_PANEL_MESSAGES, LIMITS, normalizeEmail, sendFastLaneAnswer, type ChatHistory, type CountriesView, type FastLaneRoute, type GlobalPostView, type MainDataView, type Page, type RankingEntry, type RegistryRow } from '@pass/events';
 import { CHAT_HISTORY_LIMIT, toCountriesView, toMainDataView } from '@pass/projector';
 import type { QueryApiDeps } from '../deps';
 import { authOf } from '../http/auth';
 import { reader } from '../http/handler';
-import { sendReadAnswer, type ReadRoute } from '../http/read-lane';
 import { pageQuery, parseOr400, validated } from '../http/validate';
 import { searchUsers } from './search';
 import { versionedBody } from './versioned-body';
@@ -19,14 +18,15 @@ const chatQuery = z.object({ limit: z.coerce.number().int().min(1).max(CHAT_HIST
  * chat history, the global post): the Express router below and the fast lane in front of it
  * (infra/src/http/fast-lane.ts) answer them with these same functions.
  */
-export function publicReadRoutes(deps: QueryApiDeps): ReadRoute[] {
+export function publicFastLaneRoutes(deps: QueryApiDeps): FastLaneRoute<'GET'>[] {
   const ks = () => deps.readModels.active();
   const mainData = versionedBody(async (keyspace): Promise<MainDataView> => toMainDataView(await keyspace.main()), deps.checkpointOf);
   const countries = versionedBody(async (keyspace): Promise<CountriesView> => toCountriesView(await keyspace.countries(LIMITS.topCountries)), deps.checkpointOf);
   return [
-    { path: '/api/main-data', answer: async () => ({ status: 200, prepared: await mainData(await ks()) }) },
-    { path: '/api/countries', answer: async () => ({ status: 200, prepared: await countries(await ks()) }) },
+    { method: 'GET', path: '/api/main-data', answer: async () => ({ status: 200, prepared: await mainData(await ks()) }) },
+    { method: 'GET', path: '/api/countries', answer: async () => ({ status: 200, prepared: await countries(await ks()) }) },
     {
+      method: 'GET',
       path: '/api/ranking',
       answer: async (input) => {
         const query = validated(pageQuery, input);
@@ -38,6 +38,7 @@ export function publicReadRoutes(deps: QueryApiDeps): ReadRoute[] {
       },
     },
     {
+      method: 'GET',
       path: '/api/chat-messages',
       answer: async (input) => {
         const query = validated(chatQuery, input);
@@ -47,6 +48,7 @@ export function publicReadRoutes(deps: QueryApiDeps): ReadRoute[] {
       },
     },
     {
+      method: 'GET',
       path: '/api/global-post',
       answer: async () => {
         const body: GlobalPostView | null = (await (await ks()).posts())[0] ?? null;
@@ -57,14 +59,14 @@ export function publicReadRoutes(deps: QueryApiDeps): ReadRoute[] {
 }
 
 /** The reads of api.ts, served from the active read models: `publicRoutes` plus those that need a session. */
-export function readRoutes(deps: QueryApiDeps, publicRoutes: readonly ReadRoute[] = publicReadRoutes(deps)): Router {
+export function readRoutes(deps: QueryApiDeps, publicRoutes: readonly FastLaneRoute<'GET'>[] = publicFastLaneRoutes(deps)): Router {
   const router = Router();
   const log = deps.logger.child({ component: 'query-api' });
   const ks = () => deps.readModels.active();
 
   for (const route of publicRoutes) {
     router.get(route.path, reader(log, async (req, res) => {
-      sendReadAnswer(res, await route.answer(req.query));
+      sendFastLaneAnswer(res, await route.answer(req.query));
     }));
   }
 

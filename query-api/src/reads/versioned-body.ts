@@ -1,5 +1,5 @@
 import { readCheckpoint, type CheckpointOf, type Keyspace } from '@pass/projector';
-import { prepareJson, type PreparedJson } from '../http/read-lane';
+import { prepareJson, type PreparedJson } from '@pass/events';
 
 /**
  * A JSON body every visitor shares (the headline figures, the country top 5), serialised once per
