@@ -3,6 +3,7 @@ import type { FastLane, FastLaneAnswer, FastLaneRoute, PreparedJson } from '@pas
 import type { Express } from 'express';
 import { COMPRESSION_THRESHOLD, type FastLaneShell } from './app-shell';
 import { CROSS_SITE_MESSAGE } from './csrf';
+import { checkFastLaneLibraries } from './fast-lane-libraries';
 
 /** A `FastLaneRoute` as the listener serves it, around everything the lane and the shell add. */
 interface LaneRoute {
@@ -23,9 +24,12 @@ type EtagFn = (body: Buffer, encoding?: string) => string | undefined;
  * steps (`FastLaneShell`) in the shell's order (request id and access line, security headers,
  * CSRF, JSON body, sessions, route, error translation) and writes answers as Express's
  * `res.json` / `res.send` and compression would, with the app's own ETag, query parser,
- * freshness and trust-proxy functions, so a client cannot tell the lanes apart.
+ * freshness and trust-proxy functions, so a client cannot tell the lanes apart. What it relies on
+ * of Express's internals is checked here once (`checkFastLaneLibraries`) and, with the rest, by
+ * fast-lane-libraries.test.ts.
  */
 export function withFastLane(app: Express, shell: FastLaneShell, ...lanes: FastLane[]): RequestListener {
+  checkFastLaneLibraries(app);
   // Express's own `req.ip` and `req.query` getters, run on the bare request's parts: `trust
   // proxy` and the query parser resolved exactly as there.
   const clientAddressOf = (req: IncomingMessage) => expressGetter(app, 'ip', { app, headers: req.headers, socket: req.socket, connection: req.socket }) as string | undefined;

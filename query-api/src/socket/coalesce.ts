@@ -1,6 +1,9 @@
 import type { Server } from 'socket.io';
 
-/** What this module touches of an engine.io socket (`flush` is private in engine.io's types). */
+/**
+ * What this module touches of an engine.io socket (`flush` is private in engine.io's types). It
+ * and the adapter's `apply` are checked, with their versions named, by infra/src/http/fast-lane-libraries.test.ts.
+ */
 interface EngineConnection {
   flush(): void;
   transport?: { socket?: { _socket?: unknown } };
