@@ -18,3 +18,4 @@ export { ActionThrottle, DEFAULT_ACTION_LIMITS, DEFAULT_LOGIN_LIMITS, LoginThrot
 export { createHttpCommandGateway, type HttpCommandGatewayOptions } from './gateway/http';
 export { AdViewTickets } from './free-points/ad-view-tickets';
 export { keepWebhookRawBody } from './payments/raw-body';
+export { CommandHandler } from './kernel/command-handler';
