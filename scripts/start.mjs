@@ -29,9 +29,39 @@ if (webExists && !process.env.WEB_DIST_DIR && (!existsSync(builtIndex) || statSy
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// The IPC channel only carries the server's "stopping" notice (infra/src/wiring/process.ts).
 const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'infra/src/standalone/main.ts')], {
   cwd: root,
-  stdio: 'inherit',
+  stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
 });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+let childStopping = false;
+child.on('message', (message) => {
+  if (message?.type === 'stopping') childStopping = true;
+});
+
+/**
+ * How long a signal waits before it is passed on. A signal to the process group (Ctrl-C in a
+ * terminal, `kill -TERM -<pgid>`, most supervisors) reaches the server too, which then says it is
+ * stopping: passing it on as well would be a second signal. One sent to this process alone
+ * (`kill -TERM <pid>`) is passed on after the wait. Should one be passed on anyway (a server too
+ * busy to answer in time), it receives it as a repeat and ignores it.
+ */
+const FORWARD_AFTER_MS = 250;
+let forwarding = false;
+const forward = (signal) => {
+  if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+};
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    // Already stopping: a later signal is the server's to judge (a repeat is ignored; one well
+    // after the first makes it exit at once).
+    if (childStopping) return forward(signal);
+    if (forwarding) return;
+    forwarding = true;
+    setTimeout(() => {
+      forwarding = false;
+      if (!childStopping) forward(signal);
+    }, FORWARD_AFTER_MS);
+  });
+}
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
