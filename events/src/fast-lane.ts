@@ -77,3 +77,16 @@ export function sendFastLaneAnswer(res: ExpressResponse, answer: FastLaneAnswer)
     res.json(answer.body);
   }
 }
+
+/**
+ * Marks an answer as the session's own: `Cache-Control: no-store`, so no browser or shared cache
+ * keeps a member's or admin's data. Called where a request's session is read (command-api's
+ * `authenticate`, query-api's `authOf`, the fast lane's POST verification), so every answer that
+ * depends on the session carries it; public reads never read the session and keep their validators.
+ */
+export function markSessionAnswer(res: { setHeader(name: string, value: string): unknown }): void {
+  res.setHeader('Cache-Control', SESSION_CACHE_CONTROL);
+}
+
+/** The Cache-Control of every answer that depends on the session (`markSessionAnswer`). */
+export const SESSION_CACHE_CONTROL = 'no-store';

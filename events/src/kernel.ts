@@ -7,6 +7,7 @@ export * from './stream-events';
 export * from './constants';
 export * from './rules/index';
 export * from './api';
+export * from './pages';
 export * from './commands';
 export * from './sessions';
 export * from './event-store/port';

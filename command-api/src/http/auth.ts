@@ -1,11 +1,15 @@
-import type { AuthenticatedRequest, Principal } from '@pass/events';
+import { markSessionAnswer, type AuthenticatedRequest, type Principal } from '@pass/events';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Sessions } from '../sessions/sessions';
 import { HttpError } from './errors';
 
-/** Reads the session cookies once per request. */
+/**
+ * Reads the session cookies once per request. Every command answer depends on the session (the
+ * member it names, or a refusal): all leave with `Cache-Control: no-store`.
+ */
 export function authenticate(sessions: Sessions): RequestHandler {
   return async (req: Request, res: Response, next: NextFunction) => {
+    markSessionAnswer(res);
     res.locals.auth = await sessions.verify(req.headers.cookie);
     next();
   };

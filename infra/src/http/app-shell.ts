@@ -4,6 +4,7 @@ import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { keepWebhookRawBody } from '@pass/command-api';
+import { isAppPagePath } from '@pass/events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestLogger } from './access-log';
 import { CROSS_SITE_MESSAGE, crossSiteRefusal } from './csrf';
@@ -127,11 +128,14 @@ export function createAppShell(options: AppShellOptions, shell: FastLaneShell = 
     // API-only: unknown paths fall through to Express's 404.
   } else if (dist && indexHtml && existsSync(indexHtml)) {
     app.use(express.static(dist, { index: false, maxAge: '1h' }));
-    // Client-side routes: every other GET that accepts HTML gets the app.
+    // Client-side routes: every other GET that accepts HTML gets the app, 200 for one of its pages
+    // (the kernel's APP_PAGE_PATHS, which the web router is built from), else 404 with the same
+    // app, which then shows its not-found screen. A 404 is sent whole: no validators, no ranges.
     app.get(/^(?!\/(api|socket\.io|uploads)\/).*/, (req, res, next) => {
       if (!req.accepts('html')) return next();
       res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(indexHtml);
+      if (isAppPagePath(req.path)) res.sendFile(indexHtml);
+      else res.status(404).sendFile(indexHtml, { etag: false, lastModified: false, acceptRanges: false });
     });
   } else {
     app.get('/', (_req, res) => {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { FastLane, FastLaneAnswer, FastLaneRoute, PreparedJson } from '@pass/events';
+import { markSessionAnswer, type FastLane, type FastLaneAnswer, type FastLaneRoute, type PreparedJson } from '@pass/events';
 import type { Express } from 'express';
 import { COMPRESSION_THRESHOLD, type FastLaneShell } from './app-shell';
 import { CROSS_SITE_MESSAGE } from './csrf';
@@ -133,6 +133,8 @@ function postRoute(lane: FastLane, route: FastLaneRoute<'POST'>, shell: FastLane
       } catch (error) {
         return shell.failure(error, req);
       }
+      // As command-api's `authenticate`, which runs after the parser: the answer is the session's.
+      markSessionAnswer(res);
       try {
         const auth = await verify(req.headers.cookie);
         return await route.answer({ req, body: (req as { body?: unknown }).body, auth, clientAddress: clientAddressOf(req) });

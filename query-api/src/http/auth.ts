@@ -1,10 +1,14 @@
 import type { Request, Response } from 'express';
-import type { AuthenticatedRequest, SessionVerifier } from '@pass/events';
+import { markSessionAnswer, type AuthenticatedRequest, type SessionVerifier } from '@pass/events';
 
 const cache = new WeakMap<Request, Promise<AuthenticatedRequest>>();
 
-/** The request's principals, verified once per request from its session cookies. */
-export function authOf(req: Request, sessions: SessionVerifier): Promise<AuthenticatedRequest> {
+/**
+ * The request's principals, verified once per request from its session cookies. The answer then
+ * depends on the session: it leaves with `Cache-Control: no-store`.
+ */
+export function authOf(req: Request, res: Response, sessions: SessionVerifier): Promise<AuthenticatedRequest> {
+  markSessionAnswer(res);
   let auth = cache.get(req);
   if (!auth) cache.set(req, (auth = sessions.verify(req.headers.cookie)));
   return auth;
@@ -15,7 +19,7 @@ export function authOf(req: Request, sessions: SessionVerifier): Promise<Authent
  * command-api's admin routes do: signed in, but not allowed).
  */
 export async function requireAdmin(req: Request, res: Response, sessions: SessionVerifier) {
-  const { admin, user } = await authOf(req, sessions);
+  const { admin, user } = await authOf(req, res, sessions);
   if (!admin) {
     if (user) res.status(403).json({ error: 'Only the admin can do this' });
     else res.status(401).json({ error: 'Admin session required' });

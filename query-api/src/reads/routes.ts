@@ -73,7 +73,7 @@ export function readRoutes(deps: QueryApiDeps, publicRoutes: readonly FastLaneRo
   router.get('/api/registry', reader(log, async (req, res) => {
     const query = parseOr400(pageQuery, req.query, res);
     if (!query) return;
-    const auth = await authOf(req, deps.sessions);
+    const auth = await authOf(req, res, deps.sessions);
     const viewer = { userId: auth.user?.id ?? null, admin: auth.admin !== null };
     const keyspace = await ks();
     // Members find their own row by e-mail; admins find anyone's.
@@ -93,7 +93,7 @@ export function readRoutes(deps: QueryApiDeps, publicRoutes: readonly FastLaneRo
   }));
 
   router.get('/api/me', reader(log, async (req, res) => {
-    const { user } = await authOf(req, deps.sessions);
+    const { user } = await authOf(req, res, deps.sessions);
     if (!user) {
       res.status(401).json({ error: 'Not signed in' });
       return;

@@ -1,3 +1,4 @@
+import { CONTENT_PAGES, type ContentPage } from '@pass/events/kernel';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { LoadingOverlay } from '../components/LoadingOverlay';
 import { loadAdminDashboardPage, loadAdminLoginPage } from '../features/admin';
@@ -16,6 +17,26 @@ const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<Route
   lazy: async () => ({ Component: (await load()).default }),
 });
 
+/**
+ * The page of each path under /content. The paths are the kernel's (`CONTENT_PAGES`), which the
+ * server also reads to answer them 200 and any other path 404 (with this app, whose router then
+ * shows its default error screen, "404 Not Found", as spec §2 wants for an unknown route).
+ */
+const contentPages: Record<ContentPage, () => Promise<{ default: React.ComponentType }>> = {
+  check: loadFreePointsPage,
+  about: loadAboutPage,
+  post: loadPostPage,
+  amount: loadAmountPage,
+  join: loadJoinPage,
+  participants: loadParticipantsPage,
+  registered: loadParticipantsPage,
+  points: loadPointsPage,
+  certificate: loadCertificatePage,
+  'admin-certificate': loadAdminCertificatePage,
+  admin: loadAdminLoginPage,
+  'admin/dashboard': loadAdminDashboardPage,
+};
+
 // No errorElement on purpose: React Router's default screen reads "Unexpected Application Error!" (spec §2).
 export const routes: RouteObject[] = [
   {
@@ -28,20 +49,7 @@ export const routes: RouteObject[] = [
       {
         path: 'content',
         ...page(() => import('./routes/ContentLayout')),
-        children: [
-          { path: 'check', ...page(loadFreePointsPage) },
-          { path: 'about', ...page(loadAboutPage) },
-          { path: 'post', ...page(loadPostPage) },
-          { path: 'amount', ...page(loadAmountPage) },
-          { path: 'join', ...page(loadJoinPage) },
-          { path: 'participants', ...page(loadParticipantsPage) },
-          { path: 'registered', ...page(loadParticipantsPage) },
-          { path: 'points', ...page(loadPointsPage) },
-          { path: 'certificate', ...page(loadCertificatePage) },
-          { path: 'admin-certificate', ...page(loadAdminCertificatePage) },
-          { path: 'admin', ...page(loadAdminLoginPage) },
-          { path: 'admin/dashboard', ...page(loadAdminDashboardPage) },
-        ],
+        children: CONTENT_PAGES.map((path) => ({ path, ...page(contentPages[path]) })),
       },
     ],
   },

@@ -1,0 +1,38 @@
+/**
+ * The web app's pages (web/src/app/router.tsx builds its routes from these; web/src/app/router.test.tsx
+ * holds the two together). The server answers each with the app and 200, any other page path with
+ * the app and 404, whose router then shows its default error screen ("404 Not Found", spec §2)
+ * under the right status.
+ */
+
+/** The pages under /content (the router's `content` children), relative as the router writes them. */
+export const CONTENT_PAGES = [
+  'check',
+  'about',
+  'post',
+  'amount',
+  'join',
+  'participants',
+  'registered',
+  'points',
+  'certificate',
+  'admin-certificate',
+  'admin',
+  'admin/dashboard',
+] as const;
+
+export type ContentPage = (typeof CONTENT_PAGES)[number];
+
+/**
+ * Every path the router renders: `/`, `/content` (its layout alone, which the router matches) and
+ * `/content/<page>`.
+ */
+export const APP_PAGE_PATHS: readonly string[] = ['/', '/content', ...CONTENT_PAGES.map((page) => `/content/${page}`)];
+
+/** True for a page of the app (one trailing slash allowed, as the router allows it). */
+export function isAppPagePath(pathname: string): boolean {
+  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  return APP_PAGE_PATH_SET.has(path);
+}
+
+const APP_PAGE_PATH_SET = new Set(APP_PAGE_PATHS);
