@@ -1,3 +1,3 @@
 export { createQueryReads } from './query-api';
 export { attachSocketServer } from './socket/server';
-export { createOpsRouter, readSideChecks, type ReadinessCheck } from './ops/router';
+export { createOpsRouter, projectorCheck, readSideChecks, type MaxLag, type ReadinessCheck } from './ops/router';

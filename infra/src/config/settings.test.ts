@@ -57,6 +57,13 @@ describe('settings', () => {
     expect(() => parseSettings({ REDIS_PREFIX: 'has space' })).toThrowError(/^Invalid setting REDIS_PREFIX/);
   });
 
+  it('parses the readiness lag limits', () => {
+    expect(parseSettings({}).readyMaxLag).toEqual({ events: 10_000, seconds: 30 });
+    expect(parseSettings({ READY_MAX_LAG_EVENTS: '500', READY_MAX_LAG_SECONDS: '2.5' }).readyMaxLag).toEqual({ events: 500, seconds: 2.5 });
+    expect(() => parseSettings({ READY_MAX_LAG_EVENTS: 'many' })).toThrowError(/^Invalid setting READY_MAX_LAG_EVENTS/);
+    expect(() => parseSettings({ READY_MAX_LAG_SECONDS: '-1' })).toThrowError(/^Invalid setting READY_MAX_LAG_SECONDS/);
+  });
+
   it('lets each service name what it cannot run without', () => {
     const standalone = parseSettings({});
     expect(() => requireSettings(standalone, 'query-api', queryApiRequires)).toThrowError('Invalid setting EVENT_STORE_URL: expected postgres://… or esdb://… (PGlite cannot be shared between processes) (the query-api service)');

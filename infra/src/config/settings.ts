@@ -81,6 +81,10 @@ export const settingsSchema = z
     TRUST_PROXY: z.string().min(1).default('loopback'),
     /** The projector process's status and metrics port (/healthz, /readyz, /metrics, /status). */
     PROJECTOR_PORT: port.default(3002),
+    /** /readyz of a process running the projector answers 503 while it is behind by more than this many events… */
+    READY_MAX_LAG_EVENTS: z.coerce.number({ error: 'expected a whole number of events' }).int().min(0).default(10_000),
+    /** …or while its oldest unprojected event has waited more than this many seconds. */
+    READY_MAX_LAG_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0).default(30),
   })
   // What a process must have set (a session secret, PayPal's credentials, production rules)
   // depends on what it runs: each entry point names it (services/requirements.ts), so the
@@ -129,6 +133,7 @@ export const settingsSchema = z
       commandApiUrl: s.COMMAND_API_URL,
       queryApiUrls: s.QUERY_API_URLS,
       projectorPort: s.PROJECTOR_PORT,
+      readyMaxLag: { events: s.READY_MAX_LAG_EVENTS, seconds: s.READY_MAX_LAG_SECONDS },
       trustProxy: s.TRUST_PROXY,
     };
   });

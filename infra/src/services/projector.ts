@@ -54,7 +54,7 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
         eventStore,
         registry,
         logger,
-        checks: [...readSideChecks({ readModels, eventStore, projector: projection }), redisCheck('redis', redis)],
+        checks: [...readSideChecks({ readModels, eventStore, projector: projection, maxLag: settings.readyMaxLag }), redisCheck('redis', redis)],
       }),
     );
     app.get('/status', async (_req, res, next) => {

@@ -68,7 +68,7 @@ export const serviceVariables: Record<'command-api' | 'projector' | 'query-api' 
     'PAYPAL_ENVIRONMENT',
     'PAYPAL_WEBHOOK_ID',
   ],
-  projector: [...common, 'PROJECTOR_PORT'],
+  projector: [...common, 'PROJECTOR_PORT', 'READY_MAX_LAG_EVENTS', 'READY_MAX_LAG_SECONDS'],
   'query-api': [...common, ...web, 'COMMAND_API_URL', 'WEB_DIST_DIR'],
   proxy: ['NODE_ENV', 'LOG_LEVEL', 'HOST', 'PORT', 'COMMAND_API_URL', 'QUERY_API_URLS'],
 };

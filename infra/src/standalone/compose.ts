@@ -64,7 +64,7 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
           eventStore,
           registry,
           logger,
-          checks: readSideChecks({ readModels, eventStore, projector: projection }),
+          checks: readSideChecks({ readModels, eventStore, projector: projection, maxLag: settings.readyMaxLag }),
         }),
         reads.router,
         // Also serves GET /uploads/* (command-api owns the uploads folder).

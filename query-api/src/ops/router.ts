@@ -61,7 +61,38 @@ export function createOpsRouter(deps: OpsDeps): Router {
   return router;
 }
 
-type ProjectorLike = { status(): Promise<{ caughtUp: boolean; lastError: string | null }> };
+type ProjectorLike = {
+  status(): Promise<{ caughtUp: boolean; lastError: string | null; lagEvents: number; lagSeconds: number; lagEventsCapped?: boolean }>;
+};
+
+/** How far behind the store the projector may fall before the process stops answering ready. */
+export interface MaxLag {
+  events: number;
+  seconds: number;
+}
+
+/**
+ * The projector is ready once it has caught up (serving half-built read models at start would
+ * show wrong figures) and, from then on, while it is behind by at most `maxLag` events and
+ * seconds (the age of the oldest unprojected event). Asked each time, so it comes back by itself.
+ */
+export function projectorCheck(source: () => ProjectorLike, maxLag?: MaxLag): ReadinessCheck {
+  return {
+    name: 'projector',
+    check: async () => {
+      const s = await source().status();
+      if (!s.caughtUp) throw new Error(s.lastError ?? 'still catching up');
+      if (!maxLag) return;
+      // A count that stopped at the scan limit is at least that many.
+      const tooManyEvents = s.lagEvents > maxLag.events || (s.lagEventsCapped === true && s.lagEvents >= maxLag.events);
+      if (tooManyEvents || s.lagSeconds > maxLag.seconds) {
+        throw new Error(
+          `behind by ${s.lagEvents}${s.lagEventsCapped ? '+' : ''} events and ${Math.round(s.lagSeconds)} s (allowed ${maxLag.events} events, ${maxLag.seconds} s)`,
+        );
+      }
+    },
+  };
+}
 
 /** Readiness checks for the read side. */
 export function readSideChecks(deps: {
@@ -69,20 +100,14 @@ export function readSideChecks(deps: {
   eventStore?: { headPosition(): Promise<unknown> };
   /** The live projector, or a ProjectionRuntime (its current live projector is checked). */
   projector?: ProjectorLike | { live(): ProjectorLike };
+  /** With a projector: not ready while it is behind by more than this (default: only until caught up). */
+  maxLag?: MaxLag;
 }): ReadinessCheck[] {
   const checks: ReadinessCheck[] = [{ name: 'read-models', check: () => deps.readModels.activeId() }];
   if (deps.eventStore) checks.push({ name: 'event-store', check: () => deps.eventStore!.headPosition() });
   if (deps.projector) {
     const given = deps.projector;
-    checks.push({
-      name: 'projector',
-      check: async () => {
-        const projector = 'live' in given ? given.live() : given;
-        // Serving half-built read models at start would show wrong figures; wait for catch-up.
-        const s = await projector.status();
-        if (!s.caughtUp) throw new Error(s.lastError ?? 'still catching up');
-      },
-    });
+    checks.push(projectorCheck(() => ('live' in given ? given.live() : given), deps.maxLag));
   }
   return checks;
 }
