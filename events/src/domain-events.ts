@@ -109,6 +109,11 @@ export const eventDataSchemas = {
     passes: z.number().int().positive(),
     reason: z.string(),
     releasedAt: iso,
+    /**
+     * Passes given back to the available figure; absent means all of `passes`. 0 when an admin's
+     * supply edit came after the reservation: the edit's figure already counted them.
+     */
+    returned: z.number().int().nonnegative().optional(),
   }),
 
   // site

@@ -3,7 +3,10 @@ import { freePasses, type PoolState } from './pool-state';
 
 const NONE_LEFT = 'There are no passes left right now';
 
-/** The admin's figure; claims in flight keep their reservations, and further claims take from it. */
+/**
+ * The admin's figure: what is available after the claims in flight, which keep their reservations
+ * (a later release of one gives nothing back, see PoolState); further claims take from it.
+ */
 export function decideSetPassSupply(command: CommandOf<'SetPassSupply'>): PoolEvent[] {
   const { available, setBy } = command.data;
   return [{ type: 'PassSupplySet', data: { available, setBy, setAt: command.now.toISOString() } }];
@@ -40,12 +43,17 @@ export function decideConfirmPassReservation(command: CommandOf<'ConfirmPassRese
   return [{ type: 'PassReservationConfirmed', data: { reservationId, userId, passes, confirmedAt: command.now.toISOString() } }];
 }
 
-/** The claim failed or was abandoned: its passes go back to the supply. */
+/**
+ * The claim failed or was abandoned: its passes go back to the supply, unless an admin's supply
+ * edit came after the reservation (`counted`): that figure already stands for what is free, so
+ * nothing is given back (`returned: 0`) and available never exceeds it (rule: PoolState).
+ */
 export function decideReleasePassReservation(command: CommandOf<'ReleasePassReservation'>, state: PoolState): PoolEvent[] {
   const reservation = state.pending.get(command.data.reservationId);
   if (!reservation) return [];
   const { reservationId, userId, passes } = reservation;
-  return [{ type: 'PassReservationReleased', data: { reservationId, userId, passes, reason: command.data.reason, releasedAt: command.now.toISOString() } }];
+  const data = { reservationId, userId, passes, reason: command.data.reason, releasedAt: command.now.toISOString() };
+  return [{ type: 'PassReservationReleased', data: reservation.counted ? { ...data, returned: 0 } : data }];
 }
 
 export function decidePool(command: PoolCommand, state: PoolState): PoolEvent[] {

@@ -76,4 +76,39 @@ describe('passes pool', () => {
     expect(state.pending.has('r1')).toBe(true);
     spec.given([supply(5), reserved('r1', 3), supply(0)]).when(reserve('r2', 1)).thenThrows('passes_unavailable');
   });
+
+  describe('an admin supply edit and a release, in either order, leave the admin figure', () => {
+    const setSupply = (available: number) => ({ type: 'SetPassSupply', data: { available, setBy: 'admin-1' }, now }) as const;
+    const release = { type: 'ReleasePassReservation', data: { reservationId: 'r1', reason: 'claim failed' }, now } as const;
+    const releasedEvent = (returned?: number): PoolEvent => ({
+      type: 'PassReservationReleased',
+      data: { reservationId: 'r1', userId: 'u1', passes: 3, reason: 'claim failed', releasedAt: iso, ...(returned === undefined ? {} : { returned }) },
+    });
+
+    it('edit then release: the release gives back nothing the edit already counted', () => {
+      spec.given([supply(10), reserved('r1', 3), supply(4)]).when(release).then([releasedEvent(0)]);
+      spec.given([supply(10), reserved('r1', 3), supply(4)]).when(release).thenState((s) => {
+        expect(freePasses(s)).toBe(4);
+        expect(s.pending.size).toBe(0);
+      });
+    });
+
+    it('release then edit: the edit sets the figure outright', () => {
+      spec.given([supply(10), reserved('r1', 3)]).when(release).then([releasedEvent()]);
+      spec.given([supply(10), reserved('r1', 3), releasedEvent()]).when(setSupply(4)).thenState((s) => expect(freePasses(s)).toBe(4));
+    });
+
+    it('a reservation made after the edit is given back as usual', () => {
+      spec.given([supply(10), reserved('r0', 1), supply(4), reserved('r1', 3)]).when(release).then([releasedEvent()]);
+      spec.given([supply(10), reserved('r0', 1), supply(4), reserved('r1', 3)]).when(release).thenState((s) => expect(freePasses(s)).toBe(4));
+    });
+
+    it('the rule survives a snapshot taken between the edit and the release', () => {
+      const state = fold(poolDecider, [supply(10), reserved('r1', 3), supply(4)]);
+      const restored = poolDecider.snapshot!.decode(JSON.parse(JSON.stringify(poolDecider.snapshot!.encode(state))));
+      const events = poolDecider.decide(release, restored);
+      expect(events).toEqual([releasedEvent(0)]);
+      expect(freePasses(events.reduce(poolDecider.evolve, restored))).toBe(4);
+    });
+  });
 });

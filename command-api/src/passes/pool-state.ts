@@ -5,6 +5,8 @@ export interface Reservation {
   userId: string;
   passes: number;
   reservedAt: string;
+  /** An admin's supply edit came after it: releasing it gives nothing back (see PoolState). */
+  counted?: boolean;
 }
 
 /**
@@ -13,6 +15,13 @@ export interface Reservation {
  * release gives back, a confirmation changes nothing more. Passes handed out therefore never
  * exceed what the admin made available. The projector's main-data read model follows the same
  * rule.
+ *
+ * An edit and a release, in one order: the admin's figure is what is available *after* the claims
+ * in flight, as the admin saw it (their reservations were already taken off). The edit marks every
+ * reservation then pending as counted; releasing a counted one gives nothing back
+ * (PassReservationReleased.returned = 0), confirming it takes nothing more. So whether a release
+ * lands before or after the edit, available ends at the admin's figure and never above it; only
+ * reservations made after the edit give their passes back.
  */
 export interface PoolState {
   available: number;
@@ -39,8 +48,11 @@ function settle(state: PoolState, reservationId: string, returnedPasses: number)
 
 export function evolvePool(state: PoolState, event: PoolEvent): PoolState {
   switch (event.type) {
-    case 'PassSupplySet':
-      return { ...state, available: event.data.available, supplySet: true };
+    case 'PassSupplySet': {
+      const pending = new Map<string, Reservation>();
+      for (const [id, reservation] of state.pending) pending.set(id, { ...reservation, counted: true });
+      return { ...state, available: event.data.available, supplySet: true, pending };
+    }
     case 'PassesReserved': {
       const { reservationId, userId, passes, reservedAt } = event.data;
       return {
@@ -52,7 +64,7 @@ export function evolvePool(state: PoolState, event: PoolEvent): PoolState {
     case 'PassReservationConfirmed':
       return settle(state, event.data.reservationId, 0);
     case 'PassReservationReleased':
-      return settle(state, event.data.reservationId, event.data.passes);
+      return settle(state, event.data.reservationId, event.data.returned ?? event.data.passes);
     default:
       return assertNever(event);
   }

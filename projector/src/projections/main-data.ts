@@ -6,7 +6,7 @@ import { projection } from './projection';
  * Site figures. `views` grows by one per FreePointAwarded: a free point is earned by watching
  * the ad banner of /content/check for its whole countdown, so each award is one ad view; an
  * admin's AdViewsReset sets the number outright. `available` follows the passes pool: set by
- * PassSupplySet, lowered by each reservation, raised again when one is released. `sold` counts
+ * PassSupplySet, lowered by each reservation, raised again by what a release returns. `sold` counts
  * passes members actually received (PassesClaimed). The counts kept in the same record (members,
  * chat messages, registrations) are the ranking's, the chat's and the users' projections'; this
  * one stores the record, last, once they have counted.
@@ -32,7 +32,8 @@ export const mainData = projection({
         main.available = Math.max(0, main.available - event.data.passes);
         return;
       case 'PassReservationReleased':
-        main.available += event.data.passes;
+        // `returned` is 0 when an admin's supply edit already counted the reservation (pool-state.ts).
+        main.available += event.data.returned ?? event.data.passes;
         return;
       case 'PassesClaimed':
         main.sold += event.data.passes;

@@ -22,6 +22,18 @@ const day = positioned(recordedDay);
 const lastPosition = positionToString(day.at(-1)!.position);
 
 describe('projections of a recorded day', () => {
+  it('main data: a release the admin supply edit already counted gives nothing back (returned: 0)', async () => {
+    const ks = await project([
+      positioned([
+        { type: 'PassSupplySet', data: { available: 10, setBy: 'admin-1', setAt: t(0) } },
+        { type: 'PassesReserved', data: { reservationId: 'r1', userId: ANA, passes: 3, reservedAt: t(1) } },
+        { type: 'PassSupplySet', data: { available: 4, setBy: 'admin-1', setAt: t(2) } },
+        { type: 'PassReservationReleased', data: { reservationId: 'r1', userId: ANA, passes: 3, reason: 'claim failed', releasedAt: t(3), returned: 0 } },
+      ]),
+    ]);
+    expect((await ks.main()).available).toBe(4);
+  });
+
   it('main data: supply, taken, views, cpm, donations, start date, purchases, members, chat count', async () => {
     const ks = await project([day]);
     const main = await ks.main();
