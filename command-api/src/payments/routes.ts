@@ -42,6 +42,8 @@ export function paymentRoutes(s: CommandServices): Router {
   router.post('/api/payments/orders', async (req, res) => {
     const user = requireUser(res);
     const { amountUsd } = createOrderSchema.parse(req.body ?? {});
+    // Per member (DEFAULT_ACTION_LIMITS.ordersPerUser): over it, a 429 with Retry-After and no order.
+    await s.actions.enforce('orders', user.id, undefined);
     const { orderId } = await s.payments.createOrder(user.id, amountUsd);
     logger.info({ userId: user.id, orderId, amountUsd, provider: s.payments.provider }, 'payment order created');
     const body: CreateOrderResponse = { orderId, provider: s.payments.provider, testMode: s.payments.testMode };

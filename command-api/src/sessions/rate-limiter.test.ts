@@ -9,6 +9,7 @@ const LIMITS = {
   chatPerIp: { max: 8, windowMs: 10_000 },
   freePointPerUser: { max: 1, windowMs: 10_000 },
   freePointPerIp: { max: 100, windowMs: 10_000 },
+  ordersPerUser: { max: 2, windowMs: 600_000 },
 };
 
 const redisReachable = await requireService('command-api: action limits script (Redis)', testRedisUrl(), 6379);
@@ -48,5 +49,29 @@ describe.skipIf(!redisReachable)('action limits in Redis: one atomic script per 
       expect(await throttle.attempt('freePoint', 'm1', undefined)).toBe(0);
       expect(await throttle.attempt('freePoint', 'm1', undefined)).toBeGreaterThan(0);
     });
+  });
+
+  it('limits payment orders per member only: the address is not counted', async () => {
+    await withRedis(async (redis, prefix) => {
+      const throttle = ActionThrottle.onRedis(redis, prefix, LIMITS);
+      expect(await throttle.attempt('orders', 'm1', '198.51.100.4')).toBe(0);
+      expect(await throttle.attempt('orders', 'm1', '198.51.100.5')).toBe(0);
+      const wait = await throttle.attempt('orders', 'm1', '198.51.100.6');
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(600);
+      expect(await throttle.attempt('orders', 'm2', '198.51.100.4')).toBe(0);
+      expect(await redis.get(`${prefix}orders:user:m1`)).toBe('2');
+      expect(await redis.keys(`${prefix}*198.51.100.4`)).toEqual([]);
+    });
+  });
+});
+
+describe('action limits in memory: payment orders', () => {
+  it('limits payment orders per member only', async () => {
+    const throttle = ActionThrottle.inMemory(LIMITS);
+    expect(await throttle.attempt('orders', 'm1', '198.51.100.4')).toBe(0);
+    expect(await throttle.attempt('orders', 'm1', '198.51.100.5')).toBe(0);
+    expect(await throttle.attempt('orders', 'm1', '198.51.100.6')).toBeGreaterThan(0);
+    expect(await throttle.attempt('orders', 'm2', '198.51.100.4')).toBe(0);
   });
 });

@@ -152,8 +152,8 @@ export class LoginThrottle {
 }
 
 /**
- * Burst limits on the member actions a script could hammer (chat and the free point), per member
- * and per client address, over HTTP and over the sockets alike. A human never reaches them: the
+ * Burst limits on the member actions a script could hammer (chat and the free point, per member
+ * and per client address; payment order creation, per member), over HTTP and over the sockets alike. A human never reaches them: the
  * free point is once per 30 s by its own rule, and chat allows a quick burst of messages.
  */
 export interface ActionLimits {
@@ -161,7 +161,16 @@ export interface ActionLimits {
   chatPerIp: RateLimit;
   freePointPerUser: RateLimit;
   freePointPerIp: RateLimit;
+  /**
+   * Payment orders created per member (no address limit: creating one needs a session). Each
+   * creation asks the provider for an order, so a script must not make them in a loop. Optional so
+   * older configurations keep working; absent means DEFAULT_ORDERS_PER_USER.
+   */
+  ordersPerUser?: RateLimit;
 }
+
+/** Ten checkouts in ten minutes: more than a member buying points ever starts. */
+export const DEFAULT_ORDERS_PER_USER: RateLimit = { max: 10, windowMs: 10 * 60_000 };
 
 export const DEFAULT_ACTION_LIMITS: ActionLimits = {
   chatPerUser: { max: 5, windowMs: 10_000 },
@@ -170,15 +179,20 @@ export const DEFAULT_ACTION_LIMITS: ActionLimits = {
   freePointPerUser: { max: 10, windowMs: 60_000 },
   // Members behind one address (a school, an office) each get theirs.
   freePointPerIp: { max: 60, windowMs: 60_000 },
+  ordersPerUser: DEFAULT_ORDERS_PER_USER,
 };
 
-export type ThrottledAction = 'chat' | 'freePoint';
+export type ThrottledAction = 'chat' | 'freePoint' | 'orders';
 
 export function tooManyActionsMessage(action: ThrottledAction, seconds: number): string {
   const wait = `${seconds} second${seconds === 1 ? '' : 's'}`;
-  return action === 'chat'
-    ? `You are sending messages too fast. Please wait ${wait} and try again.`
-    : `Too many requests for free points. Please wait ${wait} and try again.`;
+  if (action === 'chat') return `You are sending messages too fast. Please wait ${wait} and try again.`;
+  if (action === 'orders') {
+    const minutes = Math.ceil(seconds / 60);
+    const later = seconds < 60 ? wait : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+    return `Too many payment orders started. Please wait ${later} and try again.`;
+  }
+  return `Too many requests for free points. Please wait ${wait} and try again.`;
 }
 
 /** The per-member and per-address windows of one action, checked and counted together in one Redis call. */
@@ -216,16 +230,18 @@ export class ActionThrottle {
   private constructor(private readonly attemptOf: Attempt) {}
 
   static inMemory(limits: ActionLimits = DEFAULT_ACTION_LIMITS): ActionThrottle {
-    const limiters: Record<ThrottledAction, { user: RateLimiter; ip: RateLimiter }> = {
+    const limiters: Record<ThrottledAction, { user: RateLimiter; ip?: RateLimiter }> = {
       chat: { user: new MemoryRateLimiter(limits.chatPerUser), ip: new MemoryRateLimiter(limits.chatPerIp) },
       freePoint: { user: new MemoryRateLimiter(limits.freePointPerUser), ip: new MemoryRateLimiter(limits.freePointPerIp) },
+      orders: { user: new MemoryRateLimiter(limits.ordersPerUser ?? DEFAULT_ORDERS_PER_USER) },
     };
-    return new ActionThrottle(async (action, userId, ip) => {
+    return new ActionThrottle(async (action, userId, address) => {
       const { user, ip: byIp } = limiters[action];
-      const [waitUser, waitIp] = await Promise.all([user.retryAfterSeconds(userId), ip ? byIp.retryAfterSeconds(ip) : Promise.resolve(0)]);
+      const ip = byIp ? address : undefined;
+      const [waitUser, waitIp] = await Promise.all([user.retryAfterSeconds(userId), ip && byIp ? byIp.retryAfterSeconds(ip) : Promise.resolve(0)]);
       const wait = Math.max(waitUser, waitIp);
       if (wait > 0) return wait;
-      await Promise.all([user.hit(userId), ip ? byIp.hit(ip) : Promise.resolve()]);
+      await Promise.all([user.hit(userId), ip && byIp ? byIp.hit(ip) : Promise.resolve()]);
       return 0;
     });
   }
@@ -236,14 +252,16 @@ export class ActionThrottle {
    * pass the last free slot); the keys and their expiry are the login limiter's.
    */
   static onRedis(redis: Redis, prefix: string, limits: ActionLimits = DEFAULT_ACTION_LIMITS): ActionThrottle {
-    const windows: Record<ThrottledAction, { user: RateLimit; ip: RateLimit; userKey: string; ipKey: string }> = {
+    const windows: Record<ThrottledAction, { user: RateLimit; ip?: RateLimit; userKey: string; ipKey: string }> = {
       chat: { user: limits.chatPerUser, ip: limits.chatPerIp, userKey: `${prefix}chat:user:`, ipKey: `${prefix}chat:ip:` },
       freePoint: { user: limits.freePointPerUser, ip: limits.freePointPerIp, userKey: `${prefix}free:user:`, ipKey: `${prefix}free:ip:` },
+      orders: { user: limits.ordersPerUser ?? DEFAULT_ORDERS_PER_USER, userKey: `${prefix}orders:user:`, ipKey: '' },
     };
-    return new ActionThrottle(async (action, userId, ip) => {
+    return new ActionThrottle(async (action, userId, address) => {
       const w = windows[action];
+      const ip = w.ip ? address : undefined;
       const keys = ip ? [w.userKey + userId, w.ipKey + ip] : [w.userKey + userId];
-      const args = ip ? [w.user.max, w.user.windowMs, w.ip.max, w.ip.windowMs] : [w.user.max, w.user.windowMs];
+      const args = ip && w.ip ? [w.user.max, w.user.windowMs, w.ip.max, w.ip.windowMs] : [w.user.max, w.user.windowMs];
       const waitMs = Number(await runAttemptScript(redis, keys, args));
       return waitMs > 0 ? Math.max(1, Math.ceil(waitMs / 1000)) : 0;
     });

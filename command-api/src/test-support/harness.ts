@@ -45,6 +45,7 @@ export const RELAXED_ACTION_LIMITS: ActionLimits = {
   chatPerIp: { max: 10_000, windowMs: 1_000 },
   freePointPerUser: { max: 10_000, windowMs: 1_000 },
   freePointPerIp: { max: 10_000, windowMs: 1_000 },
+  ordersPerUser: { max: 10_000, windowMs: 1_000 },
 };
 
 export interface HarnessOptions {
