@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { GOAL_PASSES, type CommandContext, type CommandGateway, type EventStore, type FastLane, type SessionVerifier, type UserView } from '@pass/events';
 import express, { Router } from 'express';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { bootstrapAdmin } from './admin/accounts';
 import { adminRoutes } from './admin/routes';
 import { chatMessageRoute, chatRoutes } from './chat/routes';
@@ -67,6 +68,8 @@ export interface CommandApiAdapters {
 export interface CommandApiDeps extends CommandApiAdapters {
   eventStore: EventStore;
   logger: Logger;
+  /** The process's Prometheus registry (the one its /metrics serves): commands by type and outcome, their latency. */
+  metrics?: Registry;
   config: CommandApiConfig;
   /** Business time; default: the event store's clock (`storeSyncedClock`), the local one if the store has none. */
   clock?: Clock;
@@ -108,7 +111,7 @@ function commandServices(deps: CommandApiDeps, logger: Logger, clock: Clock): Co
   const secret = config.sessionSecret ?? randomBytes(32).toString('base64url');
   const sessionStore = deps.sessionStore ?? new MemorySessionStore();
   return {
-    handler: new CommandHandler({ eventStore: deps.eventStore, logger, ...(deps.snapshots ? { snapshots: deps.snapshots } : {}) }),
+    handler: new CommandHandler({ eventStore: deps.eventStore, logger, ...(deps.snapshots ? { snapshots: deps.snapshots } : {}), ...(deps.metrics ? { metrics: deps.metrics } : {}) }),
     sessionStore,
     sessions: new Sessions({ store: sessionStore, secret, cookieSecure: config.cookieSecure, clock }),
     throttle: deps.loginThrottle ?? LoginThrottle.inMemory(config.loginLimits),

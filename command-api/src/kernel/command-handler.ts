@@ -1,9 +1,11 @@
 import { performance } from 'node:perf_hooks';
 import { WrongExpectedRevisionError, toCurrentEvent, type CommandContext, type DomainEvent, type EventStore } from '@pass/events';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { AggregateSnapshotStore } from './aggregate-snapshots';
 import { answerBatch, decideInTurn, failBatch, isAccepted, isRefusal, type AnyCommand, type AnyDecider, type Handled, type Queued } from './batch';
 import { CommandLog } from './command-log';
+import { commandMetrics } from './command-metrics';
 import type { Decider } from './decider';
 import { newEvent } from './new-event';
 import { SnapshotPolicy } from './snapshot-policy';
@@ -21,6 +23,8 @@ export interface CommandHandlerOptions {
   maxRetries?: number;
   /** Where deciders with a snapshot codec keep their snapshots; none: always replay. */
   snapshots?: AggregateSnapshotStore;
+  /** The process's Prometheus registry: commands by type and outcome, and their latency. */
+  metrics?: Registry;
 }
 
 export class CommandRejectedByConflicts extends Error {
@@ -54,7 +58,7 @@ export class CommandHandler {
     this.maxRetries = options.maxRetries ?? 8;
     this.cache = new StateCache(options.cacheSize ?? 50_000);
     this.snapshots = new SnapshotPolicy(options.eventStore, options.snapshots, options.logger);
-    this.log = new CommandLog(options.logger);
+    this.log = new CommandLog(options.logger, options.metrics ? commandMetrics(options.metrics) : undefined);
   }
 
   /** Decides `command` on the stream and appends what it decided. Throws the decider's DomainError on refusal. */

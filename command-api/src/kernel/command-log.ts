@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { CommandContext, CommandLogLine } from '@pass/events';
 import type { Logger } from 'pino';
+import type { CommandMetrics, CommandOutcome } from './command-metrics';
 
 /** What the log needs of a queued command. */
 export interface LoggedCommand {
@@ -13,17 +14,35 @@ export interface LoggedCommand {
 /** From queued to now, in ms with two decimals, as a command's log line shows it. */
 const msSinceQueued = (item: LoggedCommand): number => Math.round((performance.now() - item.enqueuedAt) * 100) / 100;
 
-/** One line per decided command: on its request's access line when it has one, else a line of its own. */
+/**
+ * One line per decided command: on its request's access line when it has one, else a line of its
+ * own. Every command the handler takes passes here once, so it also counts them (by type and
+ * outcome) and times them, when given the process's metrics.
+ */
 export class CommandLog {
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly metrics?: CommandMetrics,
+  ) {}
 
   decided(item: LoggedCommand, streamId: string, outcome: CommandLogLine['outcome'], extra: Pick<CommandLogLine, 'attempts' | 'code' | 'events' | 'batch'>): void {
-    const line: CommandLogLine = { command: item.command.type, stream: streamId, outcome, ms: msSinceQueued(item), ...extra };
+    const ms = msSinceQueued(item);
+    this.measure(item, outcome, ms);
+    const line: CommandLogLine = { command: item.command.type, stream: streamId, outcome, ms, ...extra };
     if (!item.ctx.report?.(line)) this.logger.info({ ...line, correlationId: item.ctx.correlationId }, 'command');
   }
 
   /** A command that could not be decided or appended (not a refusal): always a line of its own, with the error. */
   failed(item: LoggedCommand, streamId: string, err: unknown, attempts: number): void {
-    this.logger.info({ command: item.command.type, stream: streamId, outcome: 'failed', ms: msSinceQueued(item), correlationId: item.ctx.correlationId, err, attempts }, 'command');
+    const ms = msSinceQueued(item);
+    this.measure(item, 'failed', ms);
+    this.logger.info({ command: item.command.type, stream: streamId, outcome: 'failed', ms, correlationId: item.ctx.correlationId, err, attempts }, 'command');
+  }
+
+  private measure(item: LoggedCommand, outcome: CommandOutcome, ms: number): void {
+    if (!this.metrics) return;
+    const type = item.command.type;
+    this.metrics.commands.inc({ type, outcome });
+    this.metrics.seconds.observe({ type }, ms / 1000);
   }
 }

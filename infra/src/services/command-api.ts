@@ -24,9 +24,9 @@ export async function startCommandApiService(settings: Settings, logger: Logger)
   resources.add(() => eventStore.close());
   try {
     // Sessions, limits, snapshots and image jobs in Redis (REDIS_URL is required here): readiness checks that connection.
-    const { commandApi, redis } = await composeCommandApi(settings, eventStore, logger, resources);
-
     const registry = createRegistry('command-api');
+    const { commandApi, redis } = await composeCommandApi(settings, eventStore, logger, resources, registry);
+
     const shell: AppShellOptions = {
       logger,
       trustProxy: settings.trustProxy,

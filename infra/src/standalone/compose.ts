@@ -40,9 +40,9 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
   const resources = new Resources();
   resources.add(() => eventStore.close());
   try {
-    const { commandApi } = await composeCommandApi(settings, eventStore, logger, resources);
-
     const registry = createRegistry('standalone');
+    const { commandApi } = await composeCommandApi(settings, eventStore, logger, resources, registry);
+
     const readModels = createMemoryReadModels();
     const snapshots = createReadModelSnapshots({ file: join(settings.dataDir, 'read-models.snapshot'), readModels, eventStore, logger });
     await snapshots.load();

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { EventStore } from '@pass/events';
 import {
   ActionThrottle,
@@ -82,7 +83,8 @@ async function localAdapters(settings: Settings): Promise<CommandApiAdapters> {
  * folder otherwise) and the payment provider they name (simulated test mode, refused in
  * production, or PayPal). Everything opened is closed by `resources`, command-api first.
  */
-export async function composeCommandApi(settings: Settings, eventStore: EventStore, logger: Logger, resources: Resources): Promise<CommandSide> {
+/** `registry`: the process's Prometheus registry (its /metrics), for the commands' counter and latency histogram. */
+export async function composeCommandApi(settings: Settings, eventStore: EventStore, logger: Logger, resources: Resources, registry?: Registry): Promise<CommandSide> {
   const log = logger.child({ component: 'command-api' });
   const redis = settings.redisUrl ? openRedis(settings.redisUrl, 'command-api', logger, { enableAutoPipelining: true }) : undefined;
   if (redis) resources.add(() => closeRedis(redis));
@@ -94,6 +96,7 @@ export async function composeCommandApi(settings: Settings, eventStore: EventSto
   const commandApi = await createCommandApi({
     eventStore,
     logger,
+    ...(registry ? { metrics: registry } : {}),
     ...adapters,
     payments: createPaymentProvider({ ...settings.payments, nodeEnv: settings.nodeEnv }, log),
     config: {
