@@ -1,6 +1,5 @@
-import { assertNever, type EventData, type UserEvent } from '@pass/events';
+import { assertNever, fromCents, toCents, type EventData, type UserEvent } from '@pass/events';
 import { RETRY_WINDOW_MESSAGES } from '../chat/retries';
-import { fromCents, toCents } from '../payments/refunded-share';
 import type { UserState } from './state';
 
 const withAdded = (set: ReadonlySet<string>, value: string) => new Set(set).add(value);

@@ -1,6 +1,6 @@
-import { DomainError, type CommandOf, type UserEvent } from '@pass/events';
+import { DomainError, fromCents, toCents, type CommandOf, type UserEvent } from '@pass/events';
 import { requireRegistered, type UserState } from '../members/state';
-import { fromCents, refundedPoints, toCents } from './refunded-share';
+import { refundedPoints } from './refunded-share';
 
 function creditedCapture(state: UserState, captureId: string): { points: number; amountUsd: number } {
   requireRegistered(state);

@@ -1,8 +1,12 @@
 /** Site figures (spec §1 home, §4): funds raised and the day counter. Browser-safe. */
 
-/** Money is summed in cents so 0.1 + 0.2 never shows as 0.30000000000000004. */
+/** Whole cents of a USD amount: money is summed in cents so 0.1 + 0.2 never drifts. */
+export const toCents = (usd: number): number => Math.round(usd * 100);
+export const fromCents = (cents: number): number => cents / 100;
+
+/** A USD amount rounded to whole cents, so 0.1 + 0.2 never shows as 0.30000000000000004. */
 export function roundCents(usd: number): number {
-  return Math.round(usd * 100) / 100;
+  return fromCents(toCents(usd));
 }
 
 export interface FundsFigures {
