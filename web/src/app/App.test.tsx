@@ -146,6 +146,13 @@ describe('guards', () => {
     expect(await screen.findByText('Unexpected Application Error!')).toBeTruthy();
     expect(screen.getByText('404 Not Found')).toBeTruthy();
   });
+
+  // A path under /content that is not a page: the server answers it 404 (APP_PAGE_PATHS).
+  it("shows the router's 404 screen on an unknown /content path", async () => {
+    renderApp('/content/no-such-page');
+    expect(await screen.findByText('Unexpected Application Error!')).toBeTruthy();
+    expect(screen.getByText('404 Not Found')).toBeTruthy();
+  });
 });
 
 describe('free points page', () => {
