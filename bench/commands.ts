@@ -46,7 +46,7 @@ export const COMMAND = 'node --import tsx bench/commands.ts';
 const CLIENTS = 16;
 /** The bench measures the command path, not the anti-abuse burst limits (a few clients send thousands). */
 const unlimited = { max: Number.MAX_SAFE_INTEGER, windowMs: 1_000 };
-const BENCH_ACTION_LIMITS: ActionLimits = { chatPerUser: unlimited, chatPerIp: unlimited, freePointPerUser: unlimited, freePointPerIp: unlimited };
+const BENCH_ACTION_LIMITS: ActionLimits = { chatPerUser: unlimited, chatPerIp: unlimited, freePointPerUser: unlimited, freePointPerIp: unlimited, ordersPerUser: unlimited };
 const RATE_PER_SECOND = 500;
 const RATE_SECONDS = 4;
 const TARGETS = { pglite: 2_000, postgres: 3_000, p99Ms: 25 };

@@ -12,6 +12,7 @@ const LIMITS = {
   chatPerIp: { max: 3, windowMs: 60_000 },
   freePointPerUser: { max: 2, windowMs: 60_000 },
   freePointPerIp: { max: 100, windowMs: 60_000 },
+  ordersPerUser: { max: 100, windowMs: 60_000 },
 };
 
 let h: Harness;

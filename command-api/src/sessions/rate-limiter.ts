@@ -163,14 +163,10 @@ export interface ActionLimits {
   freePointPerIp: RateLimit;
   /**
    * Payment orders created per member (no address limit: creating one needs a session). Each
-   * creation asks the provider for an order, so a script must not make them in a loop. Optional so
-   * older configurations keep working; absent means DEFAULT_ORDERS_PER_USER.
+   * creation asks the provider for an order, so a script must not make them in a loop.
    */
-  ordersPerUser?: RateLimit;
+  ordersPerUser: RateLimit;
 }
-
-/** Ten checkouts in ten minutes: more than a member buying points ever starts. */
-export const DEFAULT_ORDERS_PER_USER: RateLimit = { max: 10, windowMs: 10 * 60_000 };
 
 export const DEFAULT_ACTION_LIMITS: ActionLimits = {
   chatPerUser: { max: 5, windowMs: 10_000 },
@@ -179,7 +175,8 @@ export const DEFAULT_ACTION_LIMITS: ActionLimits = {
   freePointPerUser: { max: 10, windowMs: 60_000 },
   // Members behind one address (a school, an office) each get theirs.
   freePointPerIp: { max: 60, windowMs: 60_000 },
-  ordersPerUser: DEFAULT_ORDERS_PER_USER,
+  // Ten checkouts in ten minutes: more than a member buying points ever starts.
+  ordersPerUser: { max: 10, windowMs: 10 * 60_000 },
 };
 
 export type ThrottledAction = 'chat' | 'freePoint' | 'orders';
@@ -233,7 +230,7 @@ export class ActionThrottle {
     const limiters: Record<ThrottledAction, { user: RateLimiter; ip?: RateLimiter }> = {
       chat: { user: new MemoryRateLimiter(limits.chatPerUser), ip: new MemoryRateLimiter(limits.chatPerIp) },
       freePoint: { user: new MemoryRateLimiter(limits.freePointPerUser), ip: new MemoryRateLimiter(limits.freePointPerIp) },
-      orders: { user: new MemoryRateLimiter(limits.ordersPerUser ?? DEFAULT_ORDERS_PER_USER) },
+      orders: { user: new MemoryRateLimiter(limits.ordersPerUser) },
     };
     return new ActionThrottle(async (action, userId, address) => {
       const { user, ip: byIp } = limiters[action];
@@ -255,7 +252,7 @@ export class ActionThrottle {
     const windows: Record<ThrottledAction, { user: RateLimit; ip?: RateLimit; userKey: string; ipKey: string }> = {
       chat: { user: limits.chatPerUser, ip: limits.chatPerIp, userKey: `${prefix}chat:user:`, ipKey: `${prefix}chat:ip:` },
       freePoint: { user: limits.freePointPerUser, ip: limits.freePointPerIp, userKey: `${prefix}free:user:`, ipKey: `${prefix}free:ip:` },
-      orders: { user: limits.ordersPerUser ?? DEFAULT_ORDERS_PER_USER, userKey: `${prefix}orders:user:`, ipKey: '' },
+      orders: { user: limits.ordersPerUser, userKey: `${prefix}orders:user:`, ipKey: '' },
     };
     return new ActionThrottle(async (action, userId, address) => {
       const w = windows[action];

@@ -60,6 +60,7 @@ describe('the command-api fast lane answers exactly as the Express lane', () => 
           chatPerIp: { max: 10_000, windowMs: 10_000 },
           freePointPerUser: { max: 10_000, windowMs: 60_000 },
           freePointPerIp: { max: 10_000, windowMs: 60_000 },
+          ordersPerUser: { max: 10_000, windowMs: 60_000 },
         },
       },
     });
