@@ -9,6 +9,8 @@ import type { EventData, Priority, Image } from './domain-events';
 export interface ApiError {
   error: string;
   fields?: Record<string, string>;
+  /** On a 429: seconds until the limit lets the request through (also its Retry-After header). */
+  retryAfterSeconds?: number;
 }
 
 /** The spec's user model (§3). `chatCount` is the member's points. */
@@ -40,6 +42,36 @@ export interface AdminView {
 /** POST /api/register-user: unknown e-mail registers, known e-mail + right password logs in. Sets the session cookie. */
 export interface RegisterUserRequest { email: string; password: string }
 export type RegisterUserResponse = UserView & { registered: boolean };
+
+// ---- A member's data and access (issue 17) -------------------------------------------------
+// Bodies are checked by events/src/rules/access.ts (changePasswordSchema, passwordResetSchema,
+// passwordResetConfirmSchema); a refusal is the usual `ApiError`, with `fields` for form rules.
+
+/** POST /api/change-password (member) → 204; a wrong current password is a 400 on `currentPassword`. Every other session ends. */
+export interface ChangePasswordRequest { currentPassword: string; newPassword: string }
+/** POST /api/password-reset → 202 with `PasswordResetResponse`, the same answer whether or not the e-mail is registered. */
+export interface PasswordResetRequest { email: string }
+export interface PasswordResetResponse { message: string }
+/** POST /api/password-reset/confirm → 204; every session of the member ends. `token` is the link's `?token=`. */
+export interface PasswordResetConfirmRequest { token: string; password: string }
+
+/** GET /api/my-data (member): everything the site holds about the session's member, as a JSON download. */
+export interface MyDataExport {
+  exportedAt: string;
+  account: { id: string; email: string; priority: Priority; createdAt: string; updatedAt: string; passwordChangedAt: string | null };
+  balance: { points: number; passes: number; boughtUsd: number };
+  /** The public card, null when none is posted (or the admin deleted it). `imageUrl` is absolute. */
+  card: { fullname: string; country: string; email: string; link: string; message: string; imageUrl: string; postedAt: string } | null;
+  /** Every event of the member's stream with its effect and running totals (the admin's point history). */
+  pointHistory: PointHistoryEntry[];
+  chatMessages: Array<{ id: string; nickname: string; message: string; pointsSpent: number; sentAt: string }>;
+  purchases: Array<{ provider: string; orderId: string; captureId: string; amountUsd: number; points: number; purchasedAt: string }>;
+  refunds: Array<{ captureId: string; reason: 'refunded' | 'reversed'; amountUsd: number; points: number; partial: boolean; reversedAt: string }>;
+  passes: Array<{ passes: number; pointsSpent: number; claimedAt: string }>;
+  passwordResets: Array<{ requestedAt: string; expiresAt: string }>;
+  /** Live sessions (no token or id): `current` is the one that asked for this export. */
+  sessions: Array<{ createdAt: string; lastSeenAt: string | null; expiresAt: string; current: boolean }>;
+}
 /** POST /api/logout → 204, clears the session cookie. */
 /** GET /api/verify-access/:userId → UserView, only for the session's own user (401 guest, 403 other). */
 /**
@@ -215,11 +247,29 @@ export interface ProjectionStatus {
   rebuild: { state: 'idle' | 'running' | 'switching' | 'failed'; processed: number; total: number; startedAt: string | null };
 }
 
+/**
+ * GET /api/admin/image-jobs (admin): image jobs that failed every attempt (the dead letters),
+ * newest first. `queue`: `bullmq` in the distributed layout; `in-process` in standalone, where an
+ * image is processed inside its request and nothing is queued (`jobs` is then empty). No
+ * personal data: the image itself is never shown.
+ */
+export interface FailedImageJob {
+  id: string;
+  failedAt: string;
+  attempts: number;
+  reason: string;
+}
+export interface FailedImageJobs {
+  queue: 'bullmq' | 'in-process';
+  total: number;
+  jobs: FailedImageJob[];
+}
+
 // ---- Socket.IO ---------------------------------------------------------------------------
 export interface UpdatedMainDataPayload { mainData: MainDataView; countries: CountriesView }
 
 /** Acknowledgement of a client→server event that changes state. */
-export type Ack<T> = (answer: { ok: true; data: T } | { ok: false; error: string; status: number }) => void;
+export type Ack<T> = (answer: { ok: true; data: T } | { ok: false; error: string; status: number; retryAfterSeconds?: number }) => void;
 
 export interface ServerToClientEvents {
   connectedUsers: (count: number) => void;

@@ -61,11 +61,21 @@ export const userCommandSchemas = {
   }),
   SendChatMessage: command('SendChatMessage', { userId: id, messageId: id, message: z.string() }),
   DeleteMemberPost: command('DeleteMemberPost', { userId: id, deletedBy: id }),
+  /** The member sets a new password (the route has checked the current one). */
+  ChangePassword: command('ChangePassword', { userId: id, passwordHash: z.string().min(1) }),
+  /** Records a mailed reset link by the SHA-256 of its secret; valid for PASSWORD_RESET_TTL_MS. */
+  RequestPasswordReset: command('RequestPasswordReset', { userId: id, tokenHash: z.string().min(1) }),
+  /** Sets a new password with a reset link's secret (by its hash): once, before it expires. */
+  ResetPassword: command('ResetPassword', { userId: id, tokenHash: z.string().min(1), passwordHash: z.string().min(1) }),
+  /** Erases the member's personal data (the store destroys their key once MemberErased is stored). */
+  EraseMember: command('EraseMember', { userId: id, requestedBy: z.enum(['member', 'admin']), adminId: id.optional() }),
 } as const;
 
 // ---- email-{hash} ---------------------------------------------------------------------------
 export const emailCommandSchemas = {
   ReserveEmail: command('ReserveEmail', { email: z.string().min(1), userId: id }),
+  /** Frees the e-mail of an erased member (a no-op when another member holds it). */
+  ReleaseEmail: command('ReleaseEmail', { userId: id }),
 } as const;
 
 // ---- passes-pool ----------------------------------------------------------------------------

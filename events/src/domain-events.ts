@@ -90,9 +90,25 @@ export const eventDataSchemas = {
     sentAt: iso,
   }),
   MemberPostDeleted: z.object({ userId: id, deletedBy: id, deletedAt: iso }),
+  /**
+   * The member's personal data is erased: the store destroys their key once this is stored, so
+   * their e-mail, card texts and chat texts read as '' from then on (docs/architecture.md,
+   * "Personal data"). Asked by the member, or by an admin (`adminId`) acting on a request.
+   */
+  MemberErased: z.object({ userId: id, requestedBy: z.enum(['member', 'admin']), adminId: id.optional(), erasedAt: iso }),
+  /**
+   * The member's password hash from now on: set by the member (`via: 'change'`, knowing the
+   * current one) or through a reset link (`via: 'reset'`, `tokenHash` the link it used). Every
+   * reset link asked for before it stops working.
+   */
+  PasswordChanged: z.object({ userId: id, passwordHash: z.string().min(1), via: z.enum(['change', 'reset']), tokenHash: z.string().optional(), changedAt: iso }),
+  /** A reset link was mailed: only the SHA-256 of its secret is kept; it works once, until `expiresAt`. */
+  PasswordResetRequested: z.object({ userId: id, tokenHash: z.string().min(1), expiresAt: iso, requestedAt: iso }),
 
   // email-{hash}
   EmailReserved: z.object({ email: z.string(), userId: id, reservedAt: iso }),
+  /** The member holding the reservation was erased: the e-mail can join again, as a new member. */
+  EmailReleased: z.object({ userId: id, releasedAt: iso }),
 
   // passes-pool
   PassSupplySet: z.object({ available: z.number().int().nonnegative(), setBy: id, setAt: iso }),

@@ -8,6 +8,7 @@ export * from './constants';
 export * from './rules/index';
 export * from './api';
 export * from './pages';
+export * from './page-settings';
 export * from './commands';
 export * from './sessions';
 export * from './event-store/port';

@@ -19,6 +19,8 @@ export const CONTENT_PAGES = [
   'admin-certificate',
   'admin',
   'admin/dashboard',
+  'my-data',
+  'reset-password',
 ] as const;
 
 export type ContentPage = (typeof CONTENT_PAGES)[number];

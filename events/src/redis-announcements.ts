@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 
 /** How long a start waits for the first subscription before going on unsubscribed. */
 const SUBSCRIBE_WAIT_MS = 2_000;
@@ -37,9 +37,9 @@ export interface AnnouncementListener {
  * subscribed by hand on every ready, so `onHeard` comes only once announcements flow. A start
  * without Redis goes on after a short wait (readiness reports Redis); `onHeard` follows later.
  */
-export async function listenToAnnouncements(redis: Redis, options: AnnouncementOptions): Promise<AnnouncementListener> {
+export async function listenToAnnouncements(redis: Redis | Cluster, options: AnnouncementOptions): Promise<AnnouncementListener> {
   const { channel, logger, says } = options;
-  const subscriber = redis.duplicate({ autoResubscribe: false, connectionName: options.connectionName });
+  const subscriber = subscriberOf(redis, options.connectionName);
   const state = { heard: false, clientId: undefined as number | undefined };
   subscriber.on('message', (from: string, message: string) => {
     if (from === channel) options.onMessage(message);
@@ -74,4 +74,13 @@ export async function listenToAnnouncements(redis: Redis, options: AnnouncementO
       await subscriber.quit().catch(() => subscriber.disconnect());
     },
   };
+}
+
+/**
+ * A connection of its own for subscribing, never resubscribed behind the listener's back. On a
+ * Redis Cluster a PUBLISH reaches every node, so the subscriber may sit on any of them.
+ */
+function subscriberOf(redis: Redis | Cluster, connectionName: string): Redis | Cluster {
+  if (!(redis instanceof Cluster)) return redis.duplicate({ autoResubscribe: false, connectionName });
+  return redis.duplicate([], { redisOptions: { ...redis.options.redisOptions, autoResubscribe: false, connectionName } });
 }

@@ -32,8 +32,8 @@ export interface SessionVerifier {
   verify(cookieHeader: string | undefined): Promise<AuthenticatedRequest>;
 }
 
-/** Outcome of a command forwarded from a socket: the HTTP status it would have had. */
-export type GatewayResult<T> = { ok: true; data: T } | { ok: false; status: number; error: string };
+/** Outcome of a command forwarded from a socket: the HTTP status it would have had (and a 429's wait, in seconds). */
+export type GatewayResult<T> = { ok: true; data: T } | { ok: false; status: number; error: string; retryAfterSeconds?: number };
 
 export interface RequestContext {
   correlationId: string;

@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { openPersonalDataEventStore } from '../personal-data/open';
 import { recordSkippedSuite } from '../test-support/services';
 import { describeEventStoreContract } from '../test-support/event-store-contract';
 import { openEsdbEventStore } from './esdb';
@@ -65,6 +68,36 @@ async function findServer(): Promise<Server | { skipped: string }> {
 // Decided while the file is collected (no hook timeout applies to an image pull).
 const server = await findServer();
 if ('skipped' in server) recordSkippedSuite(SUITE, server.skipped);
+
+// Before the plain suite, whose dispose stops a container: the decorator over the same server,
+// with the key streams it keeps there (docs/architecture.md, "Personal data").
+describeEventStoreContract(
+  'EventStoreDB through the personal-data decorator',
+  async () => {
+    if ('skipped' in server) throw new Error(server.skipped);
+    return { open: () => openPersonalDataEventStore(server.url), dispose: async () => {} };
+  },
+  { skip: 'skipped' in server },
+);
+
+describe.skipIf('skipped' in server)('EventStoreDB: a member erased', () => {
+  it('reads as erased once MemberErased is stored (its key stream tombstoned), and the key event never shows in $all', async () => {
+    const store = await openPersonalDataEventStore((server as Server).url);
+    try {
+      const userId = randomUUID();
+      const at = new Date().toISOString();
+      const meta = { schemaVersion: 1 };
+      await store.append(`user-${userId}`, [{ id: randomUUID(), type: 'UserRegistered', data: { userId, email: 'esdb@example.com', passwordHash: 'h', points: 0, priority: '', registeredAt: at }, metadata: meta }]);
+      expect((await store.readStream(`user-${userId}`))[0]!.data).toMatchObject({ email: 'esdb@example.com' });
+      expect((await store.inner.readStream(`user-${userId}`))[0]!.data).not.toMatchObject({ email: 'esdb@example.com' });
+      await store.append(`user-${userId}`, [{ id: randomUUID(), type: 'MemberErased', data: { userId, requestedBy: 'member', erasedAt: at }, metadata: meta }]);
+      expect((await store.readStream(`user-${userId}`))[0]!.data).toMatchObject({ email: '' });
+      expect((await store.readAll({ maxCount: 10_000 })).some((e) => e.streamId.startsWith('member-key-'))).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+});
 
 describeEventStoreContract(
   'EventStoreDB',

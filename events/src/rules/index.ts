@@ -8,3 +8,5 @@ export * from './payments';
 export * from './site';
 export * from './errors';
 export * from './forms';
+export * from './access';
+export * from './point-history';

@@ -1,5 +1,5 @@
 import { mkdirSync, appendFileSync } from 'node:fs';
-import { connect } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { resolve } from 'node:path';
 
 /**
@@ -62,4 +62,25 @@ export async function dropPostgresSchema(url: string, schema: string): Promise<v
   } finally {
     await client.end();
   }
+}
+
+/** Deletes a suite's own Redis keys (everything under `prefix`) once the suite is done. */
+export async function dropRedisPrefix(url: string, prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, { maxRetriesPerRequest: 2 });
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** A free TCP port on loopback, for a server a suite starts of its own. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
 }

@@ -1,0 +1,189 @@
+/**
+ * The EventStore decorator that keeps members' personal data encrypted at rest: the fields
+ * `personalFieldsByType` names are encrypted with their member's key at `append` and
+ * decrypted in every read (`readStream`, `readAll`, `subscribeToAll` batches), one key fetch
+ * per batch. A field whose key is destroyed reads as erased (''), and the event stays valid.
+ * Appending `MemberErased` destroys the member's key once the event is stored; a read that
+ * meets a `MemberErased` whose key is still there (a crash between the two) destroys it then.
+ */
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedRevision,
+  GlobalPosition,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeToAllOptions,
+  Subscription,
+} from '../event-store/port';
+import { ERASED_VALUE, ERASURE_EVENT, personalFieldsOf } from '../rules/personal-data';
+import { decryptField, ENCRYPTED_PREFIX, encryptField, isEncrypted, PersonalDataError } from './cipher';
+import type { KeyStore } from './key-store';
+
+type Data = Record<string, unknown>;
+
+export class EncryptingEventStore implements EventStore {
+  readonly kind: string;
+  readonly now?: () => Promise<Date>;
+  /** Forwarded when the inner store can count its events (projector progress). */
+  readonly countAll?: () => Promise<number>;
+
+  constructor(
+    readonly inner: EventStore,
+    readonly keys: KeyStore,
+  ) {
+    this.kind = inner.kind;
+    if (inner.now) this.now = inner.now.bind(inner);
+    const counting = inner as EventStore & { countAll?: () => Promise<number> };
+    if (typeof counting.countAll === 'function') this.countAll = counting.countAll.bind(inner);
+  }
+
+  async append(streamId: string, events: NewEvent[], expectedRevision?: ExpectedRevision): Promise<AppendResult> {
+    const owners = new Set<string>();
+    for (const e of events) {
+      const owner = ownerToEncrypt(e.type, e.data);
+      if (owner !== undefined) owners.add(owner);
+    }
+    const keys = owners.size > 0 ? await this.keys.keysFor([...owners], { create: true }) : undefined;
+    const stored = keys ? events.map((e) => encryptEvent(e, keys)) : events;
+    const result = await this.inner.append(streamId, stored, expectedRevision);
+    for (const id of erasedMembers(events)) await this.keys.destroy(id);
+    return result;
+  }
+
+  async readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    return this.decrypt(await this.inner.readStream(streamId, options));
+  }
+
+  async readAll(options?: ReadAllOptions): Promise<RecordedEvent[]> {
+    return this.decrypt(await this.inner.readAll(options));
+  }
+
+  headPosition(): Promise<GlobalPosition> {
+    return this.inner.headPosition();
+  }
+
+  subscribeToAll(options: SubscribeToAllOptions): Subscription {
+    return this.inner.subscribeToAll({ ...options, onEvents: async (events) => options.onEvents(await this.decrypt(events)) });
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.inner.close();
+    } finally {
+      await this.keys.close();
+    }
+  }
+
+  /** Decrypts a batch in place of the inner store's events: one key fetch for the batch's members. */
+  async decrypt(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+    const erased = erasedMembers(events);
+    if (erased.length > 0) await this.finishErasures(erased);
+    return decryptEvents(events, this.keys);
+  }
+
+  /** Keys still held for members whose erasure is stored: destroyed now (and dropped from this process's cache). */
+  private async finishErasures(memberIds: string[]): Promise<void> {
+    const cache = this.keys as KeyStore & { forget?: (id: string) => void };
+    for (const id of memberIds) cache.forget?.(id);
+    const still = await this.keys.keysFor(memberIds);
+    for (const id of still.keys()) await this.keys.destroy(id);
+  }
+}
+
+/** The member whose key an event needs: it has personal fields of which one is in the state `wanted` looks for. */
+function ownerWhere(type: string, data: unknown, wanted: (value: unknown) => boolean): string | undefined {
+  const spec = personalFieldsOf(type);
+  if (!spec || !isObject(data)) return undefined;
+  const owner = data[spec.owner];
+  if (typeof owner !== 'string') return undefined;
+  return spec.fields.some((f) => wanted(data[f])) ? owner : undefined;
+}
+
+const ownerToEncrypt = (type: string, data: unknown) => ownerWhere(type, data, needsEncryption);
+const ownerToDecrypt = (type: string, data: unknown) => ownerWhere(type, data, isEncrypted);
+
+/** '' says nothing about the member and stays as it is; `pd1:` values are encrypted already. */
+function needsEncryption(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && !isEncrypted(value);
+}
+
+/**
+ * One AES-GCM operation per event, not per field (a card has four): the event's clear personal
+ * fields go together, as JSON, into the first of them (`pd1:<sealed>`); the others hold the bare
+ * `pd1:`, "sealed with the first". The additional data names the member and the event type.
+ */
+const SEALED_FIELDS = '*';
+const IN_SEALED = ENCRYPTED_PREFIX;
+
+/** The event as stored: its personal fields encrypted, or erased when the member's key is destroyed. */
+export function encryptEvent<E extends { type: string; data: unknown }>(e: E, keys: Map<string, Buffer>): E {
+  const spec = personalFieldsOf(e.type);
+  if (!spec || !isObject(e.data)) return e;
+  const owner = e.data[spec.owner];
+  if (typeof owner !== 'string') return e;
+  // An event already sealed is stored as it is (the migration meets such events again).
+  if (spec.fields.some((f) => isEncrypted((e.data as Data)[f]))) return e;
+  const clear = spec.fields.filter((f) => needsEncryption((e.data as Data)[f]));
+  if (clear.length === 0) return e;
+  const key = keys.get(owner);
+  const data: Data = { ...e.data };
+  if (!key) {
+    // No key on the write path means the member is erased: their late data is not kept at all.
+    for (const field of clear) data[field] = ERASED_VALUE;
+    return { ...e, data };
+  }
+  const values = Object.fromEntries(clear.map((f) => [f, data[f]]));
+  clear.forEach((field, i) => (data[field] = i === 0 ? encryptField(key, owner, e.type, SEALED_FIELDS, JSON.stringify(values)) : IN_SEALED));
+  return { ...e, data };
+}
+
+/** Events with their personal fields in clear (erased where the key is gone): one key fetch for them all. */
+export async function decryptEvents<E extends { type: string; data: unknown }>(events: E[], keyStore: KeyStore): Promise<E[]> {
+  const owners = new Set<string>();
+  for (const e of events) {
+    const owner = ownerToDecrypt(e.type, e.data);
+    if (owner !== undefined) owners.add(owner);
+  }
+  if (owners.size === 0) return events;
+  const keys = await keyStore.keysFor([...owners]);
+  return events.map((e) => decryptEvent(e, keys));
+}
+
+function decryptEvent<E extends { type: string; data: unknown }>(e: E, keys: Map<string, Buffer>): E {
+  const spec = personalFieldsOf(e.type);
+  if (!spec || !isObject(e.data)) return e;
+  const owner = e.data[spec.owner];
+  if (typeof owner !== 'string') return e;
+  const key = keys.get(owner);
+  const data: Data = { ...e.data };
+  const sealed = spec.fields.find((f) => isEncrypted(data[f]) && data[f] !== IN_SEALED);
+  let values: Data = {};
+  if (key && sealed) {
+    const opened: unknown = JSON.parse(decryptField(key, owner, e.type, SEALED_FIELDS, data[sealed] as string));
+    if (!isObject(opened)) throw new PersonalDataError(`Sealed fields of a ${e.type} are not an object`);
+    values = opened;
+  }
+  for (const field of spec.fields) {
+    if (!isEncrypted(data[field])) continue;
+    const value = values[field];
+    data[field] = typeof value === 'string' ? value : ERASED_VALUE;
+  }
+  return { ...e, data };
+}
+
+function erasedMembers(events: readonly { type: string; data: unknown }[]): string[] {
+  const ids: string[] = [];
+  for (const e of events) {
+    if (e.type !== ERASURE_EVENT.type || !isObject(e.data)) continue;
+    const id = e.data[ERASURE_EVENT.owner];
+    if (typeof id === 'string') ids.push(id);
+  }
+  return ids;
+}
+
+function isObject(value: unknown): value is Data {
+  return typeof value === 'object' && value !== null;
+}

@@ -1,0 +1,177 @@
+/**
+ * Member keys in files under DATA_DIR (standalone). Not a PGlite table: PostgreSQL's write-ahead
+ * log segments are recycled, not zeroed, so a destroyed key could stay readable in DATA_DIR's
+ * files. Here a destroy rewrites the key's shard file to a new file that never held the key and
+ * renames it over the old one, so no file under DATA_DIR holds it any more.
+ *
+ * 256 shards (`<dir>/<2 hex of sha256(member id)>.keys`), one JSON line per member: a new key is
+ * appended and fsynced before the event it encrypts is written; a destroy rewrites one shard
+ * (temp file, fsync, rename, fsync of the folder). Shards are read on first use and kept in
+ * memory (one process holds DATA_DIR, kept so by the event store's lock file).
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { KEY_BYTES, newKey } from './cipher';
+import type { KeysForOptions, KeyStore } from './key-store';
+
+/** A member's line: `k` the key in base64, or `x: 1` for a destroyed key. */
+interface KeyLine {
+  m: string;
+  k?: string;
+  x?: 1;
+}
+
+type Shard = Map<string, Buffer | null>;
+
+export class FileKeyStore implements KeyStore {
+  private readonly shards = new Map<string, Shard>();
+  /** One change at a time per shard (an append and a rewrite must not interleave). */
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly dir: string) {
+    mkdirSync(dir, { recursive: true });
+  }
+
+  async keysFor(memberIds: readonly string[], options: KeysForOptions = {}): Promise<Map<string, Buffer>> {
+    const found = new Map<string, Buffer>();
+    const toCreate = new Map<string, string[]>();
+    for (const id of memberIds) {
+      const name = shardOf(id);
+      const key = this.shard(name).get(id);
+      if (key) found.set(id, key);
+      else if (key === undefined && options.create) {
+        const list = toCreate.get(name) ?? [];
+        if (!list.includes(id)) list.push(id);
+        toCreate.set(name, list);
+      }
+    }
+    await Promise.all([...toCreate].map(([name, ids]) => this.locked(name, () => this.create(name, ids, found))));
+    return found;
+  }
+
+  async destroy(memberId: string): Promise<void> {
+    const name = shardOf(memberId);
+    await this.locked(name, () => {
+      const shard = this.shard(name);
+      if (shard.has(memberId) && shard.get(memberId) === null) return;
+      shard.set(memberId, null);
+      this.rewrite(name, shard);
+    });
+  }
+
+  /** Every member's key, null for a destroyed one, shard by shard (moving the keys to another store). */
+  *entries(): Generator<[memberId: string, key: Buffer | null]> {
+    for (let i = 0; i < 256; i++) yield* this.shard(i.toString(16).padStart(2, '0'));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.locks.values()].map((p) => p.catch(() => undefined)));
+    this.shards.clear();
+  }
+
+  private create(name: string, ids: string[], found: Map<string, Buffer>): void {
+    const shard = this.shard(name);
+    const lines: string[] = [];
+    const created: string[] = [];
+    for (const id of ids) {
+      const existing = shard.get(id);
+      if (existing) found.set(id, existing);
+      if (existing !== undefined) continue; // created meanwhile, or destroyed: stays destroyed
+      const key = newKey();
+      lines.push(JSON.stringify({ m: id, k: key.toString('base64') } satisfies KeyLine) + '\n');
+      shard.set(id, key);
+      found.set(id, key);
+      created.push(id);
+    }
+    if (lines.length === 0) return;
+    const file = this.file(name);
+    const isNew = !existsSync(file);
+    const fd = openSync(file, 'a');
+    try {
+      writeSync(fd, lines.join(''));
+      fsyncSync(fd);
+    } catch (error) {
+      // Not durable: the append that asked fails; the shard is read again (and a torn line cut) on next use.
+      for (const id of created) found.delete(id);
+      this.shards.delete(name);
+      throw error;
+    } finally {
+      closeSync(fd);
+    }
+    // A new file's name must be durable too (an existing one's is).
+    if (isNew) this.syncDir();
+  }
+
+  private shard(name: string): Shard {
+    let shard = this.shards.get(name);
+    if (shard) return shard;
+    shard = new Map();
+    let text = '';
+    try {
+      text = readFileSync(this.file(name), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    const lines = text.split('\n');
+    // A crash can leave the last line torn; its key was never used (the fsync comes before the event).
+    const torn = lines.pop() !== '';
+    for (const line of lines) {
+      const parsed = JSON.parse(line) as KeyLine;
+      if (parsed.x) shard.set(parsed.m, null);
+      else {
+        const key = Buffer.from(parsed.k ?? '', 'base64');
+        if (key.length !== KEY_BYTES) throw new Error(`Key file ${name}.keys holds a malformed key`);
+        shard.set(parsed.m, key);
+      }
+    }
+    this.shards.set(name, shard);
+    if (torn) this.rewrite(name, shard);
+    return shard;
+  }
+
+  private rewrite(name: string, shard: Shard): void {
+    const text = [...shard]
+      .map(([m, key]) => JSON.stringify(key ? ({ m, k: key.toString('base64') } satisfies KeyLine) : ({ m, x: 1 } satisfies KeyLine)) + '\n')
+      .join('');
+    const file = this.file(name);
+    const temp = `${file}.${process.pid}.tmp`;
+    const fd = openSync(temp, 'w');
+    try {
+      writeSync(fd, text);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, file);
+    this.syncDir();
+  }
+
+  private syncDir(): void {
+    const fd = openSync(this.dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private file(name: string): string {
+    return join(this.dir, `${name}.keys`);
+  }
+
+  private async locked<T>(name: string, work: () => T): Promise<T> {
+    const before = this.locks.get(name) ?? Promise.resolve();
+    const run = before.catch(() => undefined).then(work);
+    this.locks.set(name, run);
+    try {
+      return await run;
+    } finally {
+      if (this.locks.get(name) === run) this.locks.delete(name);
+    }
+  }
+}
+
+function shardOf(memberId: string): string {
+  return createHash('sha256').update(memberId).digest('hex').slice(0, 2);
+}

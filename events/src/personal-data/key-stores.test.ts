@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dropPostgresSchema, requireService, testPostgresUrl } from '../test-support/services';
+import { FileKeyStore } from './file-key-store';
+import { CachedKeyStore, MemoryKeyStore, type KeyStore } from './key-store';
+import { PostgresKeyStore } from './postgres-key-store';
+
+/** Every file under `dir`, as bytes. */
+function filesUnder(dir: string): Buffer[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((d) => d.isFile())
+    .map((d) => readFileSync(join(d.parentPath, d.name)));
+}
+
+const holds = (files: Buffer[], key: Buffer) => files.some((f) => f.includes(key) || f.includes(key.toString('base64')) || f.includes(key.toString('hex')));
+
+/** What every key store must do, whatever keeps the keys. */
+function describeKeyStore(name: string, open: () => Promise<{ store: KeyStore; reopen?: () => Promise<KeyStore> }>) {
+  describe(`${name} key store`, () => {
+    it('creates keys only on the write path, one per member, the same on every look', async () => {
+      const { store } = await open();
+      expect((await store.keysFor(['a', 'b'])).size).toBe(0);
+      const created = await store.keysFor(['a', 'b', 'a'], { create: true });
+      expect([...created.keys()].sort()).toEqual(['a', 'b']);
+      expect(created.get('a')).toHaveLength(32);
+      expect(created.get('a')!.equals(created.get('b')!)).toBe(false);
+      const again = await store.keysFor(['a', 'b', 'c'], { create: true });
+      expect(again.get('a')!.equals(created.get('a')!)).toBe(true);
+      expect(again.has('c')).toBe(true);
+      await store.close();
+    });
+
+    it('a destroyed key is gone for good: never read, never created again', async () => {
+      const { store, reopen } = await open();
+      await store.keysFor(['gone', 'kept'], { create: true });
+      await store.destroy('gone');
+      await store.destroy('gone');
+      expect([...(await store.keysFor(['gone', 'kept'])).keys()]).toEqual(['kept']);
+      expect([...(await store.keysFor(['gone', 'kept'], { create: true })).keys()]).toEqual(['kept']);
+      await store.close();
+      if (reopen) {
+        const reopened = await reopen();
+        expect([...(await reopened.keysFor(['gone', 'kept'], { create: true })).keys()]).toEqual(['kept']);
+        await reopened.close();
+      }
+    });
+  });
+}
+
+describeKeyStore('Memory', async () => ({ store: new MemoryKeyStore() }));
+describeKeyStore('Cached memory', async () => ({ store: new CachedKeyStore(new MemoryKeyStore(), 2) }));
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const freshDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'pass-keys-'));
+  dirs.push(dir);
+  return dir;
+};
+
+describeKeyStore('File', async () => {
+  const dir = freshDir();
+  return { store: new FileKeyStore(dir), reopen: async () => new FileKeyStore(dir) };
+});
+
+describe('File key store on disk', () => {
+  it('keeps keys across a restart, and after a destroy no file under its folder holds the key', async () => {
+    const dir = freshDir();
+    const ids = Array.from({ length: 600 }, () => randomUUID());
+    const store = new FileKeyStore(dir);
+    const keys = await store.keysFor(ids, { create: true });
+    await store.close();
+    expect(readdirSync(dir).filter((f) => f.endsWith('.keys')).length).toBeGreaterThan(200);
+
+    const victim = ids[7]!;
+    const victimKey = Buffer.from(keys.get(victim)!);
+    expect(holds(filesUnder(dir), victimKey)).toBe(true);
+    const reopened = new FileKeyStore(dir);
+    expect((await reopened.keysFor([victim])).get(victim)!.equals(victimKey)).toBe(true);
+    await reopened.destroy(victim);
+    await reopened.close();
+
+    expect(holds(filesUnder(dir), victimKey)).toBe(false);
+    expect(readdirSync(dir).some((f) => f.endsWith('.tmp'))).toBe(false);
+    const after = new FileKeyStore(dir);
+    const read = await after.keysFor(ids);
+    expect(read.size).toBe(ids.length - 1);
+    expect(read.get(ids[8]!)!.equals(keys.get(ids[8]!)!)).toBe(true);
+  });
+
+  it('a line torn by a crash is cut, and the keys before it and after it are kept', async () => {
+    const dir = freshDir();
+    const store = new FileKeyStore(dir);
+    const first = (await store.keysFor(['m'], { create: true })).get('m')!;
+    await store.close();
+    const shard = readdirSync(dir).find((f) => f.endsWith('.keys'))!;
+    appendFileSync(join(dir, shard), '{"m":"half","k":"AAA');
+    const reopened = new FileKeyStore(dir);
+    expect((await reopened.keysFor(['m'])).get('m')!.equals(first)).toBe(true);
+    expect(readFileSync(join(dir, shard), 'utf8').endsWith('\n')).toBe(true);
+    await reopened.close();
+  });
+});
+
+describeKeyStore('PostgreSQL (on PGlite)', async () => {
+  const db = await PGlite.create();
+  await db.exec('CREATE SCHEMA es');
+  const client = { query: (text: string, params?: unknown[]) => db.query(text, params) } as never;
+  const store = await PostgresKeyStore.open(client, 'es');
+  return { store, reopen: async () => PostgresKeyStore.open(client, 'es') };
+});
+
+describe('moving keys from files to PostgreSQL (move-to-postgres)', () => {
+  it('every key goes over, destroyed ones stay destroyed', async () => {
+    const files = new FileKeyStore(freshDir());
+    const keys = await files.keysFor(['a', 'b', 'c'], { create: true });
+    await files.destroy('b');
+    const db = await PGlite.create();
+    await db.exec('CREATE SCHEMA es');
+    const target = await PostgresKeyStore.open({ query: (text: string, params?: unknown[]) => db.query(text, params) } as never, 'es');
+    expect(await target.importKeys(files.entries(), 2)).toBe(3);
+    const moved = await target.keysFor(['a', 'b', 'c'], { create: true });
+    expect([...moved.keys()].sort()).toEqual(['a', 'c']);
+    expect(moved.get('a')!.equals(keys.get('a')!)).toBe(true);
+    await db.close();
+  });
+});
+
+const url = testPostgresUrl();
+const reachable = await requireService('PostgreSQL key store', url, 5432);
+
+describe.skipIf(!reachable)('PostgreSQL key store', () => {
+  it('a destroyed key is in no row any more (a logical dump cannot hold it)', async () => {
+    const schema = `keys_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    try {
+      await pool.query(`CREATE SCHEMA ${schema}`);
+      const store = await PostgresKeyStore.open(pool, schema);
+      const keys = await store.keysFor(['x', 'y'], { create: true });
+      await store.destroy('x');
+      const { rows } = await pool.query<{ row: string }>(`SELECT t::text AS row FROM ${schema}.member_keys t`);
+      const dump = rows.map((r) => r.row).join('\n');
+      expect(dump).toContain(keys.get('y')!.toString('hex'));
+      expect(dump).not.toContain(keys.get('x')!.toString('hex'));
+      expect(dump).toContain('x');
+    } finally {
+      await pool.end();
+      await dropPostgresSchema(url, schema);
+    }
+  });
+});

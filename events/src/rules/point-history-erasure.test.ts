@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordedEvent } from '../event-store/port';
+import { pointTimeline } from './point-history';
+
+const at = '2026-11-03T10:00:00.000Z';
+const recorded = (revision: number, type: string, data: unknown): RecordedEvent => ({
+  id: `e${revision}`,
+  streamId: 'user-u1',
+  revision,
+  position: { commit: BigInt(revision), prepare: 0n },
+  type,
+  data,
+  metadata: { schemaVersion: 1, occurredAt: at, actor: { type: 'admin', id: 'a1' }, correlationId: `c${revision}` },
+  recordedAt: new Date(at),
+});
+
+describe("the admin's point history of an erased member", () => {
+  it('shows the erasure and who asked for it, the erased fields as erased, and the balance as history has it', () => {
+    const timeline = pointTimeline([
+      recorded(0, 'UserRegistered', { userId: 'u1', email: '', passwordHash: 'h', points: 10, priority: '', registeredAt: at }),
+      recorded(1, 'ChatMessageSent', { userId: 'u1', messageId: 'm1', nickname: '', message: '', priority: '', pointsSpent: 1, sentAt: at }),
+      recorded(2, 'MemberErased', { userId: 'u1', requestedBy: 'admin', adminId: 'a1', erasedAt: at }),
+    ]);
+    expect(timeline.map((e) => [e.description, e.points])).toEqual([
+      ['Registered as (erased) with 10 points', 10],
+      ['Chat message: (erased)', 9],
+      ["Member erased at an admin's hand (a1): personal data destroyed", 9],
+    ]);
+  });
+});
