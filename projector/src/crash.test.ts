@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { openPgliteEventStore } from '@pass/events/store';
 import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { projectInto, toPositioned } from './projections/apply';
-import { createRedisReadModels } from './read-models/redis';
+import { createRedisReadModels, keyspacePrefix } from './read-models/redis';
 import { deleteKeysUnder } from './read-models/redis-admin';
 import { appendEvents } from './test-support/append';
 import { generateEvents } from './test-support/generate-events';
@@ -49,7 +49,7 @@ describe.skipIf(!reachable)('a projector killed in the middle of a large catch-u
 
     // First run: killed with SIGKILL once a part of the users has been projected.
     const first = startProjector(dataDir, root);
-    const uid = `${root}:ks0:uid`;
+    const uid = `${keyspacePrefix(root, 'ks0')}uid`;
     await expect.poll(async () => redis.hlen(uid), { timeout: 120_000, interval: 20 }).toBeGreaterThan(USERS / 4);
     first.child.kill('SIGKILL');
     await new Promise((done) => first.child.once('exit', done));

@@ -12,11 +12,13 @@ describe('projector lag gauges', () => {
     const metrics = projectorMetrics(registry);
     let scans = 0;
     let lagEvents = 10_000;
+    let lastFailure: { at: string } | null = null;
     metrics.running.add({
       status: async () => {
         scans++;
         return { keyspace: 'ks0', lagEvents, lagSeconds: 3 };
       },
+      health: () => ({ keyspace: 'ks0', lastFailure }),
     });
 
     const first = await registry.metrics();
@@ -32,5 +34,9 @@ describe('projector lag gauges', () => {
     expect(scans).toBe(2);
     expect(third).toMatch(/pass_projector_lag_events\{keyspace="ks0"\} 4200/);
     expect(third).toMatch(/pass_projector_lag_seconds\{keyspace="ks0"\} 3/);
+    // No failure yet reads 0; a failure shows its time (seconds) until the next one.
+    expect(third).toMatch(/pass_projector_last_error_timestamp_seconds\{keyspace="ks0"\} 0/);
+    lastFailure = { at: '2026-11-24T10:00:00.000Z' };
+    expect(await registry.metrics()).toMatch(/pass_projector_last_error_timestamp_seconds\{keyspace="ks0"\} 1795514400/);
   });
 });

@@ -7,8 +7,12 @@ export interface ProjectorMetrics {
   errors: Counter<'keyspace'>;
   lagEvents: Gauge<'keyspace'>;
   lagSeconds: Gauge<'keyspace'>;
+  lastErrorAt: Gauge<'keyspace'>;
   /** Running projectors whose lag is measured at each scrape. */
-  running: Set<{ status(): Promise<{ keyspace: string; lagEvents: number; lagSeconds: number }> }>;
+  running: Set<{
+    status(): Promise<{ keyspace: string; lagEvents: number; lagSeconds: number }>;
+    health(): { keyspace: string; lastFailure: { at: string } | null };
+  }>;
 }
 
 const cache = new WeakMap<Registry, ProjectorMetrics>();
@@ -64,6 +68,19 @@ export function projectorMetrics(registry: Registry): ProjectorMetrics {
       async collect() {
         this.reset();
         for (const s of await measureLag()) this.set({ keyspace: s.keyspace }, s.lagSeconds);
+      },
+    }),
+    lastErrorAt: new Gauge({
+      name: 'pass_projector_last_error_timestamp_seconds',
+      help: 'When the projector last failed a batch or a subscription (0: never since start); its message is in /status',
+      labelNames: ['keyspace'],
+      registers,
+      collect() {
+        this.reset();
+        for (const p of running) {
+          const { keyspace, lastFailure } = p.health();
+          this.set({ keyspace }, lastFailure ? Date.parse(lastFailure.at) / 1000 : 0);
+        }
       },
     }),
   };

@@ -49,11 +49,25 @@ export interface ProjectorStatus {
   lastError: string | null;
 }
 
+/** What a projector knows about itself without asking the store: cheap enough for every heartbeat. */
+export interface ProjectorHealth {
+  keyspace: string;
+  running: boolean;
+  caughtUp: boolean;
+  position: string;
+  eventsProjected: number;
+  /** The error the subscription is retrying after; null once a batch is stored again. */
+  lastError: string | null;
+  /** The last error ever seen (ISO time), kept after recovery. */
+  lastFailure: { message: string; at: string } | null;
+}
+
 export interface Projector {
   readonly keyspace: Keyspace;
   start(): Promise<void>;
   stop(): Promise<void>;
   status(): Promise<ProjectorStatus>;
+  health(): ProjectorHealth;
   /** Resolves once everything the store held when called has been projected. */
   settled(): Promise<void>;
   /** Resolves once the subscription has caught up and follows live events (what /readyz reports). */
@@ -156,6 +170,19 @@ class KeyspaceProjector implements Projector {
     const lag = await lagOf(k, this.deps.eventStore);
     const { eventsProjected, lastError } = this.progress;
     return { keyspace: k.id, running: this.running, caughtUp: this.isCaughtUp, ...lag, lagEventsCapped: lag.lagEvents >= LAG_SCAN_LIMIT, eventsProjected, lastError };
+  }
+
+  health(): ProjectorHealth {
+    const { eventsProjected, lastError, lastFailure } = this.progress;
+    return {
+      keyspace: this.keyspace.id,
+      running: this.running,
+      caughtUp: this.isCaughtUp,
+      position: positionToString(this.progress.position),
+      eventsProjected,
+      lastError,
+      lastFailure: lastFailure ? { message: lastFailure.message, at: lastFailure.at.toISOString() } : null,
+    };
   }
 
   private label() {

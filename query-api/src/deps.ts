@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { CommandGateway, EventStore, SessionVerifier } from '@pass/events';
+import type { CommandGateway, EventStore, FailedImageJobs, SessionVerifier } from '@pass/events';
 import type { CheckpointOf, ProjectionControl, ReadModelStore } from '@pass/projector';
 
 export interface QueryApiDeps {
@@ -16,4 +16,11 @@ export interface QueryApiDeps {
   metrics?: Registry;
   /** Status and rebuild of the projections; without it the admin view reports what it can. */
   projections?: ProjectionControl;
+  /** The image jobs' dead letters (distributed: the BullMQ queue); without it images are processed in-process. */
+  imageJobs?: ImageJobDeadLetters;
+}
+
+export interface ImageJobDeadLetters {
+  /** The newest `limit` jobs that failed every attempt, and how many there are. */
+  list(limit: number): Promise<FailedImageJobs>;
 }

@@ -58,6 +58,9 @@ describe('query-api REST reads over HTTP', () => {
     expect(second.body.items.map((e: { userId: string }) => e.userId)).toEqual([CY]);
     const maria = await c.request('GET', '/api/ranking?q=MARIA');
     expect(maria.body.items.map((e: { rank: number; userId: string }) => [e.rank, e.userId])).toEqual([[2, ANA]]);
+    // Word prefixes: "mar" finds María.
+    const mar = await c.request('GET', '/api/ranking?q=mar');
+    expect(mar.body.items.map((e: { userId: string }) => e.userId)).toEqual([ANA]);
     const byDate = await c.request('GET', `/api/ranking?q=${encodeURIComponent('03/11/2026')}`);
     expect(byDate.body.total).toBe(3);
     const byEmail = await c.request('GET', `/api/ranking?q=${encodeURIComponent('bob@mail.org')}`);
@@ -80,6 +83,13 @@ describe('query-api REST reads over HTTP', () => {
     expect(guest.body.total).toBe(3); // every registered user, members or not (admins are not users)
     const members = guest.body.items.map((r: { member: string }) => r.member);
     expect(members).toContain('cyr***@site.io');
+    // What the mask shows finds the row in the registry, never what it hides, never in the ranking.
+    const ids = async (path: string) => (await side.client().request('GET', path)).body.items.map((r: { userId: string }) => r.userId);
+    expect(await ids('/api/registry?q=cyr')).toEqual([CY]);
+    expect(await ids(`/api/registry?q=${encodeURIComponent('cyr***@site.io')}`)).toEqual([CY]);
+    expect(await ids('/api/registry?q=site')).toEqual([CY]);
+    expect(await ids('/api/registry?q=cyrus')).toEqual([]);
+    expect(await ids('/api/ranking?q=cyr')).toEqual([]);
 
     const dan = side.client();
     const joined = await dan.request('POST', '/api/register-user', { email: 'daniel@home.net', password: 'pass1' });

@@ -50,14 +50,17 @@ const PROJECTIONS: readonly AnyProjection[] = [users, ranking, countries, chat, 
 // called unbound: projections are plain objects that never use `this`.
 type Evolve = NonNullable<AnyProjection['evolve']>;
 type RowChanged = NonNullable<AnyProjection['rowChanged']>;
+type RowErased = NonNullable<AnyProjection['rowErased']>;
 type Writes = NonNullable<AnyProjection['writes']>;
 const EVOLVE = Object.fromEntries(eventTypes.map((type) => [type, [] as Evolve[]])) as Record<EventType, Evolve[]>;
 const ROW_CHANGED: RowChanged[] = [];
+const ROW_ERASED: RowErased[] = [];
 const WRITES: Writes[] = [];
 for (const p of PROJECTIONS) {
   if (p.handles.length > 0 && !p.evolve) throw new Error(`A projection handles ${p.handles.join(', ')} without an evolve`);
   for (const type of p.handles) EVOLVE[type].push(p.evolve!);
   if (p.rowChanged) ROW_CHANGED.push(p.rowChanged);
+  if (p.rowErased) ROW_ERASED.push(p.rowErased);
   if (p.writes) WRITES.push(p.writes);
 }
 
@@ -81,6 +84,11 @@ export function projectBatch(events: PositionedEvent[], snapshot: BatchSnapshot)
   const writes: ReadModelWrite[] = [];
   for (const [userId, now] of copy.rows) {
     const before = snapshot.users.get(userId);
+    if (copy.erased.has(userId)) {
+      // Registered and erased in one batch: nothing was stored, nothing to take back.
+      if (before) for (let i = 0; i < ROW_ERASED.length; i++) ROW_ERASED[i]!(before, copy, writes);
+      continue;
+    }
     if (before && sameRow(before, now)) continue;
     for (let i = 0; i < ROW_CHANGED.length; i++) ROW_CHANGED[i]!(before, now, copy, writes);
   }

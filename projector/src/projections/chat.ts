@@ -7,7 +7,7 @@ import { projection } from './projection';
  * the admin a separate "delete chat messages" action for that.
  */
 export const chat = projection({
-  handles: ['ChatMessageSent', 'ChatCleared'],
+  handles: ['ChatMessageSent', 'ChatCleared', 'MemberErased'],
   evolve(copy, event) {
     switch (event.type) {
       case 'ChatMessageSent': {
@@ -21,6 +21,10 @@ export const chat = projection({
         copy.main.globalMessages = 0;
         copy.chat.push({ op: 'chatClear' });
         copy.live.push({ kind: 'chatCleared' });
+        return;
+      case 'MemberErased':
+        // Their lines leave the history; the message count stays true to history.
+        copy.chat.push({ op: 'chatDropUser', userId: event.data.userId });
         return;
       default:
         assertNever(event);

@@ -8,6 +8,12 @@ export const countries = projection({
   rowChanged(before, after, copy, out) {
     if (countryWrites(before, after, out)) copy.countriesChanged = true;
   },
+  rowErased(before, copy, out) {
+    const was = countedCountry(before);
+    if (was === null) return;
+    out.push({ op: 'country', country: was, delta: -1 });
+    copy.countriesChanged = true;
+  },
 });
 
 /** The country a user counts for: members with a country on their card. */

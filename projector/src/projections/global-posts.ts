@@ -8,7 +8,7 @@ import { projection } from './projection';
  * removes it, so the popup falls back to the previous post.
  */
 export const globalPosts = projection({
-  handles: ['CertificatePosted', 'CertificateUpdated', 'MemberPostDeleted', 'PriorityChanged'],
+  handles: ['CertificatePosted', 'CertificateUpdated', 'MemberPostDeleted', 'MemberErased', 'PriorityChanged'],
   evolve(copy, event) {
     switch (event.type) {
       case 'CertificatePosted':
@@ -23,7 +23,8 @@ export const globalPosts = projection({
         copy.live.push({ kind: event.type === 'CertificatePosted' ? 'globalMember' : 'globalMessage', post });
         return;
       }
-      case 'MemberPostDeleted': {
+      case 'MemberPostDeleted':
+      case 'MemberErased': {
         const rest = copy.posts.filter((p) => p.user.id !== event.data.userId);
         if (rest.length !== copy.posts.length) copy.posts = rest;
         return;

@@ -5,11 +5,19 @@ import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { createMemoryReadModels } from '../read-models/memory';
 import { createRedisReadModels } from '../read-models/redis';
 import { deleteKeysUnder } from '../read-models/redis-admin';
+import { parseQuery } from '../read-models/search';
+import type { UserPageQuery } from '../read-models/types';
 import { generateEvents } from '../test-support/generate-events';
 import { projectInto } from './apply';
 import { positioned, recordedDay } from '../test-support/recorded-events';
 
 const reachable = await requireService('projector: memory vs Redis projections', testRedisUrl(), 6379);
+
+/** A query as query-api's searchUsers makes it from a search box: the registry, or the ranking. */
+function search(text: string, registry: boolean, offset: number): UserPageQuery {
+  const { sets, registrySets } = parseQuery(text, registry);
+  return { membersOnly: !registry, sets, ...(registrySets ? { registrySets } : {}), offset, limit: 50 };
+}
 
 describe.skipIf(!reachable)('the same events projected into memory and into Redis', () => {
   let redis: Redis;
@@ -36,7 +44,7 @@ describe.skipIf(!reachable)('the same events projected into memory and into Redi
     expect(m.rows.length).toBe(1503);
     expect(r).toEqual(m);
 
-    for (const query of [
+    for (const query of <UserPageQuery[]>[
       { membersOnly: true, sets: [], offset: 0, limit: 50 },
       { membersOnly: true, sets: [], offset: 700, limit: 25 },
       { membersOnly: false, sets: [], offset: 1400, limit: 200 },
@@ -46,6 +54,15 @@ describe.skipIf(!reachable)('the same events projected into memory and into Redi
       { membersOnly: true, sets: ['ix:states' as const, 'ix:united' as const, 'ix:kim' as const], offset: 0, limit: 50 },
       { membersOnly: true, sets: ['ix:ana' as const, 'ix:smith' as const, 'ix:peru' as const, 'ix:chile' as const], offset: 0, limit: 50 },
       { membersOnly: false, sets: ['ix:mia' as const, 'ix:01/01/2026' as const], offset: 0, limit: 50 },
+      // Word prefixes, and the registry's masked e-mail sets (parseQuery, as query-api sends them).
+      search('an', true, 0),
+      search('mar lo', true, 0),
+      search('un st', false, 5),
+      search('mem', false, 0),
+      search('mem', true, 40),
+      search('co', true, 20),
+      search('co me', true, 0),
+      search('an 01/01/2026', true, 0),
       { membersOnly: false, sets: [], email: 'member42@example.com', offset: 0, limit: 50 },
       { membersOnly: true, sets: [], email: 'member43@example.com', offset: 0, limit: 50 },
       { membersOnly: false, sets: [], email: 'nobody@example.com', offset: 0, limit: 50 },

@@ -19,6 +19,8 @@ export interface Projection<T extends EventType> extends AfterEvents {
 interface AfterEvents {
   /** A user row the batch changed: as stored before it (undefined: new), and its working copy now. */
   rowChanged?(before: UserRow | undefined, after: UserRow, copy: WorkingCopy, out: ReadModelWrite[]): void;
+  /** A user erased in the batch, with their row as stored before it: everything kept from that row goes. */
+  rowErased?(before: UserRow, copy: WorkingCopy, out: ReadModelWrite[]): void;
   /** After the last event and the changed rows: the rest of the batch's writes. */
   writes?(copy: WorkingCopy, out: ReadModelWrite[]): void;
 }

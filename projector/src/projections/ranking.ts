@@ -18,6 +18,12 @@ export const ranking = projection({
   rowChanged(before, after, copy, out) {
     copy.main.members += rankingWrites(before, after, out);
   },
+  rowErased(before, copy, out) {
+    // Out of the ranking, the registry order and every search set; no longer counted.
+    out.push({ op: 'zrem', set: 'users', member: before.key });
+    for (const set of rowIndexSetList(before)) out.push({ op: 'zrem', set: set as SortedSetName, member: before.key });
+    copy.main.members -= Number(isMember(before));
+  },
 });
 
 /**

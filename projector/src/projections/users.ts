@@ -1,4 +1,4 @@
-import { assertNever, isEventOf, roundCents, STREAM_EVENT_TYPES, type DomainEventOf, type UserEvent } from '@pass/events';
+import { assertNever, isEventOf, normalizeEmail, roundCents, STREAM_EVENT_TYPES, type DomainEventOf, type UserEvent } from '@pass/events';
 import { rankKey } from '../read-models/search';
 import type { UserRow } from '../read-models/types';
 import type { PositionedEvent } from './batch';
@@ -28,10 +28,15 @@ export const users = projection({
       return;
     }
     const row = copy.row(event.data.userId);
-    if (row) evolveRow(row, event);
+    if (!row) return;
+    evolveRow(row, event);
+    if (event.type === 'MemberErased') copy.erased.add(event.data.userId);
   },
   rowChanged(_before, after, _copy, out) {
     out.push({ op: 'user', row: after });
+  },
+  rowErased(before, _copy, out) {
+    out.push({ op: 'userRemove', userId: before.userId, key: before.key, email: before.email ? normalizeEmail(before.email) : '' });
   },
 });
 
@@ -101,6 +106,17 @@ function evolveRow(row: UserRow, event: Exclude<UserEvent, { type: 'UserRegister
       // keeps their account, points and passes, so they stay counted and ranked.
       Object.assign(row, emptyCard);
       row.updatedAt = event.data.deletedAt;
+      return;
+    case 'PasswordChanged':
+    case 'PasswordResetRequested':
+      // Access, not the registry: nothing a reader sees changes.
+      return;
+    case 'MemberErased':
+      // The row leaves the registry at the end of the batch (rowErased); later events of the
+      // member find no row. Blanked now so nothing in this batch reads its personal fields.
+      Object.assign(row, emptyCard);
+      row.email = '';
+      row.updatedAt = event.data.erasedAt;
       return;
     default:
       assertNever(event);

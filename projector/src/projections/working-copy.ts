@@ -2,7 +2,7 @@ import type { GlobalPostView } from '@pass/events';
 import { copyRow, type BatchSnapshot, type MainRecord, type ReadModelWrite, type UserRow } from '../read-models/types';
 import type { LiveNotice } from './batch';
 
-export type ChatWrite = Extract<ReadModelWrite, { op: 'chatPush' | 'chatClear' }>;
+export type ChatWrite = Extract<ReadModelWrite, { op: 'chatPush' | 'chatClear' | 'chatDropUser' }>;
 
 /**
  * Every read model as a batch changes it, event by event, from the stored values it read
@@ -18,6 +18,8 @@ export class WorkingCopy {
   readonly chat: ChatWrite[] = [];
   /** What browsers should hear once the batch is stored. */
   readonly live: LiveNotice[] = [];
+  /** Members erased in this batch: their rows leave every read model instead of being written. */
+  readonly erased = new Set<string>();
   /** Members per country changed (the figures broadcast carries them). */
   countriesChanged = false;
 

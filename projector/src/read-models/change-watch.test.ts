@@ -6,7 +6,7 @@ import { eventually } from '@pass/events/test-support';
 import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { WatchedCheckpoints } from './change-watch';
 import type { Keyspace } from './port';
-import { createRedisReadModels } from './redis';
+import { createRedisReadModels, keyspacePrefix } from './redis';
 import { deleteKeysUnder } from './redis-admin';
 
 /** A keyspace whose checkpoint reads can be counted and held open. */
@@ -162,7 +162,7 @@ describe.skipIf(!reachable)('WatchedCheckpoints on Redis', () => {
       await redis.client('KILL', 'ID', String(killedId));
       await eventually(() => expect(watch.heard && watch.clientId === killedId).toBe(false));
       // A write nobody announces to this reader (its announcement is lost while it is away).
-      await redis.set(`${root}:${ks.id}:checkpoint`, '7/0');
+      await redis.set(`${keyspacePrefix(root, ks.id)}checkpoint`, '7/0');
       await eventually(async () => expect(await watch.checkpointOf(ks)).toBe('7/0'));
 
       await eventually(() => expect(watch.heard && watch.clientId !== killedId).toBe(true));

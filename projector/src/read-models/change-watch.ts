@@ -1,7 +1,7 @@
-import type { Redis } from 'ioredis';
 import { listenToAnnouncements, type AnnouncementListener, type AnnouncementLogger } from '@pass/events/redis';
 import type { Keyspace } from './port';
 import { changesChannel } from './redis';
+import type { RedisConnection } from './redis-admin';
 
 /** A keyspace's checkpoint, as a reader uses it to tell whether anything was projected since. */
 export type CheckpointOf = (keyspace: Keyspace) => Promise<string | null>;
@@ -30,7 +30,7 @@ export class WatchedCheckpoints {
   announcements = 0;
 
   /** Subscribes to `root`'s announcements; goes on unsubscribed (reading every time) if Redis is not there yet. */
-  static async watch(redis: Redis, root: string, logger: AnnouncementLogger): Promise<WatchedCheckpoints> {
+  static async watch(redis: RedisConnection, root: string, logger: AnnouncementLogger): Promise<WatchedCheckpoints> {
     const watched = new WatchedCheckpoints();
     watched.listener = await listenToAnnouncements(redis, {
       channel: changesChannel(root),

@@ -1,10 +1,57 @@
 import { assertNever, type ChatHistory, type ChatMessageView, type GlobalPostView } from '@pass/events';
 import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
 import { searchPlan, UNPAIRED_SET, type SearchPlan } from './search';
-import { SortedList, type Chunk } from './sorted-list';
+import { SortedList, type Chunk, type Entry } from './sorted-list';
 
 /** Multi-word search results are kept this long, as in the Redis adapter. */
 const INTERSECTION_TTL_MS = 10_000;
+
+/** The rows a search matches: an index set read as it is, or an intersection kept a while. */
+type Matches = SortedList | Array<{ member: string; score: number }>;
+
+/** The part of a match a page reads: members only (a prefix: their scores are negative) or all. */
+interface Scope {
+  size: number;
+  slice(start: number, stop: number): Entry[];
+}
+
+function inScope(matches: Matches | undefined, membersOnly: boolean): Scope {
+  if (matches === undefined) return { size: 0, slice: () => [] };
+  if (matches instanceof SortedList) {
+    return { size: membersOnly ? matches.countBelow(0) : matches.size, slice: (start, stop) => matches.range(start, stop) };
+  }
+  const firstNonMember = matches.findIndex((e) => e.score >= 0);
+  return { size: membersOnly && firstNonMember >= 0 ? firstNonMember : matches.length, slice: (start, stop) => matches.slice(start, stop) };
+}
+
+const before = (x: Entry, y: Entry) => x.score < y.score || (x.score === y.score && x.member < y.member);
+
+/**
+ * Ranks [start, stop) of the union of two matches holding different rows, as the Redis adapter
+ * pages it: bisection for how many of the first `start` rows are a's, then one range of each.
+ */
+function mergedPage(a: Scope, b: Scope, start: number, stop: number): { total: number; entries: Entry[] } {
+  const total = a.size + b.size;
+  if (start >= total) return { total, entries: [] };
+  let lo = Math.max(0, start - b.size);
+  let hi = Math.min(start, a.size);
+  while (lo < hi) {
+    const i = Math.floor((lo + hi) / 2);
+    if (before(a.slice(i, i + 1)[0]!, b.slice(start - i - 1, start - i)[0]!)) lo = i + 1;
+    else hi = i;
+  }
+  const size = stop - start;
+  const xa = a.slice(lo, Math.min(lo + size, a.size));
+  const xb = b.slice(start - lo, Math.min(start - lo + size, b.size));
+  const entries: Entry[] = [];
+  let p = 0;
+  let q = 0;
+  while (entries.length < size && (p < xa.length || q < xb.length)) {
+    if (q >= xb.length || (p < xa.length && before(xa[p]!, xb[q]!))) entries.push(xa[p++]!);
+    else entries.push(xb[q++]!);
+  }
+  return { total, entries };
+}
 import {
   CHAT_HISTORY_LIMIT,
   copyRow,
@@ -141,6 +188,14 @@ class MemoryKeyspace implements Keyspace {
       case 'posts':
         this.postList = [...w.posts];
         return;
+      case 'userRemove':
+        this.rows.delete(w.key);
+        if (this.keyOf.get(w.userId) === w.key) this.keyOf.delete(w.userId);
+        if (w.email && this.emails.get(w.email) === w.key) this.emails.delete(w.email);
+        return;
+      case 'chatDropUser':
+        this.chatLog = this.chatLog.filter((m) => m.userId !== w.userId);
+        return;
       default:
         assertNever(w);
     }
@@ -168,20 +223,19 @@ class MemoryKeyspace implements Keyspace {
       return { total: 1, rows: [{ rank: all.rank(key)! + 1, row: { ...this.rows.get(key)! } }] };
     }
     const plan = searchPlan(query.sets);
-    const source = plan.sets.length === 0 ? all : this.matching(plan);
     const stop = query.offset + query.limit;
     let total: number;
     let entries: Array<{ member: string; score: number }>;
-    if (source === undefined) {
-      total = 0;
-      entries = [];
-    } else if (source instanceof SortedList) {
-      total = query.membersOnly ? source.countBelow(0) : source.size;
-      entries = source.range(query.offset, Math.min(stop, total));
+    if (query.registrySets) {
+      ({ total, entries } = mergedPage(
+        inScope(this.matching(plan), query.membersOnly),
+        inScope(this.matching(searchPlan(query.registrySets)), query.membersOnly),
+        query.offset,
+        stop,
+      ));
     } else {
-      // Members (negative scores) come first, so the members-only count is a prefix.
-      total = query.membersOnly ? source.findIndex((e) => e.score >= 0) : source.length;
-      if (total < 0) total = source.length;
+      const source = inScope(plan.sets.length === 0 ? all : this.matching(plan), query.membersOnly);
+      total = source.size;
       entries = source.slice(query.offset, Math.min(stop, total));
     }
     return {
@@ -195,7 +249,7 @@ class MemoryKeyspace implements Keyspace {
    * read as it is; more words walk the smallest pair set (or, without two words or when a row too
    * long to pair matches, the smallest set) and are kept a while. Undefined: no match.
    */
-  private matching(plan: SearchPlan): SortedList | Array<{ member: string; score: number }> | undefined {
+  private matching(plan: SearchPlan): Matches | undefined {
     const lists = plan.sets.map((n) => this.sets.get(n));
     if (lists.some((l) => !l)) return undefined;
     if (lists.length === 1) return lists[0];
@@ -288,6 +342,7 @@ export function createMemoryReadModels(): MemoryReadModelStore {
       if (id === activeId) throw new Error(`Keyspace ${id} is active; activate another one first`);
       keyspaces.delete(id);
     },
+    outdated: async () => false,
     list: async () => {
       const ids: string[] = [];
       for (const [id, ks] of keyspaces) if ((await ks.checkpoint()) !== null) ids.push(id);

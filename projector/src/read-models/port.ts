@@ -54,6 +54,12 @@ export interface ReadModelStore {
   drop(id: string): Promise<void>;
   /** Ids of every keyspace holding a checkpoint (e.g. one left by a rebuild that crashed). */
   list(): Promise<string[]>;
+  /**
+   * Whether keyspace `id` holds read models projected by older index code (the search index
+   * changed since): the projector rebuilds it at start. Memory read models never are (they are
+   * projected at each start, or loaded from a snapshot of the same projection code).
+   */
+  outdated(id: string): Promise<boolean>;
   close(): Promise<void>;
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import { assertNever, type ChatHistory, type ChatMessageView, type GlobalPostView } from '@pass/events';
 import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
+import { scanKeys, unlinkKeys, type RedisConnection } from './redis-admin';
 import { searchPlan, UNPAIRED_SET } from './search';
 import {
   emptyMain,
@@ -20,8 +20,16 @@ import {
 /** The channel every applied batch announces its keyspace's id on. */
 export const changesChannel = (root: string): string => `${root}:changed`;
 
+/**
+ * Where one keyspace's keys start. The braces are a hash tag: on a Redis Cluster every key of a
+ * keyspace hashes to the same slot, which the apply script needs (it writes all of them and the
+ * checkpoint as one atomic step) and so do the page script and the MULTIs that read several.
+ * Keyspaces of one deployment land on different slots, `<root>:active` on its own.
+ */
+export const keyspacePrefix = (root: string, id: string): string => `${root}:{${id}}:`;
+
 /*
- * Key layout, under `<root>:<keyspace>:`
+ * Key layout, under `<root>:{<keyspace>}:` (keyspacePrefix)
  *   checkpoint        string  global position of the last applied event
  *   main              string  JSON MainRecord
  *   rows              hash    rank key → JSON UserRow
@@ -31,8 +39,8 @@ export const changesChannel = (root: string): string => `${root}:changed`;
  *   countries         zset    country, score = -members (so ties sort alphabetically)
  *   chat              list    JSON ChatMessageView, newest last, capped
  *   posts             string  JSON GlobalPostView[], newest first
- *   tmp:*             short-lived intersections of search sets (3+ words, or a word and a date)
- *   pairs             present when every row has its pair sets (projected from the start with them)
+ *   tmp:*             short-lived intersections and unions of search sets (several words, registry words)
+ *   index:prefix-v2   present when every row has the current search index (INDEX_MARKER)
  * and `<root>:active` names the keyspace readers use; `<root>:changed` is a pub/sub channel.
  */
 
@@ -45,11 +53,18 @@ export const changesChannel = (root: string): string => `${root}:changed`;
  * KEYS: the checkpoint. ARGV: expected checkpoint, new checkpoint, key prefix, channel, keyspace
  * id, then the writes.
  */
+/**
+ * Present in a keyspace projected from its start with the current search index (word prefixes,
+ * pair sets of word starts, masked e-mail sets). A new name for each new index: a keyspace
+ * without it is read without pair sets and re-projected at start (ReadModelStore.outdated).
+ */
+export const INDEX_MARKER = 'index:prefix-v2';
+
 const APPLY_SCRIPT = `
 local cur = redis.call('GET', KEYS[1])
 if cur == false then cur = '' end
 if cur ~= ARGV[1] then return 0 end
-local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3 }
+local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3, Y = 4, X = 2 }
 local n = #ARGV
 local i = 6
 while i <= n do
@@ -58,8 +73,8 @@ while i <= n do
   i = i + a
 end
 local p = ARGV[3]
--- A keyspace projected from its start by this code has pair sets for every row (see PAGE_SCRIPT).
-if cur == '' then redis.call('SET', p .. 'pairs', '1') end
+-- A keyspace projected from its start by this code has this index for every row (see PAGE_SCRIPT).
+if cur == '' then redis.call('SET', p .. '${INDEX_MARKER}', '1') end
 i = 6
 while i <= n do
   local op = ARGV[i]
@@ -84,6 +99,22 @@ while i <= n do
     redis.call('SET', p .. ARGV[i + 1], ARGV[i + 2])
   elseif op == 'D' then
     redis.call('DEL', p .. ARGV[i + 1])
+  elseif op == 'Y' then
+    redis.call('HDEL', p .. 'rows', ARGV[i + 1])
+    if redis.call('HGET', p .. 'uid', ARGV[i + 2]) == ARGV[i + 1] then redis.call('HDEL', p .. 'uid', ARGV[i + 2]) end
+    if ARGV[i + 3] ~= '' and redis.call('HGET', p .. 'emails', ARGV[i + 3]) == ARGV[i + 1] then redis.call('HDEL', p .. 'emails', ARGV[i + 3]) end
+  elseif op == 'X' then
+    local k = p .. 'chat'
+    local lines = redis.call('LRANGE', k, 0, -1)
+    local keep = {}
+    for _, line in ipairs(lines) do
+      local ok, m = pcall(cjson.decode, line)
+      if not (ok and type(m) == 'table' and m.userId == ARGV[i + 1]) then keep[#keep + 1] = line end
+    end
+    if #keep ~= #lines then
+      redis.call('DEL', k)
+      for j = 1, #keep, 500 do redis.call('RPUSH', k, unpack(keep, j, math.min(j + 499, #keep))) end
+    end
   end
   i = i + arity[op]
 end
@@ -97,30 +128,37 @@ const APPLY_SHA = createHash('sha1').update(APPLY_SCRIPT).digest('hex');
  * One page of users in a single round trip: count, range, rows and (for a filtered set) each
  * row's rank in `users`. Every index set has the same members' scores as `users`, so a filtered
  * page is a range read of one set:
- * - one word: its set;
- * - two words: their pair set (search.ts), read like a word set;
- * - more: the smallest pair set of the query's words, intersected with the other words' sets. It
- *   holds a few thousand rows where a word set holds tens of thousands, so the intersection is
+ * - one word: its prefix set;
+ * - more: the smallest pair set of the query's word starts (search.ts), intersected with the
+ *   words' sets (a pair set stands alone for two-letter words, which it holds exactly). It holds
+ *   a few thousand rows where a prefix set holds tens of thousands, so the intersection is
  *   cheap; it is still kept INTERSECTION_TTL_MS for the next pages and for others searching the
  *   same words (multi-word results can lag writes by that long).
- * A query without two words (a word and a date) intersects its sets directly: a date set holds
- * one day's registrations. So does a query matched by a row too long to be paired (UNPAIRED_SET,
- * normally empty), and any query on a keyspace projected before pair sets existed (no `pairs`
- * marker: it lacks them until rebuilt), so results never depend on which index answered.
- * KEYS: users, rows, the set to page (or the intersection's cache key), the unpaired set, the
- * pairs marker, then the query's sets (n of them) and its pair sets. ARGV: ttl ms, members-only
- * flag, first rank, last rank, n, then the two 0-based set indexes of each pair set.
+ * - registry words: the union of that and the same done on the masked e-mail sets (registry-only
+ *   sets of rows without a name), paged by merging the two by rank (bisection for the page's
+ *   first row, then one range of each), never stored.
+ * A query without two words of different starts (a word and a date) intersects its sets
+ * directly: a date set holds one day's registrations. So does a query matched by a row too long
+ * to be paired (UNPAIRED_SET, normally empty), and any query on a keyspace projected before this
+ * index (no INDEX_MARKER: it lacks the pair sets until rebuilt), so results never depend on
+ * which index answered.
+ * KEYS: users, rows, the set to page (or the result's cache key), the unpaired set, the index
+ * marker, two scratch keys, then the query's sets (n of them) and its pair sets, then those of
+ * the registry's masked e-mail sets if any. ARGV: ttl ms, members-only flag, first rank, last
+ * rank, then per part n, the number of pair sets, and the two 0-based set indexes of each pair
+ * set (-1: a word the pair set does not stand for).
  * Returns the total, the page's rows as one JSON array and their 0-based ranks as another: one
  * bulk string to decode and one JSON.parse, where 50 separate replies cost the reader about as
  * much CPU as the rest of the request.
  */
 const PAGE_SCRIPT = `
-local target = KEYS[3]
-local n = tonumber(ARGV[5])
-if n > 1 and redis.call('EXISTS', target) == 0 then
+-- The set of the rows matching every set of one part (KEYS from k, ARGV from a), intersected
+-- into dest (kept INTERSECTION_TTL_MS, reused meanwhile) when no single set holds them.
+local function resolve(dest, k, a)
+  if redis.call('EXISTS', dest) == 1 then return dest end
+  local n, npairs = tonumber(ARGV[a]), tonumber(ARGV[a + 1])
   local sets = {}
-  for i = 1, n do sets[i] = KEYS[5 + i] end
-  local npairs = #KEYS - 5 - n
+  for i = 1, n do sets[i] = KEYS[k + i - 1] end
   local inter = sets
   if npairs > 0 and redis.call('EXISTS', KEYS[5]) == 1 then
     local probe = { n + 1, KEYS[4] }
@@ -129,34 +167,87 @@ if n > 1 and redis.call('EXISTS', target) == 0 then
     probe[#probe + 1] = 1
     if redis.call('ZINTERCARD', unpack(probe)) == 0 then
       local best, bestCard = 0, -1
-      for k = 1, npairs do
-        local card = redis.call('ZCARD', KEYS[5 + n + k])
-        if bestCard < 0 or card < bestCard then best, bestCard = k, card end
+      for p = 1, npairs do
+        local card = redis.call('ZCARD', KEYS[k + n + p - 1])
+        if bestCard < 0 or card < bestCard then best, bestCard = p, card end
       end
-      local a = tonumber(ARGV[4 + 2 * best]) + 1
-      local b = tonumber(ARGV[5 + 2 * best]) + 1
-      inter = { KEYS[5 + n + best] }
+      local wa = tonumber(ARGV[a + 2 * best]) + 1
+      local wb = tonumber(ARGV[a + 1 + 2 * best]) + 1
+      inter = { KEYS[k + n + best - 1] }
       for i = 1, n do
-        if i ~= a and i ~= b then inter[#inter + 1] = sets[i] end
+        if i ~= wa and i ~= wb then inter[#inter + 1] = sets[i] end
       end
     end
   end
-  if #inter == 1 then
-    target = inter[1]
-  else
-    local args = { target, #inter }
-    for i = 1, #inter do args[#args + 1] = inter[i] end
-    args[#args + 1] = 'WEIGHTS'
-    args[#args + 1] = 1
-    for i = 2, #inter do args[#args + 1] = 0 end
-    redis.call('ZINTERSTORE', unpack(args))
-    redis.call('PEXPIRE', target, ARGV[1])
-  end
+  if #inter == 1 then return inter[1] end
+  local args = { dest, #inter }
+  for i = 1, #inter do args[#args + 1] = inter[i] end
+  args[#args + 1] = 'WEIGHTS'
+  args[#args + 1] = 1
+  for i = 2, #inter do args[#args + 1] = 0 end
+  redis.call('ZINTERSTORE', unpack(args))
+  redis.call('PEXPIRE', dest, ARGV[1])
+  return dest
 end
 local membersOnly = ARGV[2] == '1'
-local total
-if membersOnly then total = redis.call('ZCOUNT', target, '-inf', '(0') else total = redis.call('ZCARD', target) end
-local flat = redis.call('ZRANGE', target, ARGV[3], ARGV[4], 'WITHSCORES')
+local function count(set)
+  if membersOnly then return redis.call('ZCOUNT', set, '-inf', '(0') end
+  return redis.call('ZCARD', set)
+end
+-- Ranks start..stop of a set, none (not the whole set) when stop < start.
+local function slice(set, start, stop)
+  if stop < start then return {} end
+  return redis.call('ZRANGE', set, start, stop, 'WITHSCORES')
+end
+-- Sorted-set order: by score, then by member.
+local function before(s1, m1, s2, m2)
+  s1, s2 = tonumber(s1), tonumber(s2)
+  return s1 < s2 or (s1 == s2 and m1 < m2)
+end
+local first, last = tonumber(ARGV[3]), tonumber(ARGV[4])
+local target = KEYS[3]
+local n = tonumber(ARGV[5])
+local npairs = tonumber(ARGV[6])
+local total, flat
+if #ARGV == 6 + 2 * npairs then
+  if n > 1 then target = resolve(target, 8, 5) end
+  total = count(target)
+  flat = redis.call('ZRANGE', target, first, last, 'WITHSCORES')
+else
+  -- Registry words: rows with those words, or rows shown by their masked e-mail (no words), never
+  -- both, so a page of the union is merged from the two sets' ranks instead of stored: a union of
+  -- a common word's and a common domain's sets would copy hundreds of thousands of rows.
+  local a = resolve(KEYS[6], 8, 5)
+  local b = resolve(KEYS[7], 8 + n + npairs, 7 + 2 * npairs)
+  local na, nb = count(a), count(b)
+  total = na + nb
+  flat = {}
+  if first < total then
+    -- i: how many of the union's first rows (ranks below first) are a's, by bisection.
+    local lo, hi = math.max(0, first - nb), math.min(first, na)
+    while lo < hi do
+      local i = math.floor((lo + hi) / 2)
+      local x = slice(a, i, i)
+      local y = slice(b, first - i - 1, first - i - 1)
+      if before(x[2], x[1], y[2], y[1]) then lo = i + 1 else hi = i end
+    end
+    local size = last - first + 1
+    local xa = slice(a, lo, math.min(lo + size, na) - 1)
+    local xb = slice(b, first - lo, math.min(first - lo + size, nb) - 1)
+    local p, q = 1, 1
+    while #flat < 2 * size and (p <= #xa or q <= #xb) do
+      if q > #xb or (p <= #xa and before(xa[p + 1], xa[p], xb[q + 1], xb[q])) then
+        flat[#flat + 1] = xa[p]
+        flat[#flat + 1] = xa[p + 1]
+        p = p + 2
+      else
+        flat[#flat + 1] = xb[q]
+        flat[#flat + 1] = xb[q + 1]
+        q = q + 2
+      end
+    end
+  end
+end
 local keys = {}
 for i = 1, #flat, 2 do
   if membersOnly and tonumber(flat[i + 1]) >= 0 then break end
@@ -165,7 +256,6 @@ end
 if #keys == 0 then return { total, '[]', '[]' } end
 local json = redis.call('HMGET', KEYS[2], unpack(keys))
 local rows, ranks = {}, {}
-local first = tonumber(ARGV[3])
 for i, k in ipairs(keys) do
   if json[i] then
     rows[#rows + 1] = json[i]
@@ -219,6 +309,12 @@ export function encodeWrites(writes: ReadModelWrite[]): string[] {
       case 'posts':
         args.push('S', 'posts', JSON.stringify(w.posts));
         break;
+      case 'userRemove':
+        args.push('Y', w.key, w.userId, w.email);
+        break;
+      case 'chatDropUser':
+        args.push('X', w.userId);
+        break;
       default:
         assertNever(w);
     }
@@ -236,11 +332,11 @@ class RedisKeyspace implements Keyspace {
   private readonly p: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisConnection,
     private readonly root: string,
     readonly id: string,
   ) {
-    this.p = `${root}:${id}:`;
+    this.p = keyspacePrefix(root, id);
   }
 
   get prefix(): string {
@@ -312,23 +408,19 @@ class RedisKeyspace implements Keyspace {
     if (query.email !== undefined) return this.userByEmail(query);
     const users = `${this.p}z:users`;
     const plan = searchPlan(query.sets);
+    const masked = query.registrySets ? searchPlan(query.registrySets) : undefined;
     const z = (set: string) => `${this.p}z:${set}`;
-    let keys: string[];
-    if (plan.sets.length <= 1) {
-      keys = [users, `${this.p}rows`, z(plan.sets[0] ?? 'users'), z(UNPAIRED_SET), `${this.p}pairs`];
-    } else {
-      const cacheKey = `${this.p}tmp:${createHash('sha1').update(plan.sets.join('\n')).digest('hex')}`;
-      keys = [users, `${this.p}rows`, cacheKey, z(UNPAIRED_SET), `${this.p}pairs`, ...plan.sets.map(z), ...plan.pairs.map(z)];
+    const parts = masked ? [plan, masked] : [plan];
+    let target: string;
+    if (plan.sets.length <= 1 && !masked) target = z(plan.sets[0] ?? 'users');
+    else target = `${this.p}tmp:${createHash('sha1').update(parts.map((part) => part.sets.join('\n')).join('\n|\n')).digest('hex')}`;
+    const keys = [users, `${this.p}rows`, target, z(UNPAIRED_SET), `${this.p}${INDEX_MARKER}`, `${target}:w`, `${target}:m`];
+    const args: Array<string | number> = [INTERSECTION_TTL_MS, query.membersOnly ? '1' : '0', query.offset, query.offset + query.limit - 1];
+    for (const part of parts) {
+      keys.push(...part.sets.map(z), ...part.pairs.map(z));
+      args.push(part.sets.length, part.pairs.length, ...part.pairWords.flat());
     }
-    const [total, rowsJson, ranksJson] = (await this.script(PAGE_SCRIPT, PAGE_SHA, keys.length, [
-      ...keys,
-      INTERSECTION_TTL_MS,
-      query.membersOnly ? '1' : '0',
-      query.offset,
-      query.offset + query.limit - 1,
-      plan.sets.length,
-      ...plan.pairWords.flat(),
-    ])) as [number, string, string];
+    const [total, rowsJson, ranksJson] = (await this.script(PAGE_SCRIPT, PAGE_SHA, keys.length, [...keys, ...args])) as [number, string, string];
     const rows = JSON.parse(rowsJson) as UserRow[];
     const ranks = JSON.parse(ranksJson) as number[];
     return { total, rows: rows.map((row, i) => ({ rank: ranks[i]! + 1, row })) };
@@ -365,7 +457,7 @@ class RedisKeyspace implements Keyspace {
   async dump(): Promise<ReadModelDump> {
     const sets: ReadModelDump['sets'] = {};
     const names: string[] = [];
-    for await (const batch of this.redis.scanStream({ match: `${this.p}z:*`, count: 1000 })) names.push(...(batch as string[]));
+    for await (const batch of scanKeys(this.redis, `${this.p}z:*`)) names.push(...batch);
     for (const key of names.sort()) {
       const flat = await this.redis.zrange(key, 0, '-1', 'WITHSCORES');
       const entries: Array<[string, number]> = [];
@@ -394,7 +486,8 @@ class RedisKeyspace implements Keyspace {
 }
 
 export interface RedisReadModelsOptions {
-  redis: Redis;
+  /** A single Redis or a Redis Cluster. */
+  redis: RedisConnection;
   /** Key prefix of everything this store writes, e.g. `pass:rm`. */
   root?: string;
   /** How long a reader trusts its cached idea of the active keyspace. */
@@ -430,17 +523,20 @@ export function createRedisReadModels(options: RedisReadModelsOptions): ReadMode
     },
     drop: async (id) => {
       if (id === (await redis.get(activeKey))) throw new Error(`Keyspace ${id} is active; activate another one first`);
-      for await (const batch of redis.scanStream({ match: `${root}:${id}:*`, count: 1000 })) {
-        const keys = batch as string[];
-        if (keys.length > 0) await redis.unlink(...keys);
-      }
+      // One keyspace is one slot: a single UNLINK per batch even on a cluster.
+      for await (const keys of scanKeys(redis, `${keyspacePrefix(root, id)}*`)) await unlinkKeys(redis, keys, true);
     },
     list: async () => {
       const ids = new Set<string>();
-      for await (const batch of redis.scanStream({ match: `${root}:*:checkpoint`, count: 1000 })) {
-        for (const key of batch as string[]) ids.add(key.slice(root.length + 1, -':checkpoint'.length));
+      for await (const keys of scanKeys(redis, `${root}:{*}:checkpoint`)) {
+        for (const key of keys) ids.add(key.slice(root.length + 2, -'}:checkpoint'.length));
       }
       return [...ids].sort();
+    },
+    outdated: async (id) => {
+      const p = keyspacePrefix(root, id);
+      const [projected, current] = await Promise.all([redis.exists(`${p}checkpoint`), redis.exists(`${p}${INDEX_MARKER}`)]);
+      return projected === 1 && current === 0;
     },
     close: async () => {},
   };

@@ -84,7 +84,7 @@ export function copyRow(r: UserRow): UserRow {
  * Sorted sets. `users` holds every registered user, scored `-passes` so members (passes > 0)
  * come first and equal scores fall back to the key, i.e. registration order. `ix:<token>` is the
  * search index: the same members and scores, restricted to one token, so a filtered page is a
- * range read, never a scan; `ix:<a>+<b>` restricts them to two words (pairSet in search.ts). E-mails (one user each) are a plain lookup, not a set per address.
+ * range read, never a scan; `ix:<a>+<b>` to rows with words starting with two keys (pairSet in search.ts); `ix:@<token>` is registry-only (masked e-mails). E-mails (one user each) are a plain lookup, not a set per address.
  */
 export type SortedSetName = 'users' | `ix:${string}`;
 
@@ -99,7 +99,11 @@ export type ReadModelWrite =
   | { op: 'country'; country: string; delta: number }
   | { op: 'chatPush'; message: ChatMessageView }
   | { op: 'chatClear' }
-  | { op: 'posts'; posts: GlobalPostView[] };
+  | { op: 'posts'; posts: GlobalPostView[] }
+  /** An erased member leaves the registry: row, id lookup and e-mail lookup (normalized, '' for none). */
+  | { op: 'userRemove'; userId: string; key: string; email: string }
+  /** An erased member's lines leave the chat history. */
+  | { op: 'chatDropUser'; userId: string };
 
 export interface WriteBatch {
   /** Checkpoint the keyspace must hold for the batch to apply (null: nothing projected yet). */
@@ -127,6 +131,8 @@ export interface UserPageQuery {
   membersOnly: boolean;
   /** Index sets from `parseQuery` (search.ts); all must match. Empty: no filter. */
   sets: Array<`ix:${string}`>;
+  /** Registry only (`parseQuery`): rows matching all of these sets match too. */
+  registrySets?: Array<`ix:${string}`>;
   /** Exact, lower-cased e-mail (registry search); with it, `sets` is ignored. */
   email?: string;
   offset: number;

@@ -5,13 +5,13 @@ import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/store';
-import { requireService, testRedisUrl } from '@pass/events/test-support';
+import { eventually, requireService, testRedisUrl } from '@pass/events/test-support';
 import { broadcastPublisher } from '../live/publisher';
 import { projectInto } from '../projections/apply';
 import { positioned } from '../test-support/recorded-events';
 import { createMemoryReadModels } from '../read-models/memory';
 import type { ReadModelStore } from '../read-models/port';
-import { createRedisReadModels } from '../read-models/redis';
+import { createRedisReadModels, INDEX_MARKER, keyspacePrefix } from '../read-models/redis';
 import { deleteKeysUnder } from '../read-models/redis-admin';
 import { appendEvents } from '../test-support/append';
 import { generateEvents } from '../test-support/generate-events';
@@ -123,5 +123,40 @@ describe.each(adapters)('projection rebuild (%s)', (_name, available, open) => {
     await runtime.live().settled();
     expect(await readModels.list()).toEqual([await readModels.activeId()]);
     expect(states).toEqual(['idle']);
+  });
+});
+
+describe('read models of an older search index', () => {
+  it.skipIf(!redisReachable)('are re-projected at start into a fresh keyspace, readers switched over when it is done', async () => {
+    const store = await openPgliteEventStore();
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+    const root = `test:rm:${randomUUID()}`;
+    const readModels = createRedisReadModels({ redis, root, activeCacheMs: 0 });
+    let runtime: ProjectionRuntime | undefined;
+    try {
+      await appendEvents(store, generateEvents({ users: 50, seed: 3 }));
+      runtime = createProjectionRuntime({ eventStore: store, readModels, logger });
+      await runtime.start();
+      await runtime.live().settled();
+      await runtime.stop();
+      const old = await readModels.activeId();
+      expect(await readModels.outdated(old)).toBe(false);
+      // What the previous index code left: the same keys without this index's marker.
+      await redis.del(`${keyspacePrefix(root, old)}${INDEX_MARKER}`);
+      expect(await readModels.outdated(old)).toBe(true);
+
+      runtime = createProjectionRuntime({ eventStore: store, readModels, logger, dropDelayMs: 50 });
+      await runtime.start();
+      await eventually(async () => expect(await readModels.activeId()).not.toBe(old));
+      const fresh = await readModels.activeId();
+      expect(await readModels.outdated(fresh)).toBe(false);
+      const page = await (await readModels.active()).users({ membersOnly: false, sets: [], offset: 0, limit: 1 });
+      expect(page.total).toBe(50);
+    } finally {
+      await runtime?.stop();
+      await store.close();
+      await deleteKeysUnder(redis, root);
+      redis.disconnect();
+    }
   });
 });

@@ -84,6 +84,11 @@ class Runtime implements ProjectionRuntime {
     this.deps.onRebuildState?.(this.state, this.rebuildError);
     this.current ??= this.projector(activeId, this.deps.publisher);
     await this.current.start();
+    // Read models of an older search index are re-projected; readers keep them until the switch.
+    if (await this.deps.readModels.outdated(activeId)) {
+      this.log.warn({ keyspace: activeId }, 'read models projected by an older search index; rebuilding them');
+      void this.runRebuild();
+    }
   }
 
   async stop(): Promise<void> {

@@ -5,6 +5,8 @@ export class ProjectorProgress {
   position: GlobalPosition = START;
   eventsProjected = 0;
   lastError: string | null = null;
+  /** The last failure even after a batch succeeded since, so an operator sees an error that came and went. */
+  lastFailure: { message: string; at: Date } | null = null;
   private readonly waiters = new Set<{ target: GlobalPosition; done: () => void }>();
 
   /** The checkpoint this projector expects its keyspace to hold (null: none yet). */
@@ -26,7 +28,8 @@ export class ProjectorProgress {
   }
 
   failed(error: unknown): void {
-    this.lastError = error instanceof Error ? error.message : String(error);
+    this.lastError = failureMessage(error);
+    this.lastFailure = { message: this.lastError, at: new Date() };
   }
 
   /** Resolves once `target` is stored (and, see `release`, broadcast). */
@@ -44,4 +47,16 @@ export class ProjectorProgress {
       }
     }
   }
+}
+
+const MAX_MESSAGE = 300;
+
+/**
+ * An error as operators see it in /status, the heartbeat and readiness answers: e-mail
+ * addresses (a message may quote an event's data) replaced, and cut short.
+ */
+export function failureMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const redacted = text.replace(/[^\s@"'<>(),;:]+@[^\s@"'<>(),;:]+/g, '<e-mail>');
+  return redacted.length > MAX_MESSAGE ? `${redacted.slice(0, MAX_MESSAGE)}…` : redacted;
 }

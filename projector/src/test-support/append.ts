@@ -9,6 +9,9 @@ export function streamOf(event: DomainEvent): string {
   switch (event.type) {
     case 'EmailReserved':
       return streams.email(event.data.email);
+    case 'EmailReleased':
+      // Names no e-mail (its member is erased): append it to the reservation's stream directly.
+      throw new Error('EmailReleased has no stream of its own to derive');
     case 'PassSupplySet':
     case 'PassesReserved':
     case 'PassReservationConfirmed':

@@ -1,5 +1,10 @@
 // Test support other packages' suites and the benchmarks use: a recorded day of the site,
-// appending domain events to a store, and a deterministic event generator.
+// appending domain events to a store, a deterministic event generator, and a Redis Cluster of
+// a suite's own.
 export * from './recorded-events';
 export * from './append';
 export * from './generate-events';
+export * from './redis-cluster';
+export * from './user-row';
+/** How the projections index a row, for tests that build read models by hand. */
+export { rankKey, rowIndexSetList } from '../read-models/search';

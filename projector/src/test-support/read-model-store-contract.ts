@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessageView, GlobalPostView } from '@pass/events';
 import type { ReadModelStore } from '../read-models/port';
-import { pairSet, rankKey, UNPAIRED_SET } from '../read-models/search';
+import { parseQuery, rankKey, rowIndexSetList, UNPAIRED_SET, wordPairSets } from '../read-models/search';
+import { sampleUserRow } from './user-row';
 import { CHAT_HISTORY_LIMIT, emptyMain, type ReadModelWrite, type UserRow } from '../read-models/types';
 
 /**
@@ -20,31 +21,15 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       await close();
     });
 
-    const row = (seq: number, over: Partial<UserRow> = {}): UserRow => ({
-      userId: `u${seq}`,
-      key: rankKey(seq),
-      email: `user${seq}@example.com`,
-      priority: '',
-      points: 10,
-      passes: 0,
-      buyed: 0,
-      fullname: '',
-      country: '',
-      link: '',
-      image: null,
-      message: '',
-      createdAt: '2026-11-01T10:00:00.000Z',
-      updatedAt: '2026-11-01T10:00:00.000Z',
-      ...over,
-    });
+    const row = sampleUserRow;
     /**
      * Writes that put a user in `users` and in the given index sets, scored -passes, plus the
-     * pair set of every two words among them, as the projections index a row (search.ts).
+     * pair sets of their word starts, as the projections index a row (search.ts).
      * `unpaired`: index the row as one too long to pair instead.
      */
     const putUser = (r: UserRow, sets: string[] = [], unpaired = false): ReadModelWrite[] => {
-      const words = sets.filter((s) => !s.includes('/')).map((s) => s.slice(3));
-      const pairs = unpaired ? [UNPAIRED_SET] : words.flatMap((a, i) => words.slice(i + 1).map((b) => pairSet(a, b)));
+      const words = sets.filter((s) => !s.includes('/') && !s.startsWith('ix:@')).map((s) => s.slice(3));
+      const pairs = unpaired ? [UNPAIRED_SET] : wordPairSets(words);
       return [
         { op: 'user', row: r },
         ...['users', ...sets, ...pairs].map((set) => ({ op: 'zadd' as const, set: set as 'users', member: r.key, score: r.passes > 0 ? -r.passes : 0 })),
@@ -212,6 +197,55 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       expect(await ids(['ix:lima', 'ix:ana', 'ix:peru'])).toEqual([2, ['u2', 'u3']]);
       // The unpaired row does not match: the pair set answers alone.
       expect(await ids(['ix:bo', 'ix:peru'])).toEqual([1, ['u4']]);
+    });
+
+    it('finds rows by word prefixes, and registry rows by what their masked e-mail shows', async () => {
+      const ks = await store.active();
+      // Indexed as the projections index them (rowIndexSetList).
+      const indexed = (r: UserRow): ReadModelWrite[] => [
+        { op: 'user', row: r },
+        ...['users', ...rowIndexSetList(r)].map((set) => ({ op: 'zadd' as const, set: set as 'users', member: r.key, score: r.passes > 0 ? -r.passes : 0 })),
+      ];
+      await ks.apply({
+        expectedCheckpoint: null,
+        checkpoint: '1/1',
+        writes: [
+          ...indexed(row(1, { passes: 4, fullname: 'Janet Smith', country: 'Peru' })),
+          ...indexed(row(2, { passes: 3, fullname: 'María López', country: 'Chile' })),
+          ...indexed(row(3, { passes: 2, fullname: 'Marco Polo', country: 'Italy' })),
+          // No card: the registry shows jan***@mail.com.
+          ...indexed(row(4, { passes: 1, email: 'jan.doe@mail.com' })),
+          ...indexed(row(5, { email: 'janice@mail.com' })),
+          ...indexed(row(6, { passes: 1, fullname: 'Jana Ray', country: 'Peru' })),
+          ...indexed(row(7, { fullname: 'Jan Li', country: 'Peru' })),
+        ],
+      });
+      const find = async (q: string, registry: boolean, offset = 0, limit = 10, membersOnly = !registry) => {
+        const { sets, registrySets } = parseQuery(q, registry);
+        const page = await ks.users({ membersOnly, sets, ...(registrySets ? { registrySets } : {}), offset, limit });
+        return [page.total, page.rows.map((r) => r.row.userId)];
+      };
+      expect(await find('jan', false)).toEqual([2, ['u1', 'u6']]);
+      expect(await find('mar lo', false)).toEqual([1, ['u2']]);
+      expect(await find('MARIA lópez', true)).toEqual([1, ['u2']]);
+      expect(await find('ma', false)).toEqual([2, ['u2', 'u3']]);
+      // The registry also finds rows shown by a masked e-mail, by the parts shown, in ranking order.
+      const jan = ['u1', 'u4', 'u6', 'u5', 'u7'];
+      expect(await find('jan', true)).toEqual([5, jan]);
+      // Any page of that union, rows with words and rows shown by a mask interleaved by rank.
+      for (let offset = 0; offset <= jan.length; offset++) {
+        for (const limit of [1, 2, 3]) expect(await find('jan', true, offset, limit), `${offset} ${limit}`).toEqual([5, jan.slice(offset, offset + limit)]);
+      }
+      expect(await find('jan', true, 0, 10, true)).toEqual([3, ['u1', 'u4', 'u6']]);
+      expect(await find('jan', true, 2, 10, true)).toEqual([3, ['u6']]);
+      expect(await find('jan***@mail.com', true)).toEqual([2, ['u4', 'u5']]);
+      expect(await find('mail jan', true)).toEqual([2, ['u4', 'u5']]);
+      // Never in the public ranking, and never by the hidden part.
+      expect(await find('mail', false)).toEqual([0, []]);
+      expect(await find('doe', true)).toEqual([0, []]);
+      expect(await find('janice', true)).toEqual([0, []]);
+      // One letter matches one-letter words only.
+      expect(await find('j', true)).toEqual([0, []]);
     });
 
     it('finds one user by whole e-mail, in the registry or (if a member) the ranking', async () => {

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Page, AdminPostEntry, ProjectionStatus } from '@pass/events';
+import type { Page, AdminPostEntry, FailedImageJobs, ProjectionStatus } from '@pass/events';
 import { lagOf } from '@pass/projector';
 import type { QueryApiDeps } from '../deps';
 import { requireAdmin } from '../http/auth';
@@ -13,7 +13,7 @@ import { memberHistory, timelineCsv } from './history';
 const historyParams = z.object({ userId: z.string().regex(/^[\w-]{1,100}$/, 'No such member') });
 const historyQuery = z.object({ format: z.enum(['json', 'csv']).default('json') });
 
-/** Admin views: member audit, post search, projection status and rebuild. */
+/** Admin views: member audit, post search, projection status and rebuild, failed image jobs. */
 export function adminRoutes(deps: QueryApiDeps): Router {
   const router = Router();
   const log = deps.logger.child({ component: 'query-api' });
@@ -73,5 +73,15 @@ export function adminRoutes(deps: QueryApiDeps): Router {
     res.status(202).json(await deps.projections.rebuild());
   }));
 
+  router.get('/api/admin/image-jobs', reader(log, async (req, res) => {
+    if (!(await requireAdmin(req, res, deps.sessions))) return;
+    // Standalone re-encodes inside the request: nothing is queued, so nothing can be a dead letter.
+    const body: FailedImageJobs = deps.imageJobs ? await deps.imageJobs.list(DEAD_LETTERS_SHOWN) : { queue: 'in-process', total: 0, jobs: [] };
+    res.json(body);
+  }));
+
   return router;
 }
+
+/** The status panel shows the newest ones; `total` says how many more there are. */
+const DEAD_LETTERS_SHOWN = 50;

@@ -24,7 +24,7 @@ describe('projectorCheck', () => {
 
   it('passes within the allowed lag, fails beyond it in events or seconds, and passes again by itself', async () => {
     const p = fakeProjector({ caughtUp: true, lagEvents: 100, lagSeconds: 30 });
-    const check = projectorCheck(() => p, maxLag);
+    const check = projectorCheck(() => p, maxLag, 0);
     await expect(check.check()).resolves.toBeUndefined();
 
     p.state.lagEvents = 101;
@@ -34,6 +34,20 @@ describe('projectorCheck', () => {
     await expect(check.check()).rejects.toThrow(/31 s/);
     p.state.lagSeconds = 0;
     await expect(check.check()).resolves.toBeUndefined();
+  });
+
+  it('names the projector\'s last error when it is behind', async () => {
+    const p = fakeProjector({ caughtUp: true, lagEvents: 3, lagSeconds: 40, lastError: 'WRONGTYPE Operation against a key holding the wrong kind of value' });
+    await expect(projectorCheck(() => p, maxLag).check()).rejects.toThrow(/behind by 3 events and 40 s .*; last error: WRONGTYPE/);
+  });
+
+  it('a burst of probes reads the projector\'s status once', async () => {
+    const p = fakeProjector({ caughtUp: true, lagEvents: 0, lagSeconds: 0 });
+    let reads = 0;
+    const check = projectorCheck(() => ({ status: () => (reads++, p.status()) }), maxLag);
+    await Promise.all([check.check(), check.check(), check.check()]);
+    await check.check();
+    expect(reads).toBe(1);
   });
 
   it('counts a capped count as at least the cap', async () => {
@@ -50,7 +64,7 @@ describe('projectorCheck', () => {
     const first = fakeProjector({ caughtUp: true, lagEvents: 500, lagSeconds: 0 });
     const second = fakeProjector({ caughtUp: true, lagEvents: 0, lagSeconds: 0 });
     let live = first;
-    const [, projector] = readSideChecks({ readModels: { activeId: async () => 'a' }, projector: { live: () => live }, maxLag });
+    const [, projector] = readSideChecks({ readModels: { activeId: async () => 'a' }, projector: { live: () => live }, maxLag, statusCacheMs: 0 });
     expect(projector!.name).toBe('projector');
     await expect(projector!.check()).rejects.toThrow(/behind/);
     live = second;
@@ -62,7 +76,7 @@ describe('/readyz with a lagging projector', () => {
   it('is 503 naming the projector while it is too far behind, 200 once it catches up', async () => {
     const p = fakeProjector({ caughtUp: true, lagEvents: 0, lagSeconds: 0 });
     const app = express();
-    app.use(createOpsRouter({ registry: new Registry(), logger: pino({ level: 'silent' }), checks: readSideChecks({ readModels: { activeId: async () => 'a' }, projector: p, maxLag }) }));
+    app.use(createOpsRouter({ registry: new Registry(), logger: pino({ level: 'silent' }), checks: readSideChecks({ readModels: { activeId: async () => 'a' }, projector: p, maxLag, statusCacheMs: 0 }) }));
     const server = createServer(app);
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/readyz`;

@@ -71,26 +71,48 @@ export interface MaxLag {
   seconds: number;
 }
 
+/** Probes this close together share one reading of the projector's lag (it reads the store). */
+export const PROJECTOR_STATUS_CACHE_MS = 1_000;
+
 /**
  * The projector is ready once it has caught up (serving half-built read models at start would
  * show wrong figures) and, from then on, while it is behind by at most `maxLag` events and
- * seconds (the age of the oldest unprojected event). Asked each time, so it comes back by itself.
+ * seconds (the age of the oldest unprojected event). Read again at most every second, so it
+ * comes back by itself and a burst of probes costs one lag reading.
  */
-export function projectorCheck(source: () => ProjectorLike, maxLag?: MaxLag): ReadinessCheck {
+export function projectorCheck(source: () => ProjectorLike, maxLag?: MaxLag, cacheMs = PROJECTOR_STATUS_CACHE_MS): ReadinessCheck {
+  const status = cachedFor(cacheMs, () => source().status());
   return {
     name: 'projector',
     check: async () => {
-      const s = await source().status();
+      const s = await status();
       if (!s.caughtUp) throw new Error(s.lastError ?? 'still catching up');
       if (!maxLag) return;
       // A count that stopped at the scan limit is at least that many.
       const tooManyEvents = s.lagEvents > maxLag.events || (s.lagEventsCapped === true && s.lagEvents >= maxLag.events);
       if (tooManyEvents || s.lagSeconds > maxLag.seconds) {
+        // The projector's own error says why it is behind (Redis refusing writes, an unreadable event).
+        const why = s.lastError ? `; last error: ${s.lastError}` : '';
         throw new Error(
-          `behind by ${s.lagEvents}${s.lagEventsCapped ? '+' : ''} events and ${Math.round(s.lagSeconds)} s (allowed ${maxLag.events} events, ${maxLag.seconds} s)`,
+          `behind by ${s.lagEvents}${s.lagEventsCapped ? '+' : ''} events and ${Math.round(s.lagSeconds)} s (allowed ${maxLag.events} events, ${maxLag.seconds} s)${why}`,
         );
       }
     },
+  };
+}
+
+/** The same answer (or failure) for `ms` after it settles. */
+function cachedFor<T>(ms: number, read: () => Promise<T>): () => Promise<T> {
+  let last: { value: Promise<T>; until: number } | undefined;
+  return () => {
+    const now = performance.now();
+    if (last && now < last.until) return last.value;
+    const value = read();
+    const entry = { value, until: Infinity };
+    const settled = () => (entry.until = performance.now() + ms);
+    value.then(settled, settled);
+    last = entry;
+    return value;
   };
 }
 
@@ -102,12 +124,14 @@ export function readSideChecks(deps: {
   projector?: ProjectorLike | { live(): ProjectorLike };
   /** With a projector: not ready while it is behind by more than this (default: only until caught up). */
   maxLag?: MaxLag;
+  /** How long probes share one reading of the projector (default PROJECTOR_STATUS_CACHE_MS). */
+  statusCacheMs?: number;
 }): ReadinessCheck[] {
   const checks: ReadinessCheck[] = [{ name: 'read-models', check: () => deps.readModels.activeId() }];
   if (deps.eventStore) checks.push({ name: 'event-store', check: () => deps.eventStore!.headPosition() });
   if (deps.projector) {
     const given = deps.projector;
-    checks.push(projectorCheck(() => ('live' in given ? given.live() : given), deps.maxLag));
+    checks.push(projectorCheck(() => ('live' in given ? given.live() : given), deps.maxLag, deps.statusCacheMs));
   }
   return checks;
 }

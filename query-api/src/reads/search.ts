@@ -1,8 +1,16 @@
-import { parseQuery, type Keyspace, type UserPage } from '@pass/projector';
+import { parseQuery, rowHasWordsStarting, type Keyspace, type UserPage } from '@pass/projector';
 
 /**
- * One page of users for a search box: by index words, or (registry and admin only) by a whole
- * e-mail. Text with no usable word ("!!!") matches nobody rather than everybody.
+ * Rows read to check a query word longer than the index's prefixes (search.ts, MAX_PREFIX): the
+ * rows sharing its first 10 characters, normally a few hundred at a million members. Beyond
+ * this many the rest are not checked, so the results stop there.
+ */
+export const CHECKED_ROWS_LIMIT = 10_000;
+
+/**
+ * One page of users for a search box: by word prefixes ("jan" finds Janet), or (registry and
+ * admin only) by a whole e-mail or by what a masked e-mail shows. Text with no usable word
+ * ("!!!") matches nobody rather than everybody.
  */
 export async function searchUsers(
   ks: Keyspace,
@@ -22,11 +30,18 @@ export async function searchUsers(
   const parsed = parseQuery(options.q, options.allowEmail);
   if (options.q && parsed.sets.length === 0 && parsed.email === undefined) return { total: 0, rows: [] };
   if (parsed.email !== undefined && options.mayLookUpEmail && !(await options.mayLookUpEmail(parsed.email))) return { total: 0, rows: [] };
-  return ks.users({
+  const query = {
     membersOnly: options.membersOnly,
     sets: parsed.sets,
+    ...(parsed.registrySets === undefined ? {} : { registrySets: parsed.registrySets }),
     ...(parsed.email === undefined ? {} : { email: parsed.email }),
     offset: (options.page - 1) * options.pageSize,
     limit: options.pageSize,
-  });
+  };
+  if (!parsed.check || parsed.email !== undefined) return ks.users(query);
+  // A word longer than the index's prefixes: the rows sharing its start, checked for the rest.
+  const check = parsed.check;
+  const found = await ks.users({ ...query, offset: 0, limit: CHECKED_ROWS_LIMIT });
+  const rows = found.rows.filter((r) => rowHasWordsStarting(r.row, check, options.allowEmail));
+  return { total: rows.length, rows: rows.slice(query.offset, query.offset + query.limit) };
 }

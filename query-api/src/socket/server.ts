@@ -145,7 +145,9 @@ function socketActions(deps: SocketDeps, log: Logger) {
   });
   const answer = <T>(ack: Ack<T> | undefined, result: GatewayResult<T>) => {
     if (typeof ack !== 'function') return;
-    ack(result.ok ? { ok: true, data: result.data } : { ok: false, status: result.status, error: result.error });
+    if (result.ok) return ack({ ok: true, data: result.data });
+    // A 429's wait goes with it: the web's toast says how long.
+    ack({ ok: false, status: result.status, error: result.error, ...(result.retryAfterSeconds ? { retryAfterSeconds: result.retryAfterSeconds } : {}) });
   };
   return {
     answer,
