@@ -4,6 +4,7 @@ import { GOAL_PASSES, type CommandContext, type CommandGateway, type EventStore,
 import express, { Router } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { accessRoutes } from './account-access/routes';
 import { bootstrapAdmin } from './admin/accounts';
 import { adminRoutes } from './admin/routes';
 import { chatMessageRoute, chatRoutes } from './chat/routes';
@@ -14,10 +15,14 @@ import { authenticate } from './http/auth';
 import { apiErrorHandler } from './http/errors';
 import { commandFastLane } from './http/fast-lane';
 import type { AggregateSnapshotStore } from './kernel/aggregate-snapshots';
+import { BackgroundWork } from './kernel/background';
 import { storeSyncedClock, type Clock } from './kernel/clock';
 import { CommandHandler } from './kernel/command-handler';
 import type { CommandServices } from './kernel/services';
+import { MemoryMailer, type Mailer } from './mail/mailer';
 import { memberRoutes } from './members/routes';
+import { myDataRoutes } from './my-data/routes';
+import { erasureRoutes } from './erasure/routes';
 import { toUserView } from './members/view';
 import { certificateRoutes } from './passes/certificate-routes';
 import { PassReservationReconciler } from './passes/reconciler';
@@ -32,6 +37,8 @@ import { Sessions } from './sessions/sessions';
 import { bootstrapSite } from './site/bootstrap';
 import { siteRoutes } from './site/routes';
 import { InProcessImageJobs, type ImageJobs } from './uploads/image-jobs';
+import { startOrphanSweep } from './uploads/orphan-sweep';
+import { uploadsRouter } from './uploads/serve';
 
 export interface CommandApiConfig {
   /** Where processed images are written; served at /uploads. */
@@ -47,6 +54,10 @@ export interface CommandApiConfig {
   reconcileIntervalMs?: number;
   /** Supply of passes on a fresh installation (default: the goal, 1,000,000). */
   initialAvailablePasses?: number;
+  /** Upload files younger than this are never swept at start (default ORPHAN_GRACE_MS, an hour). */
+  orphanGraceMs?: number;
+  /** The site's public address, for links in mails (default http://localhost:3000). */
+  siteUrl?: string;
 }
 
 /**
@@ -63,6 +74,13 @@ export interface CommandApiAdapters {
   actionThrottle?: ActionThrottle;
   images?: ImageJobs;
   payments?: PaymentProvider;
+  /** Where mails go (SMTP or an outbox folder); none: kept in memory, never sent (tests). */
+  mailer?: Mailer;
+  /**
+   * Runs after a member's erasure is stored, before it is answered: copies of their data the host
+   * keeps outside the event store (standalone: the read-model snapshot file) are cleared here.
+   */
+  afterErasure?: (userId: string) => Promise<void>;
 }
 
 export interface CommandApiDeps extends CommandApiAdapters {
@@ -122,19 +140,24 @@ function commandServices(deps: CommandApiDeps, logger: Logger, clock: Clock): Co
     logger,
     clock,
     adViews: new AdViewTickets(secret),
+    eventStore: deps.eventStore,
+    mailer: deps.mailer ?? new MemoryMailer(),
+    siteUrl: (config.siteUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),
+    background: new BackgroundWork(),
+    ...(deps.afterErasure ? { afterErasure: deps.afterErasure } : {}),
   };
 }
 
 /** The /api command routes behind one JSON parser and the session check, and GET /uploads/*. */
 function commandRouter(s: CommandServices): Router {
   const router = Router();
-  router.use('/uploads', express.static(s.uploadsDir, { index: false, fallthrough: false, maxAge: '7d', immutable: true, dotfiles: 'deny' }));
+  router.use('/uploads', uploadsRouter(s.uploadsDir));
   const api = Router();
   // The app shell parses JSON already; this keeps the router usable on its own (tests, other hosts).
   const json = express.json({ limit: '100kb', verify: keepWebhookRawBody });
   api.use('/api', (req, res, next) => (req.body === undefined ? json(req, res, next) : next()));
   api.use('/api', authenticate(s.sessions));
-  api.use(memberRoutes(s), freePointRoutes(s), chatRoutes(s), certificateRoutes(s), paymentRoutes(s), siteRoutes(s), adminRoutes(s));
+  api.use(memberRoutes(s), accessRoutes(s), myDataRoutes(s), erasureRoutes(s), freePointRoutes(s), chatRoutes(s), certificateRoutes(s), paymentRoutes(s), siteRoutes(s), adminRoutes(s));
   api.use('/api', apiErrorHandler);
   router.use(api);
   return router;
@@ -142,7 +165,8 @@ function commandRouter(s: CommandServices): Router {
 
 /**
  * The command side, composed: deciders behind a cached command handler, sessions, uploads,
- * payments, the claim reconciler (started here: it runs at start and every 30 s).
+ * payments, the claim reconciler (started here: it runs at start and every 30 s) and the
+ * uploads' orphan sweep (once, in the background, from start).
  */
 export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi> {
   const { config } = deps;
@@ -156,6 +180,7 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   await bootstrapSite(bootstrap, { initialAvailablePasses: config.initialAvailablePasses ?? GOAL_PASSES });
   const reconciler = new PassReservationReconciler({ ...bootstrap, intervalMs: config.reconcileIntervalMs ?? 30_000 });
   reconciler.start();
+  const sweep = startOrphanSweep({ uploadsDir: config.uploadsDir, store: deps.eventStore, logger, ...(config.orphanGraceMs === undefined ? {} : { graceMs: config.orphanGraceMs }) });
 
   let closing: Promise<void> | undefined;
   return {
@@ -177,6 +202,9 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
       (closing ??= (async () => {
         time.stop();
         await reconciler.stop();
+        await sweep.stop();
+        await s.background.settled();
+        if (!deps.mailer) await s.mailer.close();
         // Only what was made here; the host closes the adapters it passed.
         if (!deps.images) await s.images.close();
         if (!deps.sessionStore) await s.sessionStore.close();

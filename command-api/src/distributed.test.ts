@@ -13,7 +13,7 @@ import type { CommandApiAdapters } from './command-api';
 import { RedisAggregateSnapshots } from './kernel/aggregate-snapshots';
 import type { SimulatedPaymentProvider } from './payments/provider/simulated-provider';
 import { commandApiRedisKeys } from './redis-keys';
-import { ActionThrottle, LoginThrottle } from './sessions/rate-limiter';
+import { ActionThrottle, DEFAULT_LOGIN_LIMITS, LoginThrottle } from './sessions/rate-limiter';
 import { RedisSessionStore } from './sessions/redis-session-store';
 import { RELAXED_ACTION_LIMITS, startHarness, type Harness } from './test-support/harness';
 import { smallPng } from './test-support/images';
@@ -41,7 +41,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: two command-api instances'
     return {
       sessionStore: await RedisSessionStore.withLocalCache(redis, keys.sessions, { logger }),
       snapshots: new RedisAggregateSnapshots(redis, keys.aggregateSnapshots),
-      loginThrottle: LoginThrottle.onRedis(redis, keys.loginLimits, { perEmail: { max: 3, windowMs: 60_000 }, perIp: { max: 1000, windowMs: 60_000 } }),
+      loginThrottle: LoginThrottle.onRedis(redis, keys.loginLimits, { ...DEFAULT_LOGIN_LIMITS, failuresPerAccountAndIp: { max: 3, windowMs: 60_000 } }),
       actionThrottle: ActionThrottle.onRedis(redis, keys.actionLimits, RELAXED_ACTION_LIMITS),
       images: new BullMqImageJobs({ redisUrl: testRedisUrl(), uploadsDir, logger, prefix: keys.imageJobs }),
     };
@@ -79,7 +79,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: two command-api instances'
     expect((await onB.request('POST', '/api/free-point', ticket)).status).toBe(409);
     expect((await onB.request('POST', '/api/free-point', { ticket: b.adViewTicket(user.id, 0) })).status).toBe(429);
 
-    // Failed passwords count across instances.
+    // Failed passwords count across instances (the harness's clients share one address).
     for (const h of [a, b, a]) expect((await h.browser().request('POST', '/api/register-user', { email: 'dist@example.com', password: 'bad1' })).status).toBe(401);
     expect((await b.browser().request('POST', '/api/register-user', { email: 'dist@example.com', password: 'pass1' })).status).toBe(429);
 

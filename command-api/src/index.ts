@@ -7,7 +7,17 @@ export { SimulatedPaymentProvider } from './payments/provider/simulated-provider
 export { PayPalPaymentProvider, type PayPalConfig } from './payments/provider/paypal-provider';
 export { createPaymentProvider, type PaymentsConfig } from './payments/provider/factory';
 export { captureAndCredit, creditCapturedOrder, reverseCapturedPurchase, type BuyPointsDeps } from './payments/buy-points';
-export { BullMqImageJobs, InProcessImageJobs, type ImageJobs } from './uploads/image-jobs';
+export {
+  BullMqImageJobs,
+  DEFAULT_IMAGE_JOB_RETRIES,
+  ImageJobFailures,
+  InProcessImageJobs,
+  startImageWorker,
+  type ImageJobOutcome,
+  type ImageJobRetries,
+  type ImageJobs,
+  type ImageWorker,
+} from './uploads/image-jobs';
 export { PassReservationReconciler } from './passes/reconciler';
 export { storeSyncedClock, systemClock, type Clock, type StoreSyncedClock } from './kernel/clock';
 export { FileAggregateSnapshots, RedisAggregateSnapshots, type AggregateSnapshotStore } from './kernel/aggregate-snapshots';
@@ -19,3 +29,4 @@ export { createHttpCommandGateway, type HttpCommandGatewayOptions } from './gate
 export { AdViewTickets } from './free-points/ad-view-tickets';
 export { keepWebhookRawBody } from './payments/raw-body';
 export { CommandHandler } from './kernel/command-handler';
+export { MemoryMailer, OutboxMailer, SmtpMailer, type Mail, type Mailer } from './mail/mailer';

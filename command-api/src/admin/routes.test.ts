@@ -144,6 +144,18 @@ describe('authorization matrix', () => {
     ['DELETE', '/api/delete-chat-messages', undefined, { guest: 401, member: 403, 'another member': 403, admin: 204 }],
     ['PUT', '/api/main-data', { available: 10, cpm: 1, donations: 1, startDate: '' }, { guest: 401, member: 403, 'another member': 403, admin: 200 }],
     ['PUT', '/api/reset-ads-views', { views: 3 }, { guest: 401, member: 403, 'another member': 403, admin: 200 }],
+    // A member's data and access (issue 17): only ever the session's own member, never an id in the request.
+    ['GET', '/api/my-data', undefined, { guest: 401, member: 200, 'another member': 200, admin: 401 }],
+    ['POST', '/api/change-password', { currentPassword: 'not-mine', newPassword: 'abcd' }, { guest: 401, member: 400, 'another member': 400, admin: 401 }],
+    // Anyone may ask (the answer never says whether the address is registered); a link is the credential.
+    ['POST', '/api/password-reset', { email: 'm1@example.com' }, { guest: 202, member: 202, 'another member': 202, admin: 202 }],
+    ['POST', '/api/password-reset/confirm', { token: 'u1.forged', password: 'abcd' }, { guest: 400, member: 400, 'another member': 400, admin: 400 }],
+    // Erasure: a member erases only their own account, by password; an admin any member by id
+    // (here one that does not exist, so the rows below keep their members).
+    ['DELETE', '/api/my-account', { password: 'not-mine' }, { guest: 401, member: 400, 'another member': 400, admin: 401 }],
+    ['DELETE', '/api/admin/members/no-such-member', undefined, { guest: 401, member: 403, 'another member': 403, admin: 404 }],
+    // Last: it ends the sessions the rows above use.
+    ['POST', '/api/logout-everywhere', undefined, { guest: 401, member: 204, 'another member': 204, admin: 401 }],
   ];
   const roles: Role[] = ['guest', 'member', 'another member', 'admin'];
   const cases = routes.flatMap(([method, path, body, expected]) => roles.map((role) => [method, path, role, body, expected[role]] as const));

@@ -1,4 +1,4 @@
-import { adminLoginSchema, streams } from '@pass/events';
+import { adminLoginSchema, DomainError, streams } from '@pass/events';
 import { Router } from 'express';
 import { authOf, requireAdmin } from '../http/auth';
 import { commandContext } from '../http/context';
@@ -6,6 +6,7 @@ import { HttpError } from '../http/errors';
 import type { CommandServices } from '../kernel/services';
 import { userDecider } from '../members/decider';
 import { tooManyAdminAttemptsMessage } from '../sessions/rate-limiter';
+import { markCardChange, withdrawReplacedImage } from '../uploads/card-images';
 import { adminView, checkAdminCredentials } from './accounts';
 
 const MEMBER_ID = /^[\w-]{1,100}$/;
@@ -39,7 +40,14 @@ export function adminRoutes(s: CommandServices): Router {
     // Ids are generated (UUIDs); anything else names no member (and must not reach the store as a stream name).
     if (!MEMBER_ID.test(req.params.id)) throw new HttpError(404, 'This member does not exist');
     const ctx = commandContext(req, admin, s.clock);
-    await s.handler.handle(userDecider, streams.user(req.params.id), { type: 'DeleteMemberPost', data: { userId: req.params.id, deletedBy: admin.id }, now: ctx.now }, ctx);
+    const stream = streams.user(req.params.id);
+    const change = await markCardChange(s.uploadsDir, req.params.id);
+    const deleted = await s.handler.handle(userDecider, stream, { type: 'DeleteMemberPost', data: { userId: req.params.id, deletedBy: admin.id }, now: ctx.now }, ctx).catch(async (error: unknown) => {
+      if (error instanceof DomainError) await change.settle(); // refused: no file moves
+      throw error;
+    });
+    // Acknowledged: the post's image is withdrawn too.
+    if (await withdrawReplacedImage({ store: s.handler.store, uploadsDir: s.uploadsDir, logger: s.logger }, stream, deleted, null)) await change.settle();
     res.status(204).end();
   });
 

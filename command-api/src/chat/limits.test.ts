@@ -38,11 +38,11 @@ describe('chat and free-point burst limits', () => {
     expect((await b.request('POST', '/api/chat-messages', { message: 'two' })).status).toBe(201);
     const refused = await b.request('POST', '/api/chat-messages', { message: 'three' });
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual({ error: expect.stringMatching(/^You are sending messages too fast\. Please wait \d+ seconds? and try again\.$/) });
+    expect(refused.body).toEqual({ error: expect.stringMatching(/^You are sending messages too fast\. Please wait \d+ seconds? and try again\.$/), retryAfterSeconds: Number(refused.headers.get('retry-after')) });
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // The socket path (the gateway) shares the member's count.
     const user = (await h.api.sessions.verify(`pass_session=${b.cookies.get('pass_session')}`)).user!;
-    expect(await h.api.gateway.sendChatMessage(user, { message: 'four' }, { correlationId: 'c1', clientAddress: '203.0.113.9' })).toMatchObject({ ok: false, status: 429 });
+    expect(await h.api.gateway.sendChatMessage(user, { message: 'four' }, { correlationId: 'c1', clientAddress: '203.0.113.9' })).toMatchObject({ ok: false, status: 429, retryAfterSeconds: expect.any(Number) });
     expect(await chatEvents(id)).toBe(2);
   });
 

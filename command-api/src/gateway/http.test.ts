@@ -47,6 +47,25 @@ describe('HTTP command gateway (distributed mode)', () => {
     });
   });
 
+  it('passes on a refusal’s wait, so the socket can tell the member how long', async () => {
+    const stub = createServer((_req, res) => {
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' }).end(JSON.stringify({ error: 'You are sending messages too fast. Please wait 7 seconds and try again.', retryAfterSeconds: 7 }));
+    });
+    await new Promise<void>((ready) => stub.listen(0, '127.0.0.1', ready));
+    try {
+      const gateway = createHttpCommandGateway({ baseUrl: `http://127.0.0.1:${(stub.address() as AddressInfo).port}` });
+      const user = { kind: 'user' as const, id: 'u1', sessionId: 's1', expiresAt: new Date(Date.now() + 60_000) };
+      expect(await gateway.sendChatMessage(user, { message: 'hi' }, { correlationId: 'c1', cookieHeader: 'pass_session=x' })).toEqual({
+        ok: false,
+        status: 429,
+        error: 'You are sending messages too fast. Please wait 7 seconds and try again.',
+        retryAfterSeconds: 7,
+      });
+    } finally {
+      await new Promise((done) => stub.close(done));
+    }
+  });
+
   it('keeps one connection for consecutive commands, and answers 503 when command-api hangs or answers no JSON', async () => {
     const connections: number[] = [];
     let mode: 'hang' | 'text' = 'text';

@@ -93,8 +93,9 @@ export function createHttpCommandGateway(options: HttpCommandGatewayOptions): Co
       return { ok: false, status: 503, error: UNAVAILABLE };
     }
     if (res.status >= 200 && res.status < 300) return { ok: true, data: res.body as T };
-    const error = (res.body as { error?: unknown } | null)?.error;
-    return { ok: false, status: res.status, error: typeof error === 'string' ? error : UNAVAILABLE };
+    const { error, retryAfterSeconds: wait } = (res.body as { error?: unknown; retryAfterSeconds?: unknown } | null) ?? {};
+    const failure = { ok: false as const, status: res.status, error: typeof error === 'string' ? error : UNAVAILABLE };
+    return typeof wait === 'number' && wait > 0 ? { ...failure, retryAfterSeconds: wait } : failure;
   }
 
   return {

@@ -24,7 +24,8 @@ export function createInProcessGateway(s: CommandServices, clock: Clock): Comman
     } catch (error) {
       const failure = toApiFailure(error);
       if (failure.status >= 500) s.logger.error({ err: error }, 'gateway command failed');
-      return { ok: false, status: failure.status, error: failure.body.error };
+      const { error: message, retryAfterSeconds } = failure.body;
+      return { ok: false, status: failure.status, error: message, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) };
     }
   }
   return {

@@ -32,9 +32,12 @@ export function toApiFailure(error: unknown): ApiFailure {
     return { status: error.status, body: withFields(error.message, error.fields), headers: error.headers };
   }
   if (error instanceof DomainError) {
-    const headers: Record<string, string> = {};
-    if (error.details.retryAfterSeconds) headers['Retry-After'] = String(error.details.retryAfterSeconds);
-    return { status: httpStatusOf(error.code), body: withFields(error.message, error.details.fields), headers };
+    const status = httpStatusOf(error.code);
+    const body = withFields(error.message, error.details.fields);
+    const wait = error.details.retryAfterSeconds;
+    if (!wait) return { status, body, headers: {} };
+    // The wait in the body too: the web's toast says it, and the socket gateways pass it on.
+    return { status, body: { ...body, retryAfterSeconds: wait }, headers: { 'Retry-After': String(wait) } };
   }
   if (error instanceof ZodError) {
     const fields = fieldMessages(error);

@@ -1,9 +1,12 @@
+import type { EventStore } from '@pass/events';
 import type { Logger } from 'pino';
+import type { Mailer } from '../mail/mailer';
 import type { PaymentProvider } from '../payments/provider/port';
 import type { ActionThrottle, LoginThrottle } from '../sessions/rate-limiter';
 import type { Sessions } from '../sessions/sessions';
 import type { ImageJobs } from '../uploads/image-jobs';
 import type { AdViewTickets } from '../free-points/ad-view-tickets';
+import type { BackgroundWork } from './background';
 import type { Clock } from './clock';
 import type { CommandHandler } from './command-handler';
 
@@ -21,4 +24,13 @@ export interface CommandServices {
   clock: Clock;
   /** Signs and checks the free point's ad-view tickets (keyed from the session secret). */
   adViews: AdViewTickets;
+  /** The member's own stream, read whole for their data export. */
+  eventStore: EventStore;
+  mailer: Mailer;
+  /** The site's public address (`https://example.org`): links in mails are built on it. */
+  siteUrl: string;
+  /** Work answered before it is done (reset mails); `close()` waits for it. */
+  background: BackgroundWork;
+  /** The host's own copies of an erased member's data, cleared before the erasure is answered. */
+  afterErasure?: (userId: string) => Promise<void>;
 }

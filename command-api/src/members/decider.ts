@@ -1,4 +1,6 @@
 import { assertNever, isEventOf, type UserCommand, type UserEvent } from '@pass/events';
+import { decideChangePassword } from '../account-access/change-password';
+import { decideRequestPasswordReset, decideResetPassword } from '../account-access/password-reset';
 import { decideDeleteMemberPost } from '../admin/delete-member-post';
 import { decideSendChatMessage } from '../chat/send';
 import { decideAwardFreePoint } from '../free-points/award';
@@ -9,6 +11,7 @@ import { decideRefundPurchase, decideReversePurchase } from '../payments/reverse
 import type { Decider } from '../kernel/decider';
 import { evolveUser } from './evolve';
 import { decideRegisterUser } from './register';
+import { decideEraseMember } from '../erasure/decide';
 import { initialUserState, type UserState } from './state';
 
 /** The member aggregate's commands, each decided by its capability's own step. */
@@ -32,6 +35,14 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return decideRefundPurchase(command, state);
     case 'DeleteMemberPost':
       return decideDeleteMemberPost(command, state);
+    case 'ChangePassword':
+      return decideChangePassword(command, state);
+    case 'RequestPasswordReset':
+      return decideRequestPasswordReset(command, state);
+    case 'ResetPassword':
+      return decideResetPassword(command, state);
+    case 'EraseMember':
+      return decideEraseMember(command, state);
     default:
       return assertNever(command);
   }

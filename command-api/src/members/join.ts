@@ -38,7 +38,12 @@ export async function join(deps: JoinDeps, form: JoinForm, ctx: CommandContext):
   const email = normalizeEmail(form.email);
   const emailStream = streams.email(email);
   const { state: existing } = await deps.handler.load(emailDecider, emailStream);
-  if (existing.userId) return logIn(deps, existing, form.password, ctx);
+  if (existing.userId) {
+    const joined = await logIn(deps, existing, form.password, ctx);
+    if (joined) return joined;
+    // Held by an erased member (the erasure stopped before releasing it): free, for a new member.
+    await deps.handler.handle(emailDecider, emailStream, { type: 'ReleaseEmail', data: { userId: existing.userId }, now: deps.clock() }, ctx);
+  }
 
   const userId = randomUUID();
   const passwordHash = await hashPassword(form.password);
@@ -48,7 +53,9 @@ export async function join(deps: JoinDeps, form: JoinForm, ctx: CommandContext):
     if (!isDomainError(error, 'already_exists')) throw error;
     // Another request registered this e-mail first: this one is a login for it.
     const { state: winner } = await deps.handler.load(emailDecider, emailStream);
-    return logIn(deps, winner, form.password, ctx);
+    const joined = await logIn(deps, winner, form.password, ctx);
+    if (!joined) throw new DomainError('conflict', 'Please try again in a moment');
+    return joined;
   }
   const { state: user } = await deps.handler.handle(
     userDecider,
@@ -59,9 +66,11 @@ export async function join(deps: JoinDeps, form: JoinForm, ctx: CommandContext):
   return { user, registered: true };
 }
 
-async function logIn(deps: JoinDeps, reservation: EmailState, password: string, ctx: CommandContext): Promise<Joined> {
+/** Logs in the reservation's member; null when that member was erased. */
+async function logIn(deps: JoinDeps, reservation: EmailState, password: string, ctx: CommandContext): Promise<Joined | null> {
   const userId = reservation.userId!;
   let user = await registeredMember(deps, userId, reservation);
+  if (user?.erased) return null;
   if (!user) {
     const completed = await completeOrphan(deps, reservation, password, ctx);
     if (completed) return { user: completed, registered: true };
@@ -77,7 +86,7 @@ async function registeredMember(deps: JoinDeps, userId: string, reservation: Ema
   const orphaned = () => deps.clock().getTime() - Date.parse(reservation.reservedAt ?? '') >= ORPHAN_RESERVATION_MS;
   for (let attempt = 0; ; attempt++) {
     const { state } = await deps.handler.load(userDecider, streams.user(userId));
-    if (state.exists) return state;
+    if (state.exists || state.erased) return state;
     if (orphaned() || attempt >= 20) return null;
     await sleep(10 * (attempt + 1));
   }

@@ -1,14 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE } from '@pass/events';
+import { DEFAULT_LOGIN_LIMITS } from '../sessions/rate-limiter';
 import { startHarness, type Harness } from '../test-support/harness';
 import { joinedMember, nextMemberEmail } from '../test-support/members';
+
+/** Wrong passwords per (account, client); the harness's clients all come from 127.0.0.1. At least the 20 registrations raced below. */
+const LIMIT = 20;
 
 let h: Harness;
 let nowMs = Date.parse('2026-05-01T09:00:00.000Z');
 const clock = () => new Date(nowMs);
 
 beforeAll(async () => {
-  h = await startHarness({ clock, config: { loginLimits: { perEmail: { max: 3, windowMs: 60_000 }, perIp: { max: 1000, windowMs: 60_000 } } } });
+  h = await startHarness({ clock, config: { loginLimits: { ...DEFAULT_LOGIN_LIMITS, attemptsPerIp: { max: 1000, windowMs: 60_000 }, failuresPerAccountAndIp: { max: LIMIT, windowMs: 60_000 }, accountSlowdown: { after: 1000, windowMs: 60_000, maxDelayMs: 60_000 } } } });
 });
 afterAll(async () => {
   await h?.close();
@@ -72,13 +76,27 @@ describe('POST /api/register-user (the join form)', () => {
     expect(streams.size).toBe(1);
   });
 
-  it('rate-limits failed passwords per email with 429 and a clear message', async () => {
+  it('rate-limits failed passwords per account and client with 429 and a clear message', async () => {
     const { address } = await joined();
-    for (let i = 0; i < 3; i++) expect((await h.browser().request('POST', '/api/register-user', { email: address, password: 'bad1' })).status).toBe(401);
+    for (let i = 0; i < LIMIT; i++) expect((await h.browser().request('POST', '/api/register-user', { email: address, password: 'bad1' })).status).toBe(401);
     const res = await h.browser().request('POST', '/api/register-user', { email: address, password: 'pass1' });
     expect(res.status).toBe(429);
-    expect(res.body.error).toMatch(/^Too many login attempts\. Please try again in \d+ minutes?\.$/);
-    expect(res.headers.get('retry-after')).toEqual(expect.any(String));
+    expect(res.body.error).toMatch(/^Too many login attempts\. Please try again in \d+ (seconds?|minutes?)\.$/);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+
+  it('counts guesses sent at once before checking them: over the limit they are refused untried', async () => {
+    const { address } = await joined();
+    const guesses = await Promise.all(Array.from({ length: LIMIT + 10 }, (_, i) => h.browser().request('POST', '/api/register-user', { email: address, password: `bad${i}` })));
+    const statuses = guesses.map((r) => r.status).sort((a, b) => a - b);
+    expect(statuses).toEqual([...Array(LIMIT).fill(401), ...Array(10).fill(429)]);
+  });
+
+  it('a right password clears the client’s failures on the account', async () => {
+    const { address } = await joined();
+    for (let i = 0; i < LIMIT - 1; i++) expect((await h.browser().request('POST', '/api/register-user', { email: address, password: 'bad1' })).status).toBe(401);
+    expect((await h.browser().request('POST', '/api/register-user', { email: address, password: 'pass1' })).status).toBe(200);
+    for (let i = 0; i < LIMIT; i++) expect((await h.browser().request('POST', '/api/register-user', { email: address, password: 'bad1' })).status).toBe(401);
   });
 });
 

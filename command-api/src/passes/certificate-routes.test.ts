@@ -57,8 +57,10 @@ describe('POST /api/register-special-user', () => {
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(id);
     expect(res.body.user).toMatchObject({ fullname: 'Ana Lopez', country: 'Spain', passes: 2, chatCount: 110 - 40, priority: 'normalUser' });
-    const image = res.body.user.image as { url: string; path: string };
-    expect(image.url).toMatch(/^\/uploads\/[0-9a-f]{2}\/[0-9a-f]{32}\.webp$/);
+    const image = res.body.user.image as { url: string; path: string; public_id: string };
+    // Under the member's name (the orphan sweep reads whose it is), never the upload's name.
+    expect(image.url).toBe(`/uploads/cards/${id.slice(0, 2)}/${id}.${image.public_id}.webp`);
+    expect(image.public_id).toMatch(/^[0-9a-f]{32}$/);
 
     const stored = await readFile(join(h.uploadsDir, image.path));
     const meta = await sharp(stored).metadata();

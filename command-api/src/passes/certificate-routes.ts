@@ -1,12 +1,15 @@
-import { LIMITS, streams, type CommandContext, type Image, type Principal, type RegisterSpecialUserResponse } from '@pass/events';
+import { DomainError, LIMITS, streams, type CommandContext, type Image, type Principal, type RegisterSpecialUserResponse, type UserEvent } from '@pass/events';
 import { Router, type Request, type Response } from 'express';
 import multer from 'multer';
 import { requireUser } from '../http/auth';
 import { commandContext } from '../http/context';
 import { HttpError } from '../http/errors';
+import { CommandRejectedByConflicts, type Handled } from '../kernel/command-handler';
 import type { CommandServices } from '../kernel/services';
 import { userDecider } from '../members/decider';
+import type { UserState } from '../members/state';
 import { toUserView } from '../members/view';
+import { adoptImage, markCardChange, withdrawReplacedImage, type CardChange } from '../uploads/card-images';
 import { removeImage } from '../uploads/process-image';
 import { checkCertificateForm, type CertificateForm } from './certificate-form';
 import { claimPasses } from './claim';
@@ -28,21 +31,32 @@ function runUpload(req: Request, res: Response): Promise<void> {
   );
 }
 
-/** Claims the form's passes and posts the card; a stored image is removed again if either is refused. */
-async function claimAndPost(s: CommandServices, member: Principal, form: CertificateForm, ctx: CommandContext): Promise<RegisterSpecialUserResponse> {
+/** Nothing was appended: a refusal, or a stream that kept changing. Any other failure may have been. */
+const nothingAppended = (error: unknown) => error instanceof DomainError || error instanceof CommandRejectedByConflicts;
+
+/**
+ * Claims the form's passes and posts the card. A stored image is removed again when either is
+ * refused, and the change settles; when the post's append has an unknown outcome the change
+ * stays marked for the orphan sweep.
+ */
+async function claimAndPost(s: CommandServices, member: Principal, form: CertificateForm, change: CardChange, ctx: CommandContext): Promise<Handled<UserState, UserEvent>> {
   let image: Image | undefined;
-  if (form.file) image = await s.images.processImage(form.file.buffer);
+  let posting = false;
   try {
+    image = form.file ? await adoptImage(s.uploadsDir, await s.images.processImage(form.file.buffer), member.id) : undefined;
     if (form.passes > 0) await claimPasses(s, member.id, form.passes, ctx);
-    const { state } = await s.handler.handle(
-      userDecider,
-      streams.user(member.id),
-      { type: 'PostCertificate', data: { userId: member.id, ...form.fields, ...(image ? { image } : {}) }, now: s.clock() },
-      ctx,
-    );
-    return { id: state.userId, user: toUserView(state) };
+    posting = true;
+    const command = { type: 'PostCertificate' as const, data: { userId: member.id, ...form.fields, ...(image ? { image } : {}) }, now: s.clock() };
+    return await s.handler.handle(userDecider, streams.user(member.id), command, ctx);
   } catch (error) {
-    if (image) await removeImage(s.uploadsDir, image).catch(() => undefined);
+    if (!posting || nothingAppended(error)) {
+      try {
+        if (image) await removeImage(s.uploadsDir, image);
+        await change.settle();
+      } catch (cause) {
+        s.logger.warn({ err: cause }, 'a refused upload could not be removed; the next orphan sweep will');
+      }
+    }
     throw error;
   }
 }
@@ -65,7 +79,13 @@ export function certificateRoutes(s: CommandServices): Router {
     ]);
     if (!user.exists) throw new HttpError(401, 'Please join to continue');
     const form = checkCertificateForm((req.body ?? {}) as Record<string, unknown>, req.file, user, pool);
-    res.json(await claimAndPost(s, member, form, ctx));
+    const change = await markCardChange(s.uploadsDir, member.id);
+    const posted = await claimAndPost(s, member, form, change, ctx);
+    // Acknowledged: the image the card showed before is withdrawn (a member holds one).
+    const deps = { store: s.handler.store, uploadsDir: s.uploadsDir, logger: s.logger };
+    if (await withdrawReplacedImage(deps, streams.user(member.id), posted, posted.state.certificate?.image)) await change.settle();
+    const response: RegisterSpecialUserResponse = { id: posted.state.userId, user: toUserView(posted.state) };
+    res.json(response);
   });
 
   return router;

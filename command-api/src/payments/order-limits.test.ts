@@ -28,7 +28,7 @@ describe('POST /api/payments/orders per member', () => {
       expect(create).toHaveBeenCalledTimes(MAX);
       const refused = await b.request('POST', '/api/payments/orders', { amountUsd: 5 });
       expect(refused.status).toBe(429);
-      expect(refused.body).toEqual({ error: expect.stringMatching(/^Too many payment orders started\. Please wait \d+ minutes? and try again\.$/) });
+      expect(refused.body).toEqual({ error: expect.stringMatching(/^Too many payment orders started\. Please wait \d+ minutes? and try again\.$/), retryAfterSeconds: expect.any(Number) });
       const retryAfter = Number(refused.headers.get('retry-after'));
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(600);

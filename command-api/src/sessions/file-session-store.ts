@@ -2,13 +2,14 @@ import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises
 import { dirname } from 'node:path';
 import { isLive, MemorySessionStore, type SessionRecord } from './session-store';
 
-type Line = { op: 'create'; record: SessionRecord } | { op: 'revoke'; id: string };
+type Line = { op: 'create'; record: SessionRecord } | { op: 'revoke'; id: string } | { op: 'touch'; id: string; at: string };
 
 /**
  * Standalone sessions: an append-only JSON-lines log next to the embedded event store, loaded
  * into memory at start and compacted (expired and revoked sessions dropped) on every open and
- * whenever dead lines outnumber live sessions. One process owns the file; distributed mode uses
- * the Redis adapter instead.
+ * whenever dead lines outnumber live sessions. The per-member index (signing a member out
+ * everywhere) is the memory store's, rebuilt from the lines as they load. One process owns the
+ * file; distributed mode uses the Redis adapter instead.
  */
 export class FileSessionStore extends MemorySessionStore {
   override readonly kind = 'file';
@@ -36,8 +37,9 @@ export class FileSessionStore extends MemorySessionStore {
       } catch {
         continue; // a torn last line after a crash
       }
-      if (line.op === 'create') store.sessions.set(line.record.id, line.record);
-      else store.sessions.delete(line.id);
+      if (line.op === 'create') store.remember(line.record);
+      else if (line.op === 'touch') await store.touchInMemory(line.id, line.at);
+      else store.forget(line.id);
     }
     await store.compact();
     return store;
@@ -46,7 +48,7 @@ export class FileSessionStore extends MemorySessionStore {
   /** Rewrites the file with the live sessions only (atomically: temp file, then rename). */
   private async compact(): Promise<void> {
     const now = Date.now();
-    for (const [id, record] of this.sessions) if (!isLive(record, now)) this.sessions.delete(id);
+    for (const [id, record] of this.sessions) if (!isLive(record, now)) this.forget(id);
     const lines = [...this.sessions.values()].map((record) => JSON.stringify({ op: 'create', record } satisfies Line) + '\n');
     await writeFile(`${this.file}.tmp`, lines.join(''), { mode: 0o600 });
     await rename(`${this.file}.tmp`, this.file);
@@ -61,6 +63,16 @@ export class FileSessionStore extends MemorySessionStore {
   override async revoke(id: string): Promise<void> {
     await super.revoke(id);
     await this.write({ op: 'revoke', id });
+  }
+
+  override async touch(id: string, at: string): Promise<void> {
+    if (!this.sessions.has(id)) return;
+    await super.touch(id, at);
+    await this.write({ op: 'touch', id, at });
+  }
+
+  private touchInMemory(id: string, at: string): Promise<void> {
+    return super.touch(id, at);
   }
 
   override async close(): Promise<void> {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
+import { DomainError, isDomainError } from '@pass/events';
 import { requireService, testRedisUrl } from '@pass/events/test-support';
-import { ActionThrottle } from './rate-limiter';
+import { ActionThrottle, DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginLimits } from './rate-limiter';
 
 const LIMITS = {
   chatPerUser: { max: 5, windowMs: 10_000 },
@@ -14,7 +15,7 @@ const LIMITS = {
 
 const redisReachable = await requireService('command-api: action limits script (Redis)', testRedisUrl(), 6379);
 
-describe.skipIf(!redisReachable)('action limits in Redis: one atomic script per attempt', () => {
+describe.skipIf(!redisReachable)('action limits in Redis: atomic across processes', () => {
   const withRedis = async (test: (redis: Redis, prefix: string) => Promise<void>) => {
     const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2, enableAutoPipelining: true });
     const prefix = `test:limits-script:${randomUUID()}:`;
@@ -60,18 +61,149 @@ describe.skipIf(!redisReachable)('action limits in Redis: one atomic script per 
       expect(wait).toBeGreaterThan(0);
       expect(wait).toBeLessThanOrEqual(600);
       expect(await throttle.attempt('orders', 'm2', '198.51.100.4')).toBe(0);
-      expect(await redis.get(`${prefix}orders:user:m1`)).toBe('2');
       expect(await redis.keys(`${prefix}*198.51.100.4`)).toEqual([]);
     });
   });
 });
 
-describe('action limits in memory: payment orders', () => {
+describe('action limits in memory', () => {
+  it('lets exactly the allowance through when a burst arrives at once', async () => {
+    const throttle = ActionThrottle.inMemory(LIMITS);
+    const waits = await Promise.all(Array.from({ length: 20 }, () => throttle.attempt('chat', 'u1', '198.51.100.1')));
+    expect(waits.filter((w) => w === 0)).toHaveLength(5);
+    for (const w of waits.filter((w) => w > 0)) expect(w).toBeLessThanOrEqual(10);
+    // The member's refused attempts did not use the address's allowance: 3 of its 8 are left.
+    for (let m = 0; m < 3; m++) expect(await throttle.attempt('chat', `m${m}`, '198.51.100.1')).toBe(0);
+    expect(await throttle.attempt('chat', 'm3', '198.51.100.1')).toBeGreaterThan(0);
+  });
+
   it('limits payment orders per member only', async () => {
     const throttle = ActionThrottle.inMemory(LIMITS);
     expect(await throttle.attempt('orders', 'm1', '198.51.100.4')).toBe(0);
     expect(await throttle.attempt('orders', 'm1', '198.51.100.5')).toBe(0);
     expect(await throttle.attempt('orders', 'm1', '198.51.100.6')).toBeGreaterThan(0);
     expect(await throttle.attempt('orders', 'm2', '198.51.100.4')).toBe(0);
+  });
+});
+
+const LOGIN: LoginLimits = {
+  attemptsPerIp: { max: 1000, windowMs: 60_000 },
+  failuresPerAccountAndIp: { max: 3, windowMs: 60_000 },
+  failuresPerIp: { max: 6, windowMs: 60_000 },
+  accountSlowdown: { after: 6, windowMs: 60_000, maxDelayMs: 30_000 },
+};
+
+const wrong = () => Promise.reject(new DomainError('unauthorized', 'wrong password'));
+const right = () => Promise.resolve('in');
+const tooMany = (s: number) => `wait ${s}`;
+
+/** What a login attempt came to: 'in', 'wrong' or the wait of a refusal. */
+async function login(throttle: LoginThrottle, account: string, ip: string, check: () => Promise<string>): Promise<string | number> {
+  try {
+    return await throttle.guard(account, ip, tooMany, check);
+  } catch (error) {
+    if (isDomainError(error, 'too_soon')) return Number(error.details.retryAfterSeconds);
+    if (isDomainError(error, 'unauthorized')) return 'wrong';
+    throw error;
+  }
+}
+
+/** The login limits' behaviour, the same on both stores. */
+function loginSuite(open: () => Promise<{ throttle: LoginThrottle; done: () => Promise<void> }>) {
+  const withThrottle = async (test: (t: LoginThrottle) => Promise<void>) => {
+    const { throttle, done } = await open();
+    try {
+      await test(throttle);
+    } finally {
+      await done();
+    }
+  };
+
+  it('counts guesses sent at once before any is checked: only the allowance is tried', async () => {
+    await withThrottle(async (t) => {
+      let tried = 0;
+      const guess = () => {
+        tried++;
+        return wrong();
+      };
+      const answers = await Promise.all(Array.from({ length: 10 }, () => login(t, 'm@example.com', '198.51.100.1', guess)));
+      expect(tried).toBe(3);
+      expect(answers.filter((a) => a === 'wrong')).toHaveLength(3);
+      expect(answers.filter((a) => typeof a === 'number' && a > 0 && a <= 60)).toHaveLength(7);
+    });
+  });
+
+  it('a member on a clean client gets in while the account is attacked from elsewhere', async () => {
+    await withThrottle(async (t) => {
+      // Two attackers fail 3 times each: 6 failures on the account, past its slow-down threshold.
+      for (const ip of ['198.51.100.1', '198.51.100.2']) for (let i = 0; i < 3; i++) expect(await login(t, 'M@example.com', ip, wrong)).toBe('wrong');
+      expect(await login(t, 'm@example.com', '198.51.100.1', right)).toEqual(expect.any(Number));
+      expect(await login(t, 'm@example.com', '203.0.113.7', right)).toBe('in');
+      // Their own typo then makes them a client that has failed: the slow-down applies, one attempt per gap.
+      expect(await login(t, 'm@example.com', '203.0.113.7', wrong)).toBe('wrong');
+      const answers = [await login(t, 'm@example.com', '203.0.113.7', wrong), await login(t, 'm@example.com', '203.0.113.7', right)];
+      expect(answers.filter((a) => typeof a === 'number')).not.toHaveLength(0);
+    });
+  });
+
+  it('a right password clears the client’s failures; failures per client count over every account', async () => {
+    await withThrottle(async (t) => {
+      for (let i = 0; i < 2; i++) expect(await login(t, 'a@example.com', '198.51.100.3', wrong)).toBe('wrong');
+      expect(await login(t, 'a@example.com', '198.51.100.3', right)).toBe('in');
+      for (let i = 0; i < 2; i++) expect(await login(t, 'a@example.com', '198.51.100.3', wrong)).toBe('wrong');
+      // 4 failures from this client so far; 2 more on other accounts reach its 6.
+      expect(await login(t, 'b@example.com', '198.51.100.3', wrong)).toBe('wrong');
+      expect(await login(t, 'c@example.com', '198.51.100.3', wrong)).toBe('wrong');
+      expect(await login(t, 'd@example.com', '198.51.100.3', right)).toEqual(expect.any(Number));
+      expect(await login(t, 'd@example.com', '198.51.100.4', right)).toBe('in');
+    });
+  });
+
+  it('an attempt that was no guess (a conflict, the store down) is given back', async () => {
+    await withThrottle(async (t) => {
+      const busy = () => Promise.reject(new DomainError('conflict', 'try again'));
+      for (let i = 0; i < 5; i++) await expect(t.guard('e@example.com', '198.51.100.5', tooMany, busy)).rejects.toThrow('try again');
+      expect(await login(t, 'e@example.com', '198.51.100.5', right)).toBe('in');
+    });
+  });
+}
+
+describe('login limits in memory', () => {
+  loginSuite(async () => ({ throttle: LoginThrottle.inMemory(LOGIN), done: async () => {} }));
+
+  it('keeps its defaults: no hard per-account lock', () => {
+    expect(DEFAULT_LOGIN_LIMITS.failuresPerAccountAndIp).toEqual({ max: 10, windowMs: 60 * 60_000 });
+    expect(DEFAULT_LOGIN_LIMITS.accountSlowdown.maxDelayMs).toBeLessThanOrEqual(60_000);
+  });
+});
+
+describe.skipIf(!redisReachable)('login limits in Redis', () => {
+  it('keeps no e-mail address in Redis: the account is named by a digest', async () => {
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
+    const prefix = `test:login-keys:${randomUUID()}:`;
+    try {
+      const throttle = LoginThrottle.onRedis(redis, prefix, LOGIN);
+      for (let i = 0; i < 6; i++) await login(throttle, 'Erased.Member@Example.com', `198.51.100.${i + 1}`, wrong);
+      const keys = await redis.keys(`${prefix}*`);
+      expect(keys.some((k) => k.startsWith(`${prefix}failures:account:`))).toBe(true);
+      expect(keys.filter((k) => /erased\.member|example\.com/i.test(k))).toEqual([]);
+    } finally {
+      const keys = await redis.keys(`${prefix}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
+    }
+  });
+
+  loginSuite(async () => {
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2, enableAutoPipelining: true });
+    const prefix = `test:login-limits:${randomUUID()}:`;
+    return {
+      throttle: LoginThrottle.onRedis(redis, prefix, LOGIN),
+      done: async () => {
+        const keys = await redis.keys(`${prefix}*`);
+        if (keys.length) await redis.del(...keys);
+        redis.disconnect();
+      },
+    };
   });
 });

@@ -9,7 +9,9 @@ export interface LocalCacheOptions extends SessionRecordCacheOptions {
 }
 
 /**
- * Distributed sessions: one Redis key per session, expiring with it, shared by every process.
+ * Distributed sessions: one Redis key per session, expiring with it, shared by every process,
+ * and one set per member of their session ids (`<prefix>of:user:<id>`), so signing a member out
+ * everywhere is one SMEMBERS and one MULTI, whatever the number of sessions in Redis.
  *
  * `withLocalCache` also keeps the records it read in this process (a member's every request
  * checks their session; that round trip was a fifth of command-api's CPU per chat message).
@@ -52,9 +54,16 @@ export class RedisSessionStore implements SessionStore {
     return c && { enabled: c.enabled, hits: c.hits, misses: c.misses, size: c.size };
   }
 
+  /** The set of one member's (or admin's) session ids; ids hold no ':', so it never names a session. */
+  private subjectKey(kind: SessionRecord['kind'], subjectId: string): string {
+    return `${this.prefix}of:${kind}:${subjectId}`;
+  }
+
   async create(record: SessionRecord): Promise<void> {
     const ttlMs = Math.max(1, Date.parse(record.expiresAt) - Date.now());
-    await this.redis.set(this.prefix + record.id, JSON.stringify(record), 'PX', ttlMs);
+    const index = this.subjectKey(record.kind, record.subjectId);
+    // Every session lasts as long, so the newest one's expiry is the set's: it goes with the last session.
+    await this.redis.multi().set(this.prefix + record.id, JSON.stringify(record), 'PX', ttlMs).sadd(index, record.id).pexpire(index, ttlMs).exec();
   }
 
   get(id: string): Promise<SessionRecord | null> {
@@ -63,8 +72,38 @@ export class RedisSessionStore implements SessionStore {
 
   async revoke(id: string): Promise<void> {
     this.cache?.forget(id);
-    // One MULTI: no process can see the key gone without the announcement following it.
+    // One MULTI: no process can see the key gone without the announcement following it. The id
+    // stays in its member's set until that set is next listed (a revoked id lists as nothing).
     await this.redis.multi().del(this.prefix + id).publish(this.revocationChannel, id).exec();
+  }
+
+  async listOf(kind: SessionRecord['kind'], subjectId: string): Promise<SessionRecord[]> {
+    const index = this.subjectKey(kind, subjectId);
+    const ids = await this.redis.smembers(index);
+    if (ids.length === 0) return [];
+    const raws = await this.redis.mget(ids.map((id) => this.prefix + id));
+    const gone = ids.filter((_, i) => !raws[i]);
+    if (gone.length > 0) await this.redis.srem(index, ...gone);
+    return raws.flatMap((raw) => (raw ? [JSON.parse(raw) as SessionRecord] : []));
+  }
+
+  async revokeAllOf(kind: SessionRecord['kind'], subjectId: string, except?: string): Promise<string[]> {
+    const index = this.subjectKey(kind, subjectId);
+    const ids = (await this.redis.smembers(index)).filter((id) => id !== except);
+    if (ids.length === 0) return [];
+    for (const id of ids) this.cache?.forget(id);
+    // One MULTI: the records, their places in the set and every process's cached copy go together.
+    const multi = this.redis.multi().del(...ids.map((id) => this.prefix + id)).srem(index, ...ids);
+    for (const id of ids) multi.publish(this.revocationChannel, id);
+    await multi.exec();
+    return ids;
+  }
+
+  async touch(id: string, at: string): Promise<void> {
+    const record = await this.load(id);
+    if (!record) return;
+    // XX and KEEPTTL: a session revoked meanwhile is not brought back, and it still expires when it did.
+    await this.redis.set(this.prefix + id, JSON.stringify({ ...record, lastSeenAt: at }), 'KEEPTTL', 'XX');
   }
 
   async close(): Promise<void> {

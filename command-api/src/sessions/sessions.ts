@@ -9,7 +9,7 @@ import {
   type SessionVerifier,
 } from '@pass/events';
 import type { Clock } from '../kernel/clock';
-import type { SessionRecord, SessionStore } from './session-store';
+import { isLive, LAST_SEEN_GRANULARITY_MS, type SessionRecord, type SessionStore } from './session-store';
 
 export const SESSION_TTL_MS = LIMITS.sessionCookieHours * 60 * 60 * 1000;
 const SIGNED_VALUES_KEPT = 100_000;
@@ -52,6 +52,8 @@ export function parseCookies(header: string | undefined): Map<string, string> {
 export class Sessions implements SessionVerifier {
   /** Cookie values whose signature checked out, so a member's next requests skip the HMAC (bounded). */
   private readonly signedValues = new Map<string, string>();
+  /** When this process last wrote each session's last-seen time (bounded like `signedValues`). */
+  private readonly seenWritten = new Map<string, number>();
 
   constructor(private readonly options: SessionsOptions) {}
 
@@ -93,6 +95,21 @@ export class Sessions implements SessionVerifier {
     if (principal) await this.options.store.revoke(principal.sessionId);
   }
 
+  /** The live sessions of a member, oldest first (what their data export lists). */
+  async sessionsOf(kind: Principal['kind'], subjectId: string): Promise<SessionRecord[]> {
+    const now = this.options.clock().getTime();
+    const records = await this.options.store.listOf(kind, subjectId);
+    return records.filter((r) => isLive(r, now)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  /**
+   * Ends every session of a member but `exceptSessionId` (none: every one): on this process at
+   * once, and on every other (command-api's caches, query-api) by the store's revocation.
+   */
+  async endAllOf(kind: Principal['kind'], subjectId: string, exceptSessionId?: string): Promise<number> {
+    return (await this.options.store.revokeAllOf(kind, subjectId, exceptSessionId)).length;
+  }
+
   private async principal(kind: Principal['kind'], cookieValue: string | undefined): Promise<Principal | null> {
     if (!cookieValue) return null;
     const id = this.signedId(cookieValue);
@@ -100,8 +117,20 @@ export class Sessions implements SessionVerifier {
     const record = await this.options.store.get(id);
     if (!record || record.kind !== kind) return null;
     const expiresAt = new Date(record.expiresAt);
-    if (expiresAt.getTime() <= this.options.clock().getTime()) return null;
+    const now = this.options.clock().getTime();
+    if (expiresAt.getTime() <= now) return null;
+    this.noteSeen(record, now);
     return { kind, id: record.subjectId, sessionId: id, expiresAt };
+  }
+
+  /** Writes the session's last-seen time when it is `LAST_SEEN_GRANULARITY_MS` old, off the request's path. */
+  private noteSeen(record: SessionRecord, now: number): void {
+    const last = Math.max(this.seenWritten.get(record.id) ?? 0, Date.parse(record.lastSeenAt ?? record.createdAt));
+    if (now - last < LAST_SEEN_GRANULARITY_MS) return;
+    if (this.seenWritten.size >= SIGNED_VALUES_KEPT) this.seenWritten.delete(this.seenWritten.keys().next().value!);
+    this.seenWritten.set(record.id, now);
+    // Informational only: a failed write leaves the older time, never a refused request.
+    this.options.store.touch(record.id, new Date(now).toISOString()).catch(() => undefined);
   }
 
   /** The session id a cookie value carries, when its signature is ours. */

@@ -46,6 +46,8 @@ export const RELAXED_ACTION_LIMITS: ActionLimits = {
   freePointPerUser: { max: 10_000, windowMs: 1_000 },
   freePointPerIp: { max: 10_000, windowMs: 1_000 },
   ordersPerUser: { max: 10_000, windowMs: 1_000 },
+  passwordResetPerEmail: { max: 10_000, windowMs: 1_000 },
+  passwordResetPerIp: { max: 10_000, windowMs: 1_000 },
 };
 
 export interface HarnessOptions {

@@ -3,12 +3,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import type { Image } from '@pass/events';
 import sharp from 'sharp';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requireService, testRedisUrl } from '@pass/events/test-support';
+import { eventually, requireService, testRedisUrl } from '@pass/events/test-support';
 import { jpegWithExif } from '../test-support/images';
-import { BullMqImageJobs, InProcessImageJobs, type ImageJobs } from './image-jobs';
-import { ImageDecodeError } from './process-image';
+import { BullMqImageJobs, IMAGE_JOBS_UNAVAILABLE, ImageJobFailures, InProcessImageJobs, startImageWorker, type ImageJobs } from './image-jobs';
+import { ImageDecodeError, processImage } from './process-image';
 import { sniffContentType } from './content-type';
 
 const redisUrl = testRedisUrl();
@@ -43,6 +45,70 @@ describe('image jobs', () => {
     } finally {
       await jobs.close();
     }
+  });
+});
+
+describe.skipIf(!redisUp)('image jobs on BullMQ: retries and dead letters', () => {
+  const logger = pino({ level: 'silent' });
+  const quick = { attempts: 3, backoffMs: 20 };
+  const opened: { close(): Promise<void> }[] = [];
+  afterAll(async () => {
+    for (const o of opened.reverse()) await o.close();
+  });
+
+  /** A producer (no worker of its own), a worker running `work`, and the dead-letter reader, on a fresh queue. */
+  async function queueWith(work: (uploadsDir: string, input: Buffer) => Promise<Image>) {
+    const prefix = `test:${randomUUID()}`;
+    const worker = startImageWorker({ redisUrl, uploadsDir: dir, logger, prefix, process: work });
+    const jobs = new BullMqImageJobs({ redisUrl, uploadsDir: dir, logger, prefix, runWorker: false, retries: quick });
+    const failures = new ImageJobFailures({ redisUrl, prefix });
+    const queue = new Queue<{ image: string }>('image-processing', { connection: { host: new URL(redisUrl).hostname, port: Number(new URL(redisUrl).port || 6379) }, prefix });
+    // Closed in reverse: the queue's keys go last, once nothing uses them.
+    opened.push({ close: () => queue.obliterate({ force: true }).finally(() => queue.close()) }, worker, jobs, failures);
+    await worker.ready();
+    return { jobs, failures, queue };
+  }
+
+  it('retries a transient failure and answers the request with the stored image', async () => {
+    let calls = 0;
+    const { jobs, failures, queue } = await queueWith(async (uploads, input) => {
+      calls++;
+      if (calls === 1) throw new Error('EIO: disk hiccup');
+      return processImage(uploads, input);
+    });
+    const image = await jobs.processImage(await jpegWithExif(400, 200));
+    expect(calls).toBe(2);
+    expect((await sharp(await readFile(join(dir, image.path))).metadata()).format).toBe('webp');
+    expect(await failures.list()).toEqual({ queue: 'bullmq', total: 0, jobs: [] });
+    // The member's bytes do not stay in Redis once the job is done.
+    await eventually(async () => {
+      const done = await queue.getCompleted();
+      expect(done.map((j) => j.data.image)).toEqual(['']);
+    });
+  });
+
+  it('does not retry an unreadable image, answers it as one, and keeps no dead letter', async () => {
+    let calls = 0;
+    const { jobs, failures } = await queueWith(async (uploads, input) => {
+      calls++;
+      return processImage(uploads, input);
+    });
+    await expect(jobs.processImage(Buffer.from('RIFF0000WEBPnot really'))).rejects.toBeInstanceOf(ImageDecodeError);
+    expect(calls).toBe(1);
+    expect((await failures.list()).total).toBe(0);
+  });
+
+  it('lists a job that failed every attempt as a dead letter: when, attempts, reason, not the image', async () => {
+    const { jobs, failures, queue } = await queueWith(async () => {
+      throw new Error('ENOSPC: no space left on device');
+    });
+    // The member is asked to try again later (503), not told the image was at fault.
+    await expect(jobs.processImage(await jpegWithExif(40, 20))).rejects.toMatchObject({ status: 503, message: IMAGE_JOBS_UNAVAILABLE });
+    const dead = await failures.list();
+    expect(dead).toMatchObject({ queue: 'bullmq', total: 1, jobs: [{ attempts: 3, reason: 'ENOSPC: no space left on device' }] });
+    expect(Date.parse(dead.jobs[0]!.failedAt)).not.toBeNaN();
+    expect(JSON.stringify(dead)).not.toMatch(/image|base64/i);
+    await eventually(async () => expect((await queue.getFailed()).map((j) => j.data.image)).toEqual(['']));
   });
 });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import type { Image } from '@pass/events';
 import sharp from 'sharp';
 
@@ -8,6 +8,8 @@ import sharp from 'sharp';
 export const MAX_IMAGE_SIDE = 1024;
 /** Refuses decompression bombs before decoding (a 2 MB file can claim gigapixels). */
 const MAX_INPUT_PIXELS = 40_000_000;
+/** Where processed images wait, nobody's, until a post adopts one (card-images.ts). */
+export const INCOMING_DIR = 'incoming';
 
 export class ImageDecodeError extends Error {
   constructor(cause: unknown) {
@@ -33,17 +35,22 @@ export async function processImage(uploadsDir: string, input: Buffer): Promise<I
     throw new ImageDecodeError(error);
   }
   const id = randomUUID().replaceAll('-', '');
-  const path = `${id.slice(0, 2)}/${id}.webp`;
-  const file = join(resolve(uploadsDir), ...path.split('/'));
+  const path = `${INCOMING_DIR}/${id}.webp`;
+  const file = uploadPath(uploadsDir, path)!;
   await mkdir(dirname(file), { recursive: true });
   await writeFile(file, output, { flag: 'wx' });
   return { path, public_id: id, url: `/uploads/${path}` };
 }
 
-/** Removes a stored image (a claim failed after the upload was processed). */
-export async function removeImage(uploadsDir: string, image: Image): Promise<void> {
+/** The file of `path` under the uploads folder; undefined for a path that would leave it. */
+export function uploadPath(uploadsDir: string, path: string): string | undefined {
   const root = resolve(uploadsDir);
-  const file = resolve(root, image.path);
-  if (!file.startsWith(root + sep)) return;
-  await rm(file, { force: true });
+  const file = resolve(root, path);
+  return file.startsWith(root + sep) ? file : undefined;
+}
+
+/** Removes a stored image (refused, replaced or deleted); a missing one is already gone. */
+export async function removeImage(uploadsDir: string, image: Image): Promise<void> {
+  const file = uploadPath(uploadsDir, image.path);
+  if (file) await rm(file, { force: true });
 }

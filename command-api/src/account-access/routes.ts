@@ -1,0 +1,122 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  ACCESS_MESSAGES,
+  DomainError,
+  changePasswordSchema,
+  isDomainError,
+  normalizeEmail,
+  passwordResetConfirmSchema,
+  passwordResetSchema,
+  streams,
+  type CommandContext,
+  type PasswordResetResponse,
+} from '@pass/events';
+import { Router } from 'express';
+import { requireUser } from '../http/auth';
+import { commandContext } from '../http/context';
+import type { CommandServices } from '../kernel/services';
+import { resetMail } from '../mail/reset-mail';
+import { userDecider } from '../members/decider';
+import { emailDecider } from '../members/email-decider';
+import { requireRegistered } from '../members/state';
+import { hashPassword, verifyPassword } from '../sessions/passwords';
+import { tooManyAttemptsMessage } from '../sessions/rate-limiter';
+
+/** A reset link's token: `<member id>.<secret>`; the stream keeps only the secret's SHA-256. */
+const TOKEN = /^([\w-]{1,64})\.([\w-]{43})$/;
+const hashOf = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+/** A used, expired or forged link: one answer, on the form's token field. */
+const invalidLink = () => new DomainError('invalid', ACCESS_MESSAGES.resetLinkInvalid, { fields: { token: ACCESS_MESSAGES.resetLinkInvalid } });
+
+/**
+ * A member's access (issue 17): changing the password, signing out everywhere, and recovering
+ * an account by a mailed link. Each ends sessions through the session store, so they stop on
+ * every process at once (query-api verifies against the same store).
+ */
+export function accessRoutes(s: CommandServices): Router {
+  const router = Router();
+
+  // Knowing the current password: a wrong one counts as a failed login of that account from this client.
+  router.post('/api/change-password', async (req, res) => {
+    const principal = requireUser(res);
+    const form = changePasswordSchema.parse(req.body ?? {});
+    const { state } = await s.handler.load(userDecider, streams.user(principal.id));
+    requireRegistered(state);
+    try {
+      await s.throttle.guard(state.email, req.ip ?? 'unknown', tooManyAttemptsMessage, async () => {
+        if (!(await verifyPassword(state.passwordHash, form.currentPassword))) throw new DomainError('unauthorized', ACCESS_MESSAGES.wrongCurrentPassword);
+      });
+    } catch (error) {
+      if (!isDomainError(error, 'unauthorized')) throw error;
+      // Signed in: not a session problem (401 would send the web to the join page), a field to correct.
+      throw new DomainError('invalid', ACCESS_MESSAGES.wrongCurrentPassword, { fields: { currentPassword: ACCESS_MESSAGES.wrongCurrentPassword } });
+    }
+    const passwordHash = await hashPassword(form.newPassword);
+    await s.handler.handle(userDecider, streams.user(principal.id), { type: 'ChangePassword', data: { userId: principal.id, passwordHash }, now: s.clock() }, commandContext(req, principal, s.clock));
+    const ended = await s.sessions.endAllOf('user', principal.id, principal.sessionId);
+    req.log?.info({ userId: principal.id, sessionsEnded: ended }, 'password changed');
+    res.status(204).end();
+  });
+
+  router.post('/api/logout-everywhere', async (req, res) => {
+    const principal = requireUser(res);
+    const ended = await s.sessions.endAllOf('user', principal.id);
+    s.sessions.clearCookie(res, 'user');
+    req.log?.info({ userId: principal.id, sessionsEnded: ended }, 'signed out everywhere');
+    res.status(204).end();
+  });
+
+  // The same answer, as fast, for any address: the lookup, the append and the mail run after it.
+  router.post('/api/password-reset', async (req, res) => {
+    const { email } = passwordResetSchema.parse(req.body ?? {});
+    await s.actions.enforce('passwordReset', normalizeEmail(email), req.ip);
+    const ctx = commandContext(req, null, s.clock);
+    s.background.run(() => mailResetLink(s, email, ctx));
+    const body: PasswordResetResponse = { message: ACCESS_MESSAGES.resetRequested };
+    res.status(202).json(body);
+  });
+
+  router.post('/api/password-reset/confirm', async (req, res) => {
+    const form = passwordResetConfirmSchema.parse(req.body ?? {});
+    const token = TOKEN.exec(form.token);
+    if (!token) throw invalidLink();
+    const [, userId, secret] = token as unknown as [string, string, string];
+    const tokenHash = hashOf(secret);
+    // Checked before the hash is paid for; the decider checks again on the state it appends to.
+    const { state } = await s.handler.load(userDecider, streams.user(userId));
+    const expiresAt = state.pendingResets.get(tokenHash);
+    if (!state.exists || !expiresAt || Date.parse(expiresAt) <= s.clock().getTime()) throw invalidLink();
+    const passwordHash = await hashPassword(form.password);
+    try {
+      await s.handler.handle(userDecider, streams.user(userId), { type: 'ResetPassword', data: { userId, tokenHash, passwordHash }, now: s.clock() }, commandContext(req, null, s.clock));
+    } catch (error) {
+      // Used meanwhile by a request in flight, or expired during the hash.
+      throw isDomainError(error, 'invalid') ? invalidLink() : error;
+    }
+    const ended = await s.sessions.endAllOf('user', userId);
+    req.log?.info({ userId, sessionsEnded: ended }, 'password set with a reset link');
+    res.status(204).end();
+  });
+
+  return router;
+}
+
+/** Records a new link for a registered address and mails it; an unknown address gets nothing. Logs ids, never the address. */
+async function mailResetLink(s: CommandServices, email: string, ctx: CommandContext): Promise<void> {
+  const log = s.logger.child({ requestId: ctx.correlationId });
+  try {
+    const { state: reservation } = await s.handler.load(emailDecider, streams.email(email));
+    const userId = reservation.userId;
+    if (!userId) return;
+    const { state: user } = await s.handler.load(userDecider, streams.user(userId));
+    if (!user.exists) return;
+    const secret = randomBytes(32).toString('base64url');
+    await s.handler.handle(userDecider, streams.user(userId), { type: 'RequestPasswordReset', data: { userId, tokenHash: hashOf(secret) }, now: s.clock() }, ctx);
+    await s.mailer.send(resetMail(user.email, s.siteUrl, `${userId}.${secret}`));
+    log.info({ userId }, 'password reset link sent');
+  } catch (error) {
+    // Not the error itself: an SMTP refusal quotes the recipient's address.
+    const e = error as { name?: string; code?: string; responseCode?: number };
+    log.error({ error: e.name ?? 'Error', code: e.code, responseCode: e.responseCode }, 'password reset link not sent');
+  }
+}
