@@ -1,9 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import {
   commandApiRequires,
+  imageWorkerRequires,
   projectorRequires,
   proxyRequires,
   queryApiRequires,
@@ -62,6 +63,18 @@ describe('settings', () => {
     expect(parseSettings({ READY_MAX_LAG_EVENTS: '500', READY_MAX_LAG_SECONDS: '2.5' }).readyMaxLag).toEqual({ events: 500, seconds: 2.5 });
     expect(() => parseSettings({ READY_MAX_LAG_EVENTS: 'many' })).toThrowError(/^Invalid setting READY_MAX_LAG_EVENTS/);
     expect(() => parseSettings({ READY_MAX_LAG_SECONDS: '-1' })).toThrowError(/^Invalid setting READY_MAX_LAG_SECONDS/);
+    expect(parseSettings({}).readyMaxHeartbeatSeconds).toBe(10);
+    expect(parseSettings({ READY_MAX_HEARTBEAT_SECONDS: '3' }).readyMaxHeartbeatSeconds).toBe(3);
+    expect(() => parseSettings({ READY_MAX_HEARTBEAT_SECONDS: '0' })).toThrowError(/^Invalid setting READY_MAX_HEARTBEAT_SECONDS/);
+  });
+
+  it('parses the read models\' Redis Cluster nodes', () => {
+    expect(parseSettings({}).redisClusterNodes).toBeUndefined();
+    expect(parseSettings({ REDIS_CLUSTER_NODES: 'redis-1:7000, 10.0.0.2:7001' }).redisClusterNodes).toEqual([
+      { host: 'redis-1', port: 7000 },
+      { host: '10.0.0.2', port: 7001 },
+    ]);
+    expect(() => parseSettings({ REDIS_CLUSTER_NODES: 'redis://redis-1:7000' })).toThrowError(/^Invalid setting REDIS_CLUSTER_NODES: expected host:port/);
   });
 
   it('lets each service name what it cannot run without', () => {
@@ -94,13 +107,14 @@ describe('what each process requires (services/requirements.ts)', () => {
     expect(refusal(parseSettings({ ...production, PAYMENTS_PROVIDER: 'paypal' }), 'projector', projectorRequires)).toBeNull();
   });
 
-  it('holds command-api in production to a session secret, PayPal, its credentials and its webhook id', () => {
+  it('holds command-api in production to a session secret, PayPal, its credentials, its webhook id and a mail server', () => {
     const cases: [Record<string, string>, string | null][] = [
       [{ ...production, ...paypal }, 'Invalid setting SESSION_SECRET: is required by the command-api service'],
       [{ ...production, SESSION_SECRET: 'x'.repeat(32) }, 'Invalid setting PAYMENTS_PROVIDER: the simulated (test mode) provider is refused when NODE_ENV=production; set paypal (the command-api service)'],
       [{ ...production, ...paypal, SESSION_SECRET: 'x'.repeat(32), PAYPAL_CLIENT_SECRET: '' }, 'Invalid setting PAYPAL_CLIENT_SECRET: is required by the command-api service when PAYMENTS_PROVIDER=paypal'],
       [{ ...production, ...paypal, SESSION_SECRET: 'x'.repeat(32), PAYPAL_WEBHOOK_ID: '' }, 'Invalid setting PAYPAL_WEBHOOK_ID: is required by the command-api service with PayPal when NODE_ENV=production'],
-      [{ ...production, ...paypal, SESSION_SECRET: 'x'.repeat(32) }, null],
+      [{ ...production, ...paypal, SESSION_SECRET: 'x'.repeat(32) }, 'Invalid setting SMTP_URL: is required by the command-api service when NODE_ENV=production'],
+      [{ ...production, ...paypal, SESSION_SECRET: 'x'.repeat(32), SMTP_URL: 'smtp://mail.example:587' }, null],
     ];
     for (const [env, expected] of cases) expect(refusal(parseSettings(env), 'command-api', commandApiRequires)).toBe(expected);
     // In development the sandbox works without a webhook (refunds are then refused, and logged).
@@ -137,6 +151,7 @@ describe('infra/deploy/compose.yaml', () => {
     PAYPAL_CLIENT_SECRET: 'secret',
     PAYPAL_WEBHOOK_ID: 'WH-1',
     SITE_ADDRESS: 'example.org',
+    SMTP_URL: 'smtp://mailer:pw@mail.example.org:587',
   };
   /** Compose's interpolation: ${VAR}, ${VAR:-default} (defaults may nest), ${VAR:?error}. */
   function interpolate(value: string, vars: Record<string, string>): string {
@@ -163,8 +178,15 @@ describe('infra/deploy/compose.yaml', () => {
   }
   const envOf = (service: string, vars = operator) =>
     Object.fromEntries(Object.entries(compose.services[service]?.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), vars)]));
-  const lists = { 'command-api': commandApiRequires, projector: projectorRequires, 'query-api-1': queryApiRequires, 'query-api-2': queryApiRequires, 'node-proxy': proxyRequires };
-  const roles = { 'command-api': 'command-api', projector: 'projector', 'query-api-1': 'query-api', 'query-api-2': 'query-api', 'node-proxy': 'proxy' } as const;
+  const lists = {
+    'command-api': commandApiRequires,
+    'image-worker': imageWorkerRequires,
+    projector: projectorRequires,
+    'query-api-1': queryApiRequires,
+    'query-api-2': queryApiRequires,
+    'node-proxy': proxyRequires,
+  };
+  const roles = { 'command-api': 'command-api', 'image-worker': 'image-worker', projector: 'projector', 'query-api-1': 'query-api', 'query-api-2': 'query-api', 'node-proxy': 'proxy' } as const;
 
   it.each(Object.keys(lists))('gives %s what it requires in production, and only variables it reads', (service) => {
     const env = envOf(service);
@@ -174,25 +196,54 @@ describe('infra/deploy/compose.yaml', () => {
     expect(Object.keys(env).filter((k) => !serviceVariables[roles[service as keyof typeof roles]].includes(k))).toEqual([]);
   });
 
-  it('keeps the session secret and PayPal credentials away from the projector and the proxy', () => {
-    for (const service of ['projector', 'node-proxy']) {
+  it('keeps the session secret and PayPal credentials away from the projector, the image worker and the proxy', () => {
+    for (const service of ['projector', 'image-worker', 'node-proxy']) {
       expect(Object.keys(envOf(service)).filter((k) => /SECRET|PAYPAL|PAYMENTS/.test(k))).toEqual([]);
     }
   });
 
-  it('allows the public origin for cookie-authenticated writes (ALLOWED_ORIGINS), or the operator\'s list', () => {
+  it('allows the public origin for cookie-authenticated writes, and the operator\'s list beside it', () => {
     for (const service of ['command-api', 'query-api-1']) {
       expect(parseSettings(envOf(service)).allowedOrigins).toEqual(['https://example.org']);
       expect(parseSettings(envOf(service, { ...operator, ALLOWED_ORIGINS: 'https://a.example,https://b.example' })).allowedOrigins).toEqual([
         'https://a.example',
         'https://b.example',
+        'https://example.org',
       ]);
     }
+  });
+
+  it('starts behind another TLS terminator (SITE_ADDRESS=":80"): no origin is made up from a host-less address', () => {
+    for (const service of ['command-api', 'query-api-1']) {
+      const settings = parseSettings(envOf(service, { ...operator, SITE_ADDRESS: ':80' }));
+      requireSettings(settings, service, lists[service as keyof typeof lists]);
+      expect(settings.allowedOrigins).toEqual([]);
+      expect(parseSettings(envOf(service, { ...operator, SITE_ADDRESS: ':80', ALLOWED_ORIGINS: 'https://pass.example' })).allowedOrigins).toEqual(['https://pass.example']);
+    }
+  });
+
+  it('runs Redis as BullMQ requires: no eviction, append-only file', () => {
+    const redis = (compose.services as Record<string, { command?: string[] }>).redis!.command!.join(' ');
+    expect(redis).toMatch(/--maxmemory-policy noeviction/);
+    expect(redis).toMatch(/--appendonly yes/);
+  });
+
+  it('runs Prometheus and Grafana only in the observability profile, on files the repository holds, scraping every service', () => {
+    const services = compose.services as Record<string, { profiles?: string[]; volumes?: string[] }>;
+    for (const name of ['prometheus', 'grafana']) {
+      expect(services[name]!.profiles).toEqual(['observability']);
+      for (const mount of services[name]!.volumes!.filter((v) => v.startsWith('./'))) {
+        expect(existsSync(resolve(import.meta.dirname, '../../deploy', mount.split(':')[0]!)), mount).toBe(true);
+      }
+    }
+    const scraped = readFileSync(resolve(import.meta.dirname, '../../deploy/observability/prometheus.yml'), 'utf8');
+    for (const service of Object.keys(lists)) if (service !== 'node-proxy') expect(scraped).toContain(`${service}:`);
   });
 
   it('refuses to start without the operator\'s secrets', () => {
     expect(() => envOf('command-api', { ...operator, PAYPAL_WEBHOOK_ID: '' })).toThrowError(/^PAYPAL_WEBHOOK_ID: set PAYPAL_WEBHOOK_ID/);
     expect(() => envOf('query-api-1', { ...operator, SESSION_SECRET: '' })).toThrowError(/^SESSION_SECRET: set SESSION_SECRET/);
+    expect(() => envOf('command-api', { ...operator, SMTP_URL: '' })).toThrowError(/^SMTP_URL: set SMTP_URL/);
     expect(() => envOf('projector', {})).not.toThrow();
   });
 });

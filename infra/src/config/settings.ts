@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { GOAL_PASSES } from '@pass/events';
+import { originsOfSiteAddress } from './site-address';
 
 /**
  * Every setting of every process, parsed once at the edge. A bad value stops start-up with one
@@ -31,6 +32,17 @@ export const settingsSchema = z
       .optional(),
     /** Set to use Redis for read models, jobs and Socket.IO fan-out (distributed mode). */
     REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, { message: 'expected redis://host:port' }).optional(),
+    /**
+     * The read models on a Redis Cluster (projector and query-api): its nodes as host:port,
+     * comma-separated (any few of them; the client learns the rest). REDIS_URL still holds
+     * sessions, jobs and Socket.IO.
+     */
+    REDIS_CLUSTER_NODES: z
+      .string()
+      .transform((v) => v.split(',').map((n) => n.trim()).filter(Boolean))
+      .pipe(z.array(z.string().regex(/^[\w.-]+:\d{1,5}$/, { message: 'expected host:port,host:port,…' })).min(1, { message: 'expected host:port,host:port,…' }))
+      .transform((nodes) => nodes.map((n) => ({ host: n.slice(0, n.lastIndexOf(':')), port: Number(n.slice(n.lastIndexOf(':') + 1)) })))
+      .optional(),
     UPLOADS_DIR: z.string().min(1).optional(),
     WEB_DIST_DIR: z.string().min(1).default('./web/dist'),
     /** Signs session cookies. Required in production; development generates one per data folder. */
@@ -60,6 +72,19 @@ export const settingsSchema = z
       .transform((v) => v.split(',').map((u) => u.trim()).filter(Boolean))
       .pipe(z.array(httpUrl))
       .default([]),
+    /**
+     * The public site's address as Caddy takes it (infra/deploy): its origin is allowed like
+     * ALLOWED_ORIGINS'. `:80` and other host-less forms add none (see site-address.ts).
+     */
+    SITE_ADDRESS: z.string().optional(),
+    /**
+     * Where mails go (password reset links): `smtp://user:pass@host:587` (STARTTLS when the
+     * server offers it) or `smtps://user:pass@host:465`. Unset: each mail is written to
+     * DATA_DIR/outbox as an .eml file, and the start-up log says so.
+     */
+    SMTP_URL: z.string().regex(/^smtps?:\/\/[^/\s]+/, { message: 'expected smtp://user:pass@host:port or smtps://…' }).optional(),
+    /** The mails' From: `Pass <no-reply@example.org>` or an address (default no-reply@ the site's host). */
+    MAIL_FROM: z.string().min(3).max(200).optional(),
     /** Passes available on a fresh installation (first start only; the admin edits it later). */
     INITIAL_AVAILABLE_PASSES: z.coerce.number({ error: 'expected a whole number of passes' }).int().min(0).default(GOAL_PASSES),
     // ---- distributed mode (one process per service)
@@ -81,10 +106,17 @@ export const settingsSchema = z
     TRUST_PROXY: z.string().min(1).default('loopback'),
     /** The projector process's status and metrics port (/healthz, /readyz, /metrics, /status). */
     PROJECTOR_PORT: port.default(3002),
+    /** The image-worker process's status and metrics port (/healthz, /readyz, /metrics). */
+    IMAGE_WORKER_PORT: port.default(3003),
     /** /readyz of a process running the projector answers 503 while it is behind by more than this many events… */
     READY_MAX_LAG_EVENTS: z.coerce.number({ error: 'expected a whole number of events' }).int().min(0).default(10_000),
     /** …or while its oldest unprojected event has waited more than this many seconds. */
     READY_MAX_LAG_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(0).default(30),
+    /**
+     * Distributed: the projector's heartbeat lives this long in Redis (it beats four times as
+     * often), and query-api's /readyz answers 503 once none is left.
+     */
+    READY_MAX_HEARTBEAT_SECONDS: z.coerce.number({ error: 'expected a number of seconds' }).min(1).default(10),
   })
   // What a process must have set (a session secret, PayPal's credentials, production rules)
   // depends on what it runs: each entry point names it (services/requirements.ts), so the
@@ -96,6 +128,9 @@ export const settingsSchema = z
   })
   .transform((s) => {
     const dataDir = resolve(s.DATA_DIR);
+    // Links in mails: the site's public address (SITE_ADDRESS's first origin, else the first
+    // ALLOWED_ORIGINS), else this process on localhost (development).
+    const siteUrl = originsOfSiteAddress(s.SITE_ADDRESS)[0] ?? s.ALLOWED_ORIGINS[0] ?? `http://localhost:${s.PORT || 3000}`;
     return {
       nodeEnv: s.NODE_ENV,
       host: s.HOST,
@@ -104,6 +139,7 @@ export const settingsSchema = z
       dataDir,
       eventStoreUrl: s.EVENT_STORE_URL ?? `pglite:${resolve(dataDir, 'events')}`,
       redisUrl: s.REDIS_URL,
+      redisClusterNodes: s.REDIS_CLUSTER_NODES,
       uploadsDir: resolve(s.UPLOADS_DIR ?? resolve(dataDir, 'uploads')),
       webDistDir: resolve(s.WEB_DIST_DIR),
       sessionSecret: s.SESSION_SECRET,
@@ -127,13 +163,18 @@ export const settingsSchema = z
       paypalWebhookId: s.PAYPAL_WEBHOOK_ID,
       adNetworkKey: s.AD_NETWORK_KEY,
       adNetworkHost: s.AD_NETWORK_HOST,
-      allowedOrigins: s.ALLOWED_ORIGINS,
+      allowedOrigins: [...new Set([...s.ALLOWED_ORIGINS, ...originsOfSiteAddress(s.SITE_ADDRESS)])],
+      siteUrl,
+      smtpUrl: s.SMTP_URL,
+      mailFrom: s.MAIL_FROM ?? `Pass <no-reply@${new URL(siteUrl).hostname}>`,
       initialAvailablePasses: s.INITIAL_AVAILABLE_PASSES,
       redisPrefix: s.REDIS_PREFIX,
       commandApiUrl: s.COMMAND_API_URL,
       queryApiUrls: s.QUERY_API_URLS,
       projectorPort: s.PROJECTOR_PORT,
+      imageWorkerPort: s.IMAGE_WORKER_PORT,
       readyMaxLag: { events: s.READY_MAX_LAG_EVENTS, seconds: s.READY_MAX_LAG_SECONDS },
+      readyMaxHeartbeatSeconds: s.READY_MAX_HEARTBEAT_SECONDS,
       trustProxy: s.TRUST_PROXY,
     };
   });
@@ -156,7 +197,7 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   const issue = result.error.issues[0]!;
   const variable = String(issue.path[0] ?? 'environment');
   const got = cleaned[variable];
-  const secret = /SECRET|PASSWORD/.test(variable);
+  const secret = /SECRET|PASSWORD|SMTP_URL/.test(variable);
   const shown = got === undefined ? '' : secret ? ' (value hidden)' : ` (got "${got}")`;
   throw new SettingsError(variable, `${issue.message}${shown}`);
 }

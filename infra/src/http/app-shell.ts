@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { keepWebhookRawBody } from '@pass/command-api';
-import { isAppPagePath } from '@pass/events';
+import { AD_NETWORK_META, isAppPagePath } from '@pass/events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestLogger } from './access-log';
 import { CROSS_SITE_MESSAGE, crossSiteRefusal } from './csrf';
@@ -86,6 +87,20 @@ function shellFailure(err: unknown, req: IncomingMessage): { status: number; bod
   return { status, body: { error: message } };
 }
 
+const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+
+/**
+ * The built index.html with the deployment's run-time settings in a meta tag the web app reads
+ * (AD_NETWORK_META): the ad network is chosen where the image runs, not where it was built.
+ * Read on every page request (a small file), so a rebuilt web app is served at once.
+ */
+export async function appPage(indexHtml: string, adNetwork?: { key: string; host: string }): Promise<string> {
+  const html = await readFile(indexHtml, 'utf8');
+  if (!adNetwork) return html;
+  const meta = `<meta name="${AD_NETWORK_META}" content="${attribute(adNetwork.key)}" data-host="${attribute(adNetwork.host)}" />`;
+  return html.replace('</head>', `  ${meta}\n  </head>`);
+}
+
 /**
  * The Express shell every HTTP process shares: request ids (also the correlation id of the
  * commands a request causes), structured access logs, baseline security headers, JSON body
@@ -131,11 +146,14 @@ export function createAppShell(options: AppShellOptions, shell: FastLaneShell = 
     // Client-side routes: every other GET that accepts HTML gets the app, 200 for one of its pages
     // (the kernel's APP_PAGE_PATHS, which the web router is built from), else 404 with the same
     // app, which then shows its not-found screen. A 404 is sent whole: no validators, no ranges.
+    // The page carries this deployment's run-time settings (appPage), so it is written, not sent as the file.
     app.get(/^(?!\/(api|socket\.io|uploads)\/).*/, (req, res, next) => {
       if (!req.accepts('html')) return next();
       res.setHeader('Cache-Control', 'no-cache');
-      if (isAppPagePath(req.path)) res.sendFile(indexHtml);
-      else res.status(404).sendFile(indexHtml, { etag: false, lastModified: false, acceptRanges: false });
+      appPage(indexHtml, options.security?.adNetwork).then((page) => {
+        if (isAppPagePath(req.path)) res.type('html').send(page);
+        else res.status(404).type('html').end(page);
+      }, next);
     });
   } else {
     app.get('/', (_req, res) => {

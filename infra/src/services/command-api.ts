@@ -1,12 +1,12 @@
 /**
  * command-api as its own process (distributed mode): the /api routes that change state and
- * GET /uploads/*, on a shared event store (PostgreSQL or EventStoreDB), with sessions, login
- * limits and image jobs in Redis. Scale it out freely: commands on one stream are protected by
- * the store's expected-revision check across instances.
+ * GET /uploads/*, on a shared event store (PostgreSQL or EventStoreDB), with sessions and login
+ * limits in Redis and image jobs queued for the image-worker processes. Scale it out freely:
+ * commands on one stream are protected by the store's expected-revision check across instances.
  */
 import { createServer } from 'node:http';
 import type { Logger } from 'pino';
-import { openEventStore } from '@pass/events/store';
+import { openPersonalDataEventStore } from '@pass/events/store';
 import { requireSettings, type Settings } from '../config/settings';
 import { createAppShell, createFastLaneShell, type AppShellOptions } from '../http/app-shell';
 import { withFastLane } from '../http/fast-lane';
@@ -19,13 +19,14 @@ import { runService } from '../wiring/process';
 import { commandApiRequires } from './requirements';
 
 export async function startCommandApiService(settings: Settings, logger: Logger) {
-  const eventStore = await openEventStore(settings.eventStoreUrl, { logger });
+  const eventStore = await openPersonalDataEventStore(settings.eventStoreUrl, { logger });
   const resources = new Resources();
   resources.add(() => eventStore.close());
   try {
     // Sessions, limits, snapshots and image jobs in Redis (REDIS_URL is required here): readiness checks that connection.
+    // Images are re-encoded by the image-worker processes; this one only queues and waits.
     const registry = createRegistry('command-api');
-    const { commandApi, redis } = await composeCommandApi(settings, eventStore, logger, resources, registry);
+    const { commandApi, redis } = await composeCommandApi(settings, eventStore, logger, resources, registry, 'image-worker');
 
     const shell: AppShellOptions = {
       logger,

@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
@@ -165,6 +166,87 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
     expect(main.globalMessages).toBe(before.globalMessages + 1);
     const chat = await member.request('GET', '/api/chat-messages?limit=50');
     expect(chat.body.messages.map((m: { message: string }) => m.message)).toContain('Through the proxy');
+  });
+
+  it("a member's data and access through the proxy: the export comes from command-api; a reset link from the outbox ends every session on both query-api instances", async () => {
+    const address = 'recover@example.com';
+    const laptop = browser(proxy.url);
+    const joined = await laptop.request('POST', '/api/register-user', { email: address, password: 'old1' });
+    expect([200, 201]).toContain(joined.status);
+    const exported = await laptop.request('GET', '/api/my-data');
+    expect(exported.status).toBe(200);
+    expect(exported.body.account).toMatchObject({ id: joined.body.id, email: address });
+    /** The laptop's cookies sent straight to one query-api instance. */
+    const meOn = (q: SpawnedService) => {
+      const replay = new Browser(q.url);
+      for (const [k, v] of laptop.cookies) replay.cookies.set(k, v);
+      return replay.request('GET', '/api/me').then((r) => r.status);
+    };
+    for (const q of [queryA, queryB]) expect(await meOn(q), q.name).toBe(200);
+    const onA = await laptop.socket(queryA.url);
+
+    expect((await browser(proxy.url).request('POST', '/api/password-reset', { email: address })).status).toBe(202);
+    const outbox = join(dir, 'outbox');
+    const mail = await eventually(
+      async () => (existsSync(outbox) ? readdirSync(outbox).filter((f) => f.endsWith('.eml')) : []),
+      (files) => files.length === 1,
+    );
+    expect(mail).toHaveLength(1);
+    const raw = readFileSync(join(outbox, mail[0]!), 'utf8')
+      .replace(/=\r\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    const token = decodeURIComponent(/\/content\/reset-password\?token=(\S+)/.exec(raw)![1]!);
+    expect((await browser(proxy.url).request('POST', '/api/password-reset/confirm', { token, password: 'new1' })).status).toBe(204);
+
+    for (const q of [queryA, queryB]) expect(await meOn(q), q.name).toBe(401);
+    expect(await onA.timeout(10_000).emitWithAck('decreaseChatCount')).toMatchObject({ ok: false, status: 401 });
+    expect((await laptop.request('GET', '/api/my-data')).status).toBe(401);
+    expect((await browser(proxy.url).request('POST', '/api/register-user', { email: address, password: 'new1' })).status).toBe(200);
+    onA.disconnect();
+  });
+
+  it('an admin erases a member through the proxy: no row of the schema, no line of its pg_dump and no Redis value under the prefix holds their e-mail or chat text, and the rebuild below keeps them erased', async () => {
+    const member = browser(proxy.url);
+    const joined = await member.request('POST', '/api/register-user', { email: 'erase.dist@example.com', password: 'pass1' });
+    expect(joined.status).toBe(201);
+    expect((await member.request('POST', '/api/chat-messages', { message: 'distributed secret' })).status).toBe(201);
+    const chatShows = (text: string) => member.request('GET', '/api/chat-messages?limit=50').then((r) => JSON.stringify(r.body).includes(text));
+    expect(await eventually(() => chatShows('distributed secret'), (shown) => shown)).toBe(true);
+
+    const admin = browser(proxy.url);
+    expect((await admin.request('POST', '/api/admin-login', { email: 'admin@example.com', password: 'admin-pass-123' })).status).toBe(200);
+    expect((await admin.request('DELETE', `/api/admin/members/${joined.body.id}`)).status).toBe(204);
+    expect(await eventually(() => chatShows('distributed secret'), (shown) => !shown)).toBe(false);
+    expect((await member.request('GET', '/api/my-data')).status).toBe(401);
+
+    const client = new pg.Client({ connectionString: testPostgresUrl() });
+    await client.connect();
+    const rows = await client
+      .query<{ row: string }>(`SELECT e::text AS row FROM "${schema}".events e UNION ALL SELECT k::text FROM "${schema}".member_keys k UNION ALL SELECT s::text FROM "${schema}".streams s`)
+      .finally(() => client.end());
+    const redis = new Redis(testRedisUrl());
+    const values: string[] = [];
+    try {
+      for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 })) {
+        for (const key of keys as string[]) {
+          const type = await redis.type(key);
+          if (type === 'string') values.push((await redis.get(key)) ?? '');
+          else if (type === 'hash') values.push(JSON.stringify(await redis.hgetall(key)));
+          else if (type === 'list') values.push(JSON.stringify(await redis.lrange(key, 0, -1)));
+          else if (type === 'zset') values.push(JSON.stringify(await redis.zrange(key, '0', '-1')));
+          else if (type === 'set') values.push(JSON.stringify(await redis.smembers(key)));
+          else if (type === 'stream') values.push(JSON.stringify(await redis.xrange(key, '-', '+')));
+        }
+      }
+    } finally {
+      redis.disconnect();
+    }
+    // What an operator's backup holds (docs/operations.md): a plain-text dump of the store's schema.
+    const dump = execFileSync('pg_dump', ['--dbname', testPostgresUrl(), '--schema', schema, '--no-owner'], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    expect(dump).toContain(joined.body.id);
+    const everything = [...rows.rows.map((r) => r.row), ...values, dump].join('\n');
+    expect(everything).toContain(joined.body.id);
+    for (const secret of ['erase.dist@example.com', 'distributed secret']) expect(everything).not.toContain(secret);
   });
 
   it('an admin rebuild asked on query-api runs in the projector process and switches readers over', async () => {

@@ -1,5 +1,5 @@
 /** The distributed layout's processes, by the name of their entry point in infra/src/services/. */
-export type ServiceName = 'command-api' | 'projector' | 'query-api' | 'proxy';
+export type ServiceName = 'command-api' | 'projector' | 'query-api' | 'image-worker' | 'proxy';
 
 /**
  * Node's own flags each service runs with, wherever it is started: `npm run start:<service>`
@@ -15,5 +15,6 @@ export const SERVICE_NODE_FLAGS: Readonly<Record<ServiceName, readonly string[]>
   // percentile of the requests around them (a 0.1 ms country top 5: 2.1 ms after a run of
   // ranking pages, 0.35 ms with 32 MB). Costs at most 32 MB more per process; CPU unchanged.
   'query-api': ['--max-semi-space-size=32'],
+  'image-worker': [],
   proxy: [],
 };

@@ -8,8 +8,8 @@
 import { createServer } from 'node:http';
 import express from 'express';
 import type { Logger } from 'pino';
-import { openEventStore } from '@pass/events/store';
-import { createRedisReadModels, rebuildStateWriter, redisEmitterPublisher, startRebuildWorker } from '@pass/projector';
+import { openPersonalDataEventStore } from '@pass/events/store';
+import { createRedisReadModels, rebuildStateWriter, redisEmitterPublisher, startHeartbeat, startRebuildWorker, type ProjectionRuntime, type ProjectorHealth } from '@pass/projector';
 import { readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
 import { accessLog } from '../http/access-log';
@@ -18,20 +18,22 @@ import { isEntryPoint, Resources } from '../wiring/lifecycle';
 import { createRegistry, opsRouter, redisCheck } from '../wiring/ops';
 import { runService } from '../wiring/process';
 import { catchUp, composeProjection } from '../wiring/read-side';
-import { closeRedis, openRedis, redisKeys } from '../wiring/redis';
+import { closeRedis, openReadModelsRedis, openRedis, redisKeys } from '../wiring/redis';
 import { projectorRequires } from './requirements';
 
 export async function startProjectorService(settings: Settings, logger: Logger) {
   const keys = redisKeys(settings.redisPrefix);
   const resources = new Resources();
   try {
-    const eventStore = await openEventStore(settings.eventStoreUrl, { logger });
+    const eventStore = await openPersonalDataEventStore(settings.eventStoreUrl, { logger });
     resources.add(() => eventStore.close());
     const redis = openRedis(settings.redisUrl!, 'projector', logger);
     resources.add(() => closeRedis(redis));
+    const readModelsRedis = openReadModelsRedis(settings, 'projector', logger, redis);
+    if (readModelsRedis !== redis) resources.add(() => closeRedis(readModelsRedis));
 
     const registry = createRegistry('projector');
-    const readModels = createRedisReadModels({ redis, root: keys.readModels });
+    const readModels = createRedisReadModels({ redis: readModelsRedis, root: keys.readModels });
     const projection = composeProjection({
       eventStore,
       readModels,
@@ -41,6 +43,16 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
       onRebuildState: rebuildStateWriter(redis, keys.rebuildState, logger),
     });
     resources.add(() => projection.stop());
+    // query-api's /readyz reads this; stopped (and deleted) before the projection stops.
+    const heartbeat = startHeartbeat({
+      redis,
+      key: keys.projectorHeartbeat,
+      ttlMs: settings.readyMaxHeartbeatSeconds * 1000,
+      source: () => liveHealth(projection),
+      logger,
+      registry,
+    });
+    resources.add(() => heartbeat.stop());
     const worker = startRebuildWorker({ redisUrl: settings.redisUrl!, prefix: keys.bull, stateKey: keys.rebuildState, runtime: projection, logger });
     resources.add(() => worker.close());
 
@@ -54,12 +66,16 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
         eventStore,
         registry,
         logger,
-        checks: [...readSideChecks({ readModels, eventStore, projector: projection, maxLag: settings.readyMaxLag }), redisCheck('redis', redis)],
+        checks: [
+          ...readSideChecks({ readModels, eventStore, projector: projection, maxLag: settings.readyMaxLag }),
+          redisCheck('redis', redis),
+          ...(readModelsRedis !== redis ? [redisCheck('redis-read-models', readModelsRedis)] : []),
+        ],
       }),
     );
     app.get('/status', async (_req, res, next) => {
       try {
-        res.json(await projection.status());
+        res.json({ ...(await projection.status()), health: liveHealth(projection) ?? null });
       } catch (error) {
         next(error);
       }
@@ -74,6 +90,15 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
   } catch (error) {
     await resources.close().catch(() => undefined);
     throw error;
+  }
+}
+
+/** The live projector's own view, or undefined before the runtime has started one. */
+function liveHealth(projection: ProjectionRuntime): ProjectorHealth | undefined {
+  try {
+    return projection.live().health();
+  } catch {
+    return undefined;
   }
 }
 

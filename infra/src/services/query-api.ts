@@ -8,8 +8,8 @@
  */
 import { createServer } from 'node:http';
 import type { Logger } from 'pino';
-import { openEventStore } from '@pass/events/store';
-import { createHttpCommandGateway, createRedisSessionVerifier } from '@pass/command-api';
+import { openPersonalDataEventStore } from '@pass/events/store';
+import { commandApiRedisKeys, createHttpCommandGateway, createRedisSessionVerifier, ImageJobFailures } from '@pass/command-api';
 import { createRedisReadModels, createRemoteProjectionControl, WatchedCheckpoints } from '@pass/projector';
 import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
@@ -18,9 +18,9 @@ import { withFastLane } from '../http/fast-lane';
 import { shellSecurity, socketSecurity } from '../http/security-headers';
 import { listen, stopAccepting } from '../wiring/http';
 import { isEntryPoint, Resources } from '../wiring/lifecycle';
-import { createRegistry, opsRouter, redisCheck } from '../wiring/ops';
+import { createRegistry, opsRouter, redisCheck, remoteProjectorCheck } from '../wiring/ops';
 import { runService } from '../wiring/process';
-import { closeRedis, openRedis, redisKeys } from '../wiring/redis';
+import { closeRedis, openReadModelsRedis, openRedis, redisKeys } from '../wiring/redis';
 import { queryApiRequires } from './requirements';
 
 export async function startQueryApiService(settings: Settings, logger: Logger) {
@@ -28,19 +28,21 @@ export async function startQueryApiService(settings: Settings, logger: Logger) {
   const resources = new Resources();
   try {
     // Admin audit reads a member's stream straight from the store; readiness reports its lag.
-    const eventStore = await openEventStore(settings.eventStoreUrl, { logger });
+    const eventStore = await openPersonalDataEventStore(settings.eventStoreUrl, { logger });
     resources.add(() => eventStore.close());
     const redis = openRedis(settings.redisUrl!, 'query-api', logger);
     // The adapter's subscriber is in subscribe mode: it needs a connection of its own.
     const pubClient = openRedis(settings.redisUrl!, 'query-api:socket.io-pub', logger);
     const subClient = openRedis(settings.redisUrl!, 'query-api:socket.io-sub', logger);
     resources.add(() => closeRedis(redis, pubClient, subClient));
+    const readModelsRedis = openReadModelsRedis(settings, 'query-api', logger, redis);
+    if (readModelsRedis !== redis) resources.add(() => closeRedis(readModelsRedis));
 
     const registry = createRegistry('query-api');
-    const readModels = createRedisReadModels({ redis, root: keys.readModels });
+    const readModels = createRedisReadModels({ redis: readModelsRedis, root: keys.readModels });
     // The home figures and the top 5 are rebuilt when the projector announces a batch, not
     // checked in Redis on every request.
-    const checkpoints = await WatchedCheckpoints.watch(redis, keys.readModels, logger);
+    const checkpoints = await WatchedCheckpoints.watch(readModelsRedis, keys.readModels, logger);
     resources.add(() => checkpoints.close());
     const sessions = createRedisSessionVerifier({ redis, redisPrefix: settings.redisPrefix, sessionSecret: settings.sessionSecret!, cookieSecure: settings.cookieSecure });
     const gateway = createHttpCommandGateway({ baseUrl: settings.commandApiUrl! });
@@ -54,7 +56,11 @@ export async function startQueryApiService(settings: Settings, logger: Logger) {
     });
     resources.add(() => projections.close());
 
-    const reads = createQueryReads({ readModels, checkpointOf: checkpoints.checkpointOf, sessions, gateway, eventStore, logger, metrics: registry, projections });
+    // The admin's status panel lists the image jobs that failed every attempt.
+    const imageJobs = new ImageJobFailures({ redisUrl: settings.redisUrl!, prefix: commandApiRedisKeys(settings.redisPrefix).imageJobs });
+    resources.add(() => imageJobs.close());
+
+    const reads = createQueryReads({ readModels, checkpointOf: checkpoints.checkpointOf, sessions, gateway, eventStore, logger, metrics: registry, projections, imageJobs });
     const shell: AppShellOptions = {
       logger,
       trustProxy: settings.trustProxy,
@@ -67,7 +73,13 @@ export async function startQueryApiService(settings: Settings, logger: Logger) {
           eventStore,
           registry,
           logger,
-          checks: [...readSideChecks({ readModels, eventStore }), redisCheck('redis', redis), redisCheck('redis-socket.io', pubClient)],
+          checks: [
+            ...readSideChecks({ readModels, eventStore }),
+            remoteProjectorCheck({ redis, heartbeatKey: keys.projectorHeartbeat, readModels, eventStore, maxLag: settings.readyMaxLag }),
+            redisCheck('redis', redis),
+            redisCheck('redis-socket.io', pubClient),
+            ...(readModelsRedis !== redis ? [redisCheck('redis-read-models', readModelsRedis)] : []),
+          ],
         }),
         reads.router,
       ],

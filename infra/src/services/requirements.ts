@@ -42,20 +42,25 @@ const payments: RequiredSetting[] = [
 
 /** One process doing everything: a generated session secret is fine in development only. */
 export const standaloneRequires: RequiredSetting[] = [{ ...secret, when: inProduction }, ...payments];
-export const commandApiRequires: RequiredSetting[] = [sharedStore, redis, secret, ...payments];
+// A distributed command-api has no operator-visible outbox folder: reset links must go out by mail.
+const mail: RequiredSetting = { variable: 'SMTP_URL', key: 'smtpUrl', when: inProduction };
+export const commandApiRequires: RequiredSetting[] = [sharedStore, redis, secret, ...payments, mail];
 export const projectorRequires: RequiredSetting[] = [sharedStore, redis];
 export const queryApiRequires: RequiredSetting[] = [sharedStore, redis, secret, commandApiUrl];
+export const imageWorkerRequires: RequiredSetting[] = [redis];
 export const proxyRequires: RequiredSetting[] = [commandApiUrl, { variable: 'QUERY_API_URLS', key: 'queryApiUrls' }];
 
 const common = ['NODE_ENV', 'LOG_LEVEL', 'HOST', 'EVENT_STORE_URL', 'REDIS_URL', 'REDIS_PREFIX'];
+/** The projector's lag limits, which query-api's /readyz holds it to as well. */
+const readiness = ['READY_MAX_LAG_EVENTS', 'READY_MAX_LAG_SECONDS'];
 /** What command-api and query-api read to answer browsers: sessions, cookies, CSRF and CSP inputs. */
-const web = ['PORT', 'SESSION_SECRET', 'COOKIE_SECURE', 'TRUST_PROXY', 'ALLOWED_ORIGINS', 'AD_NETWORK_KEY', 'AD_NETWORK_HOST', 'PAYMENTS_PROVIDER'];
+const web = ['PORT', 'SESSION_SECRET', 'COOKIE_SECURE', 'TRUST_PROXY', 'ALLOWED_ORIGINS', 'SITE_ADDRESS', 'AD_NETWORK_KEY', 'AD_NETWORK_HOST', 'PAYMENTS_PROVIDER'];
 
 /**
  * Every variable a distributed service reads, required or not: a deployment gives each service
  * these and no others (infra/deploy/compose.yaml is checked against it).
  */
-export const serviceVariables: Record<'command-api' | 'projector' | 'query-api' | 'proxy', readonly string[]> = {
+export const serviceVariables: Record<'command-api' | 'projector' | 'query-api' | 'image-worker' | 'proxy', readonly string[]> = {
   'command-api': [
     ...common,
     ...web,
@@ -67,8 +72,12 @@ export const serviceVariables: Record<'command-api' | 'projector' | 'query-api' 
     'PAYPAL_CLIENT_SECRET',
     'PAYPAL_ENVIRONMENT',
     'PAYPAL_WEBHOOK_ID',
+    'SMTP_URL',
+    'MAIL_FROM',
   ],
-  projector: [...common, 'PROJECTOR_PORT', 'READY_MAX_LAG_EVENTS', 'READY_MAX_LAG_SECONDS'],
-  'query-api': [...common, ...web, 'COMMAND_API_URL', 'WEB_DIST_DIR'],
+  projector: [...common, ...readiness, 'READY_MAX_HEARTBEAT_SECONDS', 'REDIS_CLUSTER_NODES', 'PROJECTOR_PORT'],
+  'query-api': [...common, ...web, ...readiness, 'REDIS_CLUSTER_NODES', 'COMMAND_API_URL', 'WEB_DIST_DIR'],
+  // No event store, no secrets: Redis (the queue) and the uploads folder it writes into.
+  'image-worker': ['NODE_ENV', 'LOG_LEVEL', 'HOST', 'REDIS_URL', 'REDIS_PREFIX', 'UPLOADS_DIR', 'IMAGE_WORKER_PORT'],
   proxy: ['NODE_ENV', 'LOG_LEVEL', 'HOST', 'PORT', 'COMMAND_API_URL', 'QUERY_API_URLS'],
 };

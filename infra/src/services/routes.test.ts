@@ -9,6 +9,7 @@ describe('which service answers a request on the public origin', () => {
     ['PUT', '/api/main-data', 'command-api'],
     ['DELETE', '/api/member-post/u1', 'command-api'],
     ['GET', '/api/verify-access/u1', 'command-api'],
+    ['GET', '/api/my-data', 'command-api'],
     ['GET', '/uploads/abc.webp', 'command-api'],
     ['GET', '/api/payments/config', 'command-api'],
     ['POST', '/api/payments/orders/o1/capture', 'command-api'],

@@ -5,8 +5,11 @@
 export type Upstream = 'command-api' | 'query-api';
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** command-api routes answered to reads too: the session's own access check and the checkout's settings. */
-const COMMAND_API_READS = ['/api/verify-access/', '/api/payments/'];
+/**
+ * command-api routes answered to reads too: the session's own access check, the checkout's
+ * settings, and the member's data export (read from their event stream, which command-api holds).
+ */
+const COMMAND_API_READS = ['/api/verify-access/', '/api/payments/', '/api/my-data'];
 
 export function upstreamFor(method: string, path: string): Upstream {
   // Static uploads are written and served by command-api (its shared uploads folder).

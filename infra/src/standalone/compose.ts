@@ -1,11 +1,13 @@
 import { mkdirSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { EventStore } from '@pass/events';
-import { openEventStore } from '@pass/events/store';
+import { openPersonalDataEventStore } from '@pass/events/store';
 import { broadcastPublisher, createMemoryReadModels, createReadModelSnapshots, type Broadcaster } from '@pass/projector';
 import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
+import { backupRouter, registerDataDirMetrics, siteSecret } from '../backup';
 import type { Settings } from '../config/settings';
 import { createAppShell, createFastLaneShell, type AppShellOptions } from '../http/app-shell';
 import { withFastLane } from '../http/fast-lane';
@@ -35,21 +37,37 @@ const SNAPSHOT_EVERY_MS = 10 * 60_000;
  */
 export async function startStandalone(settings: Settings, logger: Logger): Promise<RunningStandalone> {
   mkdirSync(settings.dataDir, { recursive: true });
-  const eventStore = await openEventStore(settings.eventStoreUrl, { logger });
+  // Members' personal fields are encrypted at rest, their keys in DATA_DIR/member-keys (docs/architecture.md, "Personal data").
+  const eventStore = await openPersonalDataEventStore(settings.eventStoreUrl, { logger, keysDir: join(settings.dataDir, 'member-keys') });
   logger.info({ eventStore: eventStore.kind }, 'event store open');
   const resources = new Resources();
   resources.add(() => eventStore.close());
   try {
     const registry = createRegistry('standalone');
-    const { commandApi } = await composeCommandApi(settings, eventStore, logger, resources, registry);
+    registerDataDirMetrics(registry, settings.dataDir);
+    // Bound once the projection exists (below); an erasure cannot be asked before the server listens.
+    let afterErasure = async (_userId: string): Promise<void> => {};
+    const { commandApi } = await composeCommandApi(settings, eventStore, logger, resources, registry, 'in-process', { afterErasure: (userId) => afterErasure(userId) });
 
     const readModels = createMemoryReadModels();
-    const snapshots = createReadModelSnapshots({ file: join(settings.dataDir, 'read-models.snapshot'), readModels, eventStore, logger });
+    const snapshotFile = join(settings.dataDir, 'read-models.snapshot');
+    const snapshots = createReadModelSnapshots({ file: snapshotFile, readModels, eventStore, logger });
     await snapshots.load();
     // The projector publishes into the Socket.IO server attached below; it only publishes once
     // started (after the attach), so the late reference is safe.
     const live: Broadcaster = { emit: (event, ...args) => (sockets.io as Broadcaster).emit(event, ...args) };
     const projection = composeProjection({ eventStore, readModels, publisher: broadcastPublisher(live), logger, registry });
+    // The snapshot on disk holds the erased member in clear: gone before the erasure is answered,
+    // then written anew once the read models have dropped them (so the next start stays fast).
+    afterErasure = async () => {
+      await rm(snapshotFile, { force: true });
+      try {
+        await projection.live().settled();
+        await snapshots.save('erasure');
+      } catch (error) {
+        logger.warn({ err: error }, 'read-model snapshot not rewritten after an erasure; the next periodic save writes it');
+      }
+    };
 
     const reads = createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore, logger, metrics: registry, projections: projection });
     const shell: AppShellOptions = {
@@ -66,6 +84,9 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
           logger,
           checks: readSideChecks({ readModels, eventStore, projector: projection, maxLag: settings.readyMaxLag }),
         }),
+        // npm run backup's consistent copy of the events (PGlite is open in this process only), as
+        // stored: personal fields stay encrypted in the archive, the keys go with DATA_DIR's files.
+        backupRouter({ eventStore: eventStore.inner, secret: () => siteSecret(settings.sessionSecret, settings.dataDir), dataDir: settings.dataDir, uploadsDir: settings.uploadsDir, logger }),
         reads.router,
         // Also serves GET /uploads/* (command-api owns the uploads folder).
         commandApi.router,

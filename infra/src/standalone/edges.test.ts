@@ -75,7 +75,7 @@ describe('the edges of the standalone server', () => {
   it('answers every page of the web app 200 with the app, and any other path 404 with the same app (its router shows "404 Not Found")', async () => {
     const index = await (await page('/')).text();
     expect(index).toContain('<div id="root">');
-    for (const path of [...APP_PAGE_PATHS, '/content/about/', '/content/check?from=home']) {
+    for (const path of [...APP_PAGE_PATHS, '/content/about/', '/content/check?from=home', '/content/reset-password?token=u.secret']) {
       const res = await page(path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);

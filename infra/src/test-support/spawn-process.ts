@@ -68,7 +68,7 @@ function logBook(keepAll: boolean) {
 function spawnEntry(name: string, entry: string, env: Record<string, string>, timeoutMs: number, options: EntryOptions = {}): Promise<SpawnedService> {
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', entry], {
     cwd: root,
-    env: { ...process.env, PORT: '0', PROJECTOR_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
+    env: { ...process.env, PORT: '0', PROJECTOR_PORT: '0', IMAGE_WORKER_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const book = logBook(options.keepAllLogs ?? false);

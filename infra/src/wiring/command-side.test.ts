@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Queue } from 'bullmq';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE, type EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/store';
+import { commandApiRedisKeys } from '@pass/command-api';
 import { serveHarness, type Harness } from '@pass/command-api/test-support';
+import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { parseSettings } from '../config/settings';
 import { composeCommandApi } from './command-side';
 import { Resources } from './lifecycle';
@@ -56,4 +60,27 @@ describe('standalone sessions survive a restart', () => {
     }
   });
 
+});
+
+const redisUp = await requireService('infra: command-side image jobs (Redis)', testRedisUrl(), 6379);
+
+describe.skipIf(!redisUp)('distributed command-api and image jobs', () => {
+  it('queues image jobs for the image-worker processes and runs no worker itself', async () => {
+    const prefix = `test:command-side:${randomUUID().slice(0, 8)}:`;
+    const settings = parseSettings({ REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, SESSION_SECRET: 's'.repeat(40), DATA_DIR: await mkdtemp(join(tmpdir(), 'pass-cs-')) });
+    const store = await openPgliteEventStore();
+    const resources = new Resources();
+    const url = new URL(testRedisUrl());
+    const queue = new Queue('image-processing', { connection: { host: url.hostname, port: Number(url.port || 6379) }, prefix: commandApiRedisKeys(prefix).imageJobs });
+    try {
+      await composeCommandApi(settings, store, pino({ level: 'silent' }), resources, undefined, 'image-worker');
+      expect(await queue.getWorkersCount()).toBe(0);
+    } finally {
+      await resources.close();
+      await queue.obliterate({ force: true }).catch(() => undefined);
+      await queue.close();
+      await store.close();
+      await rm(settings.dataDir, { recursive: true, force: true });
+    }
+  });
 });

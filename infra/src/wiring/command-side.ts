@@ -12,13 +12,16 @@ import {
   FileSessionStore,
   InProcessImageJobs,
   LoginThrottle,
+  OutboxMailer,
   RedisAggregateSnapshots,
   RedisSessionStore,
+  SmtpMailer,
   commandApiRedisKeys,
   createCommandApi,
   createPaymentProvider,
   type CommandApi,
   type CommandApiAdapters,
+  type Mailer,
 } from '@pass/command-api';
 import type { Settings } from '../config/settings';
 import type { Resources } from './lifecycle';
@@ -50,12 +53,19 @@ async function sessionSecretFor(settings: Settings): Promise<string> {
 }
 
 /**
- * Distributed (REDIS_URL): sessions, login and action limits and pool snapshots in Redis under
- * REDIS_PREFIX, image jobs on BullMQ, all shared by every instance. One connection serves them
- * (auto-pipelined: the session reads and limit checks of concurrent requests leave in one
- * write); BullMQ opens its own (it needs blocking commands).
+ * Where image jobs run: `in-process` inside the request (standalone), or `image-worker`: queued
+ * on BullMQ for the image-worker processes (distributed command-api, which then runs no worker:
+ * a slow or crashing re-encode never takes a web process's CPU or memory).
  */
-async function redisAdapters(settings: Settings, redis: Redis, logger: Logger): Promise<CommandApiAdapters> {
+export type ImageJobsPlacement = 'in-process' | 'image-worker';
+
+/**
+ * With REDIS_URL: sessions, login and action limits and pool snapshots in Redis under
+ * REDIS_PREFIX, shared by every instance. One connection serves them (auto-pipelined: the
+ * session reads and limit checks of concurrent requests leave in one write); BullMQ opens its
+ * own (it needs blocking commands).
+ */
+async function redisAdapters(settings: Settings, redis: Redis, logger: Logger, images: ImageJobsPlacement): Promise<CommandApiAdapters> {
   const keys = commandApiRedisKeys(settings.redisPrefix);
   return {
     // Each instance verifies a member's requests from memory after the first; logouts are announced.
@@ -63,7 +73,10 @@ async function redisAdapters(settings: Settings, redis: Redis, logger: Logger): 
     snapshots: new RedisAggregateSnapshots(redis, keys.aggregateSnapshots),
     loginThrottle: LoginThrottle.onRedis(redis, keys.loginLimits),
     actionThrottle: ActionThrottle.onRedis(redis, keys.actionLimits),
-    images: new BullMqImageJobs({ redisUrl: settings.redisUrl!, uploadsDir: settings.uploadsDir, logger, prefix: keys.imageJobs }),
+    images:
+      images === 'image-worker'
+        ? new BullMqImageJobs({ redisUrl: settings.redisUrl!, uploadsDir: settings.uploadsDir, logger, prefix: keys.imageJobs, runWorker: false })
+        : new InProcessImageJobs(settings.uploadsDir),
   };
 }
 
@@ -78,26 +91,49 @@ async function localAdapters(settings: Settings): Promise<CommandApiAdapters> {
   };
 }
 
+/** SMTP with SMTP_URL; else each mail is a file in DATA_DIR/outbox (standalone, or a deployment that has not set up mail yet). */
+export function mailerFor(settings: Settings): Mailer {
+  return settings.smtpUrl ? new SmtpMailer(settings.smtpUrl, settings.mailFrom) : new OutboxMailer(join(settings.dataDir, 'outbox'), settings.mailFrom);
+}
+
 /**
  * command-api from the settings, on the adapters they call for (Redis with REDIS_URL, the data
  * folder otherwise) and the payment provider they name (simulated test mode, refused in
  * production, or PayPal). Everything opened is closed by `resources`, command-api first.
  */
-/** `registry`: the process's Prometheus registry (its /metrics), for the commands' counter and latency histogram. */
-export async function composeCommandApi(settings: Settings, eventStore: EventStore, logger: Logger, resources: Resources, registry?: Registry): Promise<CommandSide> {
+/**
+ * `registry`: the process's Prometheus registry (its /metrics), for the commands' counter and
+ * latency histogram. `images`: where image jobs run (default in this process).
+ */
+export async function composeCommandApi(
+  settings: Settings,
+  eventStore: EventStore,
+  logger: Logger,
+  resources: Resources,
+  registry?: Registry,
+  images: ImageJobsPlacement = 'in-process',
+  hooks: Pick<CommandApiAdapters, 'afterErasure'> = {},
+): Promise<CommandSide> {
   const log = logger.child({ component: 'command-api' });
   const redis = settings.redisUrl ? openRedis(settings.redisUrl, 'command-api', logger, { enableAutoPipelining: true }) : undefined;
   if (redis) resources.add(() => closeRedis(redis));
-  const adapters = redis ? await redisAdapters(settings, redis, log) : await localAdapters(settings);
+  const adapters = redis ? await redisAdapters(settings, redis, log, images) : await localAdapters(settings);
+  const mailer = mailerFor(settings);
+  // One line, no address: where reset links go (an operator must look in the outbox without SMTP_URL).
+  if (!settings.smtpUrl && settings.nodeEnv === 'production') log.warn({ mail: 'outbox' }, `${mailer.describe}: members asking for a reset link get no mail until SMTP_URL is set`);
+  else log.info({ mail: settings.smtpUrl ? 'smtp' : 'outbox' }, mailer.describe);
   resources.add(async () => {
     await adapters.images?.close();
     await adapters.sessionStore?.close();
+    await mailer.close();
   });
   const commandApi = await createCommandApi({
     eventStore,
     logger,
     ...(registry ? { metrics: registry } : {}),
     ...adapters,
+    ...hooks,
+    mailer,
     payments: createPaymentProvider({ ...settings.payments, nodeEnv: settings.nodeEnv }, log),
     config: {
       uploadsDir: settings.uploadsDir,
@@ -105,6 +141,7 @@ export async function composeCommandApi(settings: Settings, eventStore: EventSto
       sessionSecret: await sessionSecretFor(settings),
       admin: settings.admin,
       initialAvailablePasses: settings.initialAvailablePasses,
+      siteUrl: settings.siteUrl,
     },
   });
   resources.add(() => commandApi.close());

@@ -1,8 +1,10 @@
 import { Router } from 'express';
 import type { Logger } from 'pino';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
+import type { Cluster, Redis } from 'ioredis';
 import type { EventStore } from '@pass/events';
-import { createOpsRouter, type ReadinessCheck } from '@pass/query-api';
+import { LAG_SCAN_LIMIT, lagOf, readHeartbeat, type ReadModelStore } from '@pass/projector';
+import { createOpsRouter, projectorCheck, type MaxLag, type ReadinessCheck } from '@pass/query-api';
 
 /** One Prometheus registry per process, with the Node.js runtime series labelled by service. */
 export function createRegistry(service: string): Registry {
@@ -28,6 +30,7 @@ export interface OpsOptions {
  */
 export function opsRouter(options: OpsOptions): Router {
   const startedAt = Date.now();
+  readinessGauge(options.registry, options.checks);
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({
@@ -44,3 +47,61 @@ export function opsRouter(options: OpsOptions): Router {
 
 export const eventStoreCheck = (eventStore: EventStore): ReadinessCheck => ({ name: 'event-store', check: () => eventStore.headPosition() });
 export const redisCheck = (name: string, redis: { ping(): Promise<unknown> }): ReadinessCheck => ({ name, check: () => redis.ping() });
+
+/**
+ * query-api's view of a projector running in another process: its heartbeat in Redis (gone
+ * once it has not beaten within its time to live: stopped, paused, cut off), whether it has
+ * caught up and its last error, and the lag measured here (the store's head against the active
+ * keyspace's checkpoint), held to the same limits as the projector's own /readyz.
+ */
+export function remoteProjectorCheck(deps: {
+  redis: Redis | Cluster;
+  heartbeatKey: string;
+  readModels: ReadModelStore;
+  eventStore: EventStore;
+  maxLag: MaxLag;
+  statusCacheMs?: number;
+}): ReadinessCheck {
+  const status = async () => {
+    const beat = await readHeartbeat(deps.redis, deps.heartbeatKey);
+    if (!beat) throw new Error('no projector heartbeat in Redis (the projector is stopped, paused or cannot reach Redis)');
+    const lag = await lagOf(await deps.readModels.active(), deps.eventStore);
+    return { caughtUp: beat.caughtUp, lastError: beat.lastError, lagEvents: lag.lagEvents, lagSeconds: lag.lagSeconds, lagEventsCapped: lag.lagEvents >= LAG_SCAN_LIMIT };
+  };
+  return projectorCheck(() => ({ status }), deps.maxLag, deps.statusCacheMs);
+}
+
+const READY_METRIC = 'pass_ready_check';
+/** As /readyz's own limit: a check slower than this counts as failed. */
+const CHECK_TIMEOUT_MS = 2_000;
+
+async function passes(check: ReadinessCheck): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([check.check(), new Promise((_, fail) => (timer = setTimeout(() => fail(new Error('timeout')), CHECK_TIMEOUT_MS)))]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * /readyz's checks as a series, run at each scrape (1 passes, 0 fails), so an alert can say
+ * which instance is not ready and why even when no orchestrator probes it.
+ */
+function readinessGauge(registry: Registry, checks: ReadinessCheck[]): void {
+  if (registry.getSingleMetric(READY_METRIC)) return;
+  new Gauge({
+    name: READY_METRIC,
+    help: "Each of /readyz's checks at this scrape: 1 passes, 0 fails (the store, Redis, the projector's lag)",
+    labelNames: ['check'],
+    registers: [registry],
+    async collect() {
+      const results = await Promise.all(checks.map(async (c) => [c.name, await passes(c)] as const));
+      this.reset();
+      for (const [check, ok] of results) this.set({ check }, ok ? 1 : 0);
+    },
+  });
+}

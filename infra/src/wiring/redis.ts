@@ -1,5 +1,6 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
+import type { Settings } from '../config/settings';
 
 /**
  * One named Redis connection. Names show in CLIENT LIST, so an operator can tell which service
@@ -7,7 +8,20 @@ import type { Logger } from 'pino';
  * being unhandled 'error' events that would kill the process.
  */
 export function openRedis(url: string, name: string, logger: Logger, options: RedisOptions = {}): Redis {
-  const redis = new Redis(url, { connectionName: name, maxRetriesPerRequest: 2, ...options });
+  return logProblems(new Redis(url, { connectionName: name, maxRetriesPerRequest: 2, ...options }), name, logger);
+}
+
+/**
+ * The read models' connection: the Redis Cluster of REDIS_CLUSTER_NODES when set (every
+ * keyspace's keys share a hash tag, so the same scripts run there), else `single`.
+ */
+export function openReadModelsRedis(settings: Settings, name: string, logger: Logger, single: Redis): Redis | Cluster {
+  if (!settings.redisClusterNodes) return single;
+  const cluster = new Cluster(settings.redisClusterNodes, { redisOptions: { connectionName: `${name}:read-models`, maxRetriesPerRequest: 2 } });
+  return logProblems(cluster, `${name}:read-models`, logger);
+}
+
+function logProblems<T extends Redis | Cluster>(redis: T, name: string, logger: Logger): T {
   let warned = false;
   redis.on('error', (error: Error) => {
     // One line per outage, not one per retry.
@@ -21,7 +35,7 @@ export function openRedis(url: string, name: string, logger: Logger, options: Re
   return redis;
 }
 
-export async function closeRedis(...clients: Redis[]): Promise<void> {
+export async function closeRedis(...clients: Array<Redis | Cluster>): Promise<void> {
   await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
 }
 
@@ -33,5 +47,7 @@ export function redisKeys(prefix: string) {
     socketIo: `${prefix}socket.io`,
     bull: `${prefix}bull`,
     rebuildState: `${prefix}projector:rebuild`,
+    /** The projector's heartbeat (progress, last error), which query-api's readiness reads. */
+    projectorHeartbeat: `${prefix}projector:heartbeat`,
   };
 }

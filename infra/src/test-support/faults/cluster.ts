@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { positionToString, type EventStore } from '@pass/events';
-import { openEventStore } from '@pass/events/store';
+import { openPersonalDataEventStore } from '@pass/events/store';
 import { testPostgresUrl } from '@pass/events/test-support';
 import { createRedisReadModels, deleteKeysUnder, projectInto, toPositioned } from '@pass/projector';
 import type { ReadModelDump } from '@pass/projector';
@@ -66,14 +66,15 @@ export class Cluster {
   private readonly ports = new Map<string, string>();
 
   /**
-   * Starts (or restarts) one named process: `command-api`, `projector`, `query-a`, `query-b`.
+   * Starts (or restarts) one named process: `command-api`, `image-worker`, `projector`, `query-a`, `query-b`.
    * A restarted process listens on its previous port, as behind a fixed address.
    */
   async start(name: string): Promise<SpawnedService> {
     const kind: ServiceName = name.startsWith('query') ? 'query-api' : (name as ServiceName);
     const extra: Record<string, string> = kind === 'query-api' ? { COMMAND_API_URL: `http://127.0.0.1:${this.ports.get('command-api')}` } : {};
     const port = this.ports.get(name);
-    if (port) extra[kind === 'projector' ? 'PROJECTOR_PORT' : 'PORT'] = port;
+    const portVariable = kind === 'projector' ? 'PROJECTOR_PORT' : kind === 'image-worker' ? 'IMAGE_WORKER_PORT' : 'PORT';
+    if (port) extra[portVariable] = port;
     const s = await spawnService(kind, { ...this.env(), ...extra });
     this.services.set(name, s);
     this.ports.set(name, new URL(s.url).port);
@@ -88,8 +89,9 @@ export class Cluster {
     await s.stop();
   }
 
+  /** The cluster's store as its processes open it: personal fields decrypted with its member keys. */
   async store(): Promise<EventStore> {
-    this.directStore ??= await openEventStore(this.storeUrl(new URL(testPostgresUrl()).host));
+    this.directStore ??= await openPersonalDataEventStore(this.storeUrl(new URL(testPostgresUrl()).host));
     return this.directStore;
   }
 

@@ -28,7 +28,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed: kill -9 of each process mid-loa
 
   it('command-api, projector and a query-api killed in turn: nothing acknowledged lost, read models equal a clean rebuild', async () => {
     await cluster.start('command-api');
-    await Promise.all([cluster.start('projector'), cluster.start('query-a'), cluster.start('query-b')]);
+    await Promise.all([cluster.start('image-worker'), cluster.start('projector'), cluster.start('query-a'), cluster.start('query-b')]);
     const member = new Browser(cluster.url('command-api'));
     expect((await member.request('POST', '/api/register-user', { email: 'roaming@example.com', password: 'pass1' })).status).toBeLessThan(300);
     const watcher = roamingSocket([cluster.url('query-a'), cluster.url('query-b')]);

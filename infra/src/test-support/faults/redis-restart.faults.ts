@@ -41,7 +41,7 @@ describe.skipIf(!pgUp).each([
     await redis.start();
     cluster = new Cluster({ redisUrl: redis.url });
     await cluster.start('command-api');
-    await Promise.all([cluster.start('projector'), cluster.start('query-a'), cluster.start('query-b')]);
+    await Promise.all([cluster.start('image-worker'), cluster.start('projector'), cluster.start('query-a'), cluster.start('query-b')]);
     const c = cluster;
 
     const member = new Browser(c.url('command-api'));
@@ -122,7 +122,7 @@ describe.skipIf(!pgUp)('Redis restarted empty while the projector is idle', () =
     await redis.start();
     cluster = new Cluster({ redisUrl: redis.url });
     await cluster.start('command-api');
-    await Promise.all([cluster.start('projector'), cluster.start('query-a')]);
+    await Promise.all([cluster.start('image-worker'), cluster.start('projector'), cluster.start('query-a')]);
     const c = cluster;
     const load = new Load({ origin: () => c.url('command-api'), clients: 4 });
     await load.start();
@@ -166,7 +166,7 @@ describe.skipIf(!pgUp)('Redis restarted empty after an admin rebuild', () => {
     await redis.start();
     cluster = new Cluster({ redisUrl: redis.url, env: { ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'admin-pass-123' } });
     await cluster.start('command-api');
-    await Promise.all([cluster.start('projector'), cluster.start('query-a')]);
+    await Promise.all([cluster.start('image-worker'), cluster.start('projector'), cluster.start('query-a')]);
     const c = cluster;
     const load = new Load({ origin: () => c.url('command-api'), clients: 4 });
     await load.start();

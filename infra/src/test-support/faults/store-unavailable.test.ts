@@ -35,7 +35,7 @@ describe.skipIf(!pgUp || !redisUp)('event store unavailable', () => {
     await proxy.start();
     cluster = new Cluster({ redisUrl: testRedisUrl(), pgHostPort: `127.0.0.1:${proxy.port}` });
     await cluster.start('command-api');
-    await Promise.all([cluster.start('projector'), cluster.start('query-a')]);
+    await Promise.all([cluster.start('image-worker'), cluster.start('projector'), cluster.start('query-a')]);
 
     // A member whose command is timed during the cut, and a socket watching query-api.
     const member = new Browser(cluster.url('command-api'));

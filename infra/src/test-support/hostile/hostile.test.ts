@@ -9,7 +9,9 @@ import {
   adViewsSchema,
   chatMessageSchema,
   comparePositions,
+  changePasswordSchema,
   joinFormSchema,
+  passwordResetSchema,
   mainDataSchema,
   streams,
   type GlobalPosition,
@@ -303,6 +305,26 @@ describe('hostile input against the standalone process', () => {
         accepts: (body) => PURCHASE_OPTIONS.some((o) => o.amountUsd === (body as { amountUsd?: unknown }).amountUsd),
       },
       { method: 'POST', path: '/api/buy-points', actor: () => b, valid: { orderId: 'SIM-does-not-exist' }, accepts: () => false },
+      // Issue 17. A member of its own per case: an accepted change ends the password the next case would send.
+      {
+        method: 'POST',
+        path: '/api/change-password',
+        actor: () => newMember('pw'),
+        valid: { currentPassword: 'pass1', newPassword: 'pass2' },
+        accepts: (body) => changePasswordSchema.safeParse(body).success && (body as { currentPassword?: unknown }).currentPassword === 'pass1',
+      },
+      // Erasure by the member: a member of its own per case, since an accepted one erases it.
+      {
+        method: 'DELETE',
+        path: '/api/my-account',
+        actor: () => newMember('erase'),
+        valid: { password: 'pass1' },
+        accepts: (body) => (body as { password?: unknown }).password === 'pass1',
+      },
+      // The same 202 for any well-formed address; an unknown one appends nothing.
+      { method: 'POST', path: '/api/password-reset', actor: () => guest, valid: { email: 'nobody@hostile.io' }, accepts: (body) => passwordResetSchema.safeParse(body).success },
+      // No link was ever mailed here: every token is forged.
+      { method: 'POST', path: '/api/password-reset/confirm', actor: () => guest, valid: { token: `${b.id}.${'A'.repeat(43)}`, password: 'pass1' }, accepts: () => false },
     ];
 
     let seq = 0;
@@ -346,6 +368,7 @@ describe('hostile input against the standalone process', () => {
       await httpCase('POST /api/free-point/ticket', `${name} as a guest`, 'reject', () => guest.send('POST', '/api/free-point/ticket', opts));
       await httpCase('POST /api/logout', `${name} as a guest`, 'noop', () => guest.send('POST', '/api/logout', opts));
       await httpCase('POST /api/admin-logout', `${name} as a guest`, 'noop', () => guest.send('POST', '/api/admin-logout', opts));
+      await httpCase('POST /api/logout-everywhere', `${name} as a guest`, 'reject', () => guest.send('POST', '/api/logout-everywhere', opts));
     }
 
     // ---- the free point's ad-view ticket: only a countdown of this member that has run, once ----------
@@ -480,8 +503,8 @@ describe('hostile input against the standalone process', () => {
     const traversal = await httpCase(route, 'path traversal in the file name', (ans) => {
       if (ans.status !== 200) return `expected the post to be accepted, got ${ans.status}`;
       const path = String(ans.body?.user?.image?.path ?? '');
-      // Stored under a generated name (a two-character folder and a hash), never the upload's.
-      return /^[0-9a-f]{2}\/[0-9a-f]{32}\.webp$/.test(path) ? null : `the stored name follows the upload's: ${path}`;
+      // Stored under a generated name (the member's card folder, their id and a hash), never the upload's.
+      return /^cards\/[\w-]{2}\/[\w-]{1,100}\.[0-9a-f]{32}\.webp$/.test(path) ? null : `the stored name follows the upload's: ${path}`;
     }, post(poster, form(validFields, [{ bytes: png, name: '../../../../etc/passwd.png', type: 'image/png' }])));
     if (traversal?.status === 200) {
       acknowledged.push({ label: 'certificate with a traversal file name', stream: streams.user(poster.id), found: (events) => events.some((e) => e.type === 'CertificatePosted') });
@@ -551,6 +574,7 @@ describe('hostile input against the standalone process', () => {
       ['DELETE', `/api/member-post/${b.id}`],
       ['GET', `/api/admin/members/${b.id}/history`],
       ['GET', `/api/admin/members/${b.id}/history?format=csv`],
+      ['DELETE', `/api/admin/members/${b.id}`],
       ['GET', '/api/admin/posts'],
       ['GET', '/api/admin/projections'],
       ['POST', '/api/admin/projections/rebuild'],
@@ -565,6 +589,7 @@ describe('hostile input against the standalone process', () => {
     for (const id of ['does-not-exist', '..%2F..%2Fsite', '%00', 'x'.repeat(300)]) {
       await httpCase('DELETE /api/member-post/:id', `admin, id ${id.slice(0, 20)}`, 'reject', () => admin.send('DELETE', `/api/member-post/${id}`));
       await httpCase('GET /api/admin/members/:userId/history', `admin, id ${id.slice(0, 20)}`, 'reject', () => admin.send('GET', `/api/admin/members/${id}/history`));
+      await httpCase('DELETE /api/admin/members/:userId', `admin, id ${id.slice(0, 20)}`, 'reject', () => admin.send('DELETE', `/api/admin/members/${id}`));
     }
     await httpCase('GET /api/admin/members/:userId/history', 'format=xml', 'reject', () => admin.send('GET', `/api/admin/members/${b.id}/history?format=xml`));
     for (const q of ['page=0', 'pageSize=101', `q=${'y'.repeat(101)}`]) await httpCase('GET /api/admin/posts', q, 'reject', () => admin.send('GET', `/api/admin/posts?${q}`));
@@ -819,13 +844,16 @@ describe('hostile input against the standalone process', () => {
     const socketPoint = (await socketCase('increaseChatCount', 'over the limit', 'reject', () => emitWithAnswer(clickerSocket, 'increaseChatCount', []))) as { status?: number };
     expect(socketPoint.status).toBe(429);
 
-    // Login: failed passwords per e-mail.
-    const locked = await newMember('lock');
+    // Login: wrong passwords per (account, client), 10 per hour; the member on their own client still gets in.
+    const target = await newMember('lock');
+    const guesser = new Actor(url);
     const tries: number[] = [];
-    for (let i = 0; i < 6; i++) tries.push((await new Actor(url).send('POST', '/api/register-user', { json: { email: locked.email, password: 'wrong' } })).status);
-    stats.tried += 6;
-    stats.http += 6;
-    expect(tries).toEqual([401, 401, 401, 401, 401, 429]);
+    for (let i = 0; i < 11; i++) tries.push((await guesser.send('POST', '/api/register-user', { json: { email: target.email, password: 'wrong' } })).status);
+    const owner = await new Actor(url).send('POST', '/api/register-user', { json: { email: target.email, password: 'pass1' } });
+    stats.tried += 12;
+    stats.http += 12;
+    expect(tries).toEqual([...Array(10).fill(401), 429]);
+    expect(owner.status).toBe(200);
     expect(stats.failures.slice(failuresBefore)).toEqual([]);
   });
 
