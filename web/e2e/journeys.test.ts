@@ -7,8 +7,7 @@
  * Nothing is faked: the free-point countdown runs its 30 s of real time, payments use the
  * server's simulated (test-mode) provider, the admin is bootstrapped from ADMIN_EMAIL/ADMIN_PASSWORD.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -18,45 +17,29 @@ import { recordSkippedSuite } from '@pass/events/test-support';
 import { spawnStandalone, type SpawnedService } from '@pass/infra/test-support';
 import { CHROMIUM_PATH, launchBrowser, VIEWPORTS, type ViewportName } from './browser';
 import { tinyPng } from './png';
+import { ensureWebBuild, PHONES, seriousAxeViolations, serveAxe } from './site';
 
 const SUITE = 'browser: newcomer and admin journeys (web/e2e/journeys.test.ts)';
-const WEB = resolve(import.meta.dirname, '..');
-const ROOT = resolve(WEB, '..');
 const SHOTS = resolve(import.meta.dirname, 'screenshots');
 const ADMIN = { email: 'owner.admin@example.com', password: 'admin-pass-2026' };
 
 const hasChromium = existsSync(CHROMIUM_PATH);
 if (!hasChromium) recordSkippedSuite(SUITE, `no Chromium at ${CHROMIUM_PATH}`);
 
-/** Newest modification time under the given paths (files only). */
-function newestMtime(paths: string[]): number {
-  let newest = 0;
-  const visit = (path: string) => {
-    const st = statSync(path);
-    if (st.isDirectory()) {
-      for (const entry of readdirSync(path)) if (entry !== 'node_modules') visit(join(path, entry));
-    } else newest = Math.max(newest, st.mtimeMs);
-  };
-  for (const p of paths) if (existsSync(p)) visit(p);
-  return newest;
-}
-
-/** Builds web/dist when it is missing or older than its sources (`npm test` builds it first anyway). */
-function ensureWebBuild() {
-  const index = resolve(WEB, 'dist/index.html');
-  const sources = ['src', 'public', 'index.html', 'vite.config.ts'].map((p) => resolve(WEB, p));
-  sources.push(resolve(ROOT, 'events/src'));
-  if (existsSync(index) && statSync(index).mtimeMs >= newestMtime(sources)) return;
-  const build = spawnSync('npm', ['run', 'build', '-w', '@pass/web'], { cwd: ROOT, encoding: 'utf8' });
-  if (build.status !== 0) throw new Error(`web build failed:\n${build.stdout}\n${build.stderr}`);
-}
-
 /** Screens that are wider than the viewport (a sideways scroll on a phone), found while shooting. */
 const overflowing: string[] = [];
+/** axe-core's serious or critical violations, found while shooting (every screen, every size). */
+const inaccessible: string[] = [];
+
+/** The small phone the layout is also held to (phone.test.ts): checked, not shot. */
+const SMALL_PHONE = PHONES['phone-360'];
 
 /** Both sizes of the current screen, then back to the page's own viewport. */
 async function shoot(page: Page, name: string, options: { fullPage?: boolean } = {}) {
   const own = page.viewportSize();
+  await page.setViewportSize(SMALL_PHONE);
+  await page.waitForTimeout(100);
+  for (const v of await seriousAxeViolations(page)) inaccessible.push(`${name}-phone-360: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(', ')}`);
   for (const viewport of Object.keys(VIEWPORTS) as ViewportName[]) {
     await page.setViewportSize(VIEWPORTS[viewport]);
     // Fixed bars would be drawn mid-page on a full-page shot taken scrolled down.
@@ -65,6 +48,7 @@ async function shoot(page: Page, name: string, options: { fullPage?: boolean } =
     await page.waitForTimeout(250);
     const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     if (wide > 0) overflowing.push(`${name}-${viewport}: ${wide}px wider than the window`);
+    for (const v of await seriousAxeViolations(page)) inaccessible.push(`${name}-${viewport}: ${v.id} (${v.impact}) ${v.help} at ${v.targets.join(', ')}`);
     await page.screenshot({ path: resolve(SHOTS, `${name}-${viewport}.png`), fullPage: options.fullPage ?? false });
   }
   if (own) await page.setViewportSize(own);
@@ -92,6 +76,7 @@ describe.skipIf(!hasChromium)('browser journeys on the standalone build', () => 
   async function newPage(options: { acceptedCookie?: boolean } = {}): Promise<Page> {
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop, timezoneId: 'UTC', locale: 'en-US' });
     contexts.push(context);
+    await serveAxe(context);
     if (options.acceptedCookie) await context.addInitScript(() => window.localStorage.setItem('acceptedCookie', 'true'));
     const page = await context.newPage();
     page.setDefaultTimeout(15_000);
@@ -109,12 +94,12 @@ describe.skipIf(!hasChromium)('browser journeys on the standalone build', () => 
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    ensureWebBuild();
+    const dist = ensureWebBuild();
     dataDir = mkdtempSync(join(tmpdir(), 'pass-e2e-'));
     [server, browser] = await Promise.all([
       spawnStandalone({
         DATA_DIR: dataDir,
-        WEB_DIST_DIR: resolve(WEB, 'dist'),
+        WEB_DIST_DIR: dist,
         ADMIN_EMAIL: ADMIN.email,
         ADMIN_PASSWORD: ADMIN.password,
         PAYMENTS_PROVIDER: 'simulated',
@@ -423,5 +408,7 @@ describe.skipIf(!hasChromium)('browser journeys on the standalone build', () => 
     expect(pageErrors).toEqual([]);
     // Every screen fits its window at both sizes (no sideways scrolling on a phone).
     expect(overflowing).toEqual([]);
+    // And reads for everyone: no serious or critical axe-core finding on any of them.
+    expect(inaccessible).toEqual([]);
   });
 });

@@ -1,10 +1,7 @@
 /// <reference types="vite/client" />
 
 interface ImportMetaEnv {
-  /** Third-party ad network key; without it the app shows its own house banners. */
-  readonly VITE_AD_NETWORK_KEY?: string;
-  /** Host serving the network's `/{key}/invoke.js`. */
-  readonly VITE_AD_NETWORK_HOST?: string;
+  // The ad network is not a build setting: the server names it in the page (lib/pageSettings.ts).
   readonly VITE_DONATION_URL?: string;
   readonly VITE_INSTAGRAM_URL?: string;
   readonly VITE_X_URL?: string;

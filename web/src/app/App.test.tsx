@@ -1,47 +1,14 @@
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { Provider } from 'react-redux';
-import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { describe, expect, it } from 'vitest';
+import { act, fireEvent, screen, waitFor, within, cleanup } from '@testing-library/react';
 import { dayCounter } from '@pass/events/kernel';
 import { HttpError } from '../lib/http';
-import type { PostFormState } from '../features/pass-claim';
-import { makeHarness, sampleMainData, sampleUser, type Harness } from '../testing/fakeServices';
-import { routes } from './router';
-import { createAppStore, type AppStore } from './store';
+import { POST_FORM_RETURNED, type PostFormState } from '../features/pass-claim';
+import { OUT_OF_POINTS } from '../features/free-points';
+import { JOIN_REASONS } from '../lib/joinReason';
+import { sampleMainData, sampleUser } from '../testing/fakeServices';
+import { renderApp, useAppHarness } from '../testing/renderApp';
 
-let stores: AppStore[] = [];
-
-beforeAll(() => {
-  // jsdom lacks these browser APIs the layout calls.
-  window.scrollTo = () => {};
-  Element.prototype.scrollIntoView = () => {};
-});
-
-afterEach(() => {
-  cleanup();
-  for (const s of stores) s.rootTask.cancel();
-  stores = [];
-});
-
-type Entry = string | { pathname: string; state: unknown };
-
-function renderApp(entry: Entry, options: { storage?: Record<string, string>; setup?: (h: Harness) => void } = {}) {
-  const h = makeHarness({ acceptedCookie: 'true', ...options.storage });
-  options.setup?.(h);
-  const router = createMemoryRouter(routes, { initialEntries: [entry] });
-  h.services.navigate = (to, opts) => {
-    h.navigate(to, opts);
-    void router.navigate(to, opts);
-  };
-  const store = createAppStore(h.services);
-  stores.push(store);
-  render(
-    <Provider store={store}>
-      <RouterProvider router={router} />
-    </Provider>,
-  );
-  return { ...h, store, router };
-}
+useAppHarness();
 
 const member = { userId: 'u1' };
 
@@ -167,6 +134,40 @@ describe('free points page', () => {
     expect(document.querySelector('[data-ad-slot="check"] iframe')).toBeTruthy();
     expect(screen.getByText('Every 20 points you can request a new pass.')).toBeTruthy();
   });
+
+  it('guests are sent to join, which says why; the countdown does not start', async () => {
+    const app = renderApp('/content/check');
+    await screen.findByRole('heading', { name: 'Join Freedom Pass' });
+    expect(app.router.state.location.pathname).toBe('/content/join');
+    expect(screen.getByRole('status').textContent).toBe(JOIN_REASONS['free-points']);
+    expect(app.api.adViewTicket).not.toHaveBeenCalled();
+  });
+
+  it('a member out of points reads why and what to do', async () => {
+    renderApp('/content/check', { storage: member, setup: (h) => h.api.verifyAccess.mockResolvedValue({ ...sampleUser, chatCount: 0 }) });
+    const line = await screen.findByText(/You have no points left/);
+    expect(line.textContent).toBe(`${OUT_OF_POINTS} Buy Points`);
+    expect(within(line).getByRole('link', { name: 'Buy Points' }).getAttribute('href')).toBe('/content/points');
+  });
+});
+
+describe('guards say why', () => {
+  it.each([
+    ['/content/post', 'post'],
+    ['/content/points', 'points'],
+    ['/content/certificate', 'certificate'],
+  ] as const)('%s sends a guest to join with a line', async (path, reason) => {
+    const app = renderApp(path);
+    await screen.findByRole('heading', { name: 'Join Freedom Pass' });
+    expect(app.router.state.location.pathname).toBe('/content/join');
+    expect(screen.getByRole('status').textContent).toBe(JOIN_REASONS[reason]);
+  });
+
+  it('join opened on its own has no such line', async () => {
+    renderApp('/content/join');
+    await screen.findByRole('heading', { name: 'Join Freedom Pass' });
+    expect(screen.queryByRole('status')).toBeNull();
+  });
 });
 
 describe('forms', () => {
@@ -229,6 +230,30 @@ describe('forms', () => {
     await waitFor(() => expect(app.api.registerSpecialUser).toHaveBeenCalled());
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/'));
   });
+
+  it('an image the server refuses (a renamed PDF) is shown beside the image field of the post form', async () => {
+    const fields = { fullname: 'Ann', country: 'Spain', email: sampleUser.email, link: 'https://example.com', message: 'Hello' };
+    const state: PostFormState = { fields, image: new File(['%PDF-1.7'], 'me.png', { type: 'image/png' }) };
+    const refused = 'Please make sure you select an image.';
+    const app = renderApp({ pathname: '/content/amount', state }, {
+      storage: member,
+      setup: (h) => h.api.registerSpecialUser.mockRejectedValue(new HttpError(400, { error: refused, fields: { image: refused } })),
+    });
+    await screen.findByRole('heading', { name: 'How many passes?' });
+    await waitFor(() => expect(screen.getByText('Between 1 and 1')).toBeTruthy());
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/content/post'));
+    const image = await screen.findByLabelText('Image');
+    const field = image.closest('.field')!;
+    await waitFor(() => expect(within(field as HTMLElement).getByRole('alert').textContent).toBe(refused));
+    expect(image.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(image));
+    expect(screen.getByText(POST_FORM_RETURNED)).toBeTruthy();
+    // What was typed is kept.
+    expect((screen.getByLabelText('Full name') as HTMLInputElement).value).toBe('Ann');
+    expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe('Hello');
+    expect(screen.queryByText(refused, { selector: '.form-error' })).toBeNull();
+  });
 });
 
 describe('participants and points', () => {
@@ -265,6 +290,18 @@ describe('participants and points', () => {
     expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull();
   });
 
+  it('registry: a filter that finds nobody says so and what to try, not "Become the first one!"', async () => {
+    renderApp('/content/participants', {
+      setup: (h) => h.api.registry.mockImplementation(async (query: string) => ({ total: query ? 0 : 1, page: 1, pageSize: 50, items: query ? [] : [
+        { userId: 'u1', createdAt: '2026-01-05T00:00:00Z', member: 'Ann', passes: 5, points: 1, priority: '' },
+      ] })),
+    });
+    await screen.findByText('Ann');
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Filter participants by email, name or date' }), { target: { value: 'zz' } });
+    expect(await screen.findByText(/^No member matches “zz”\. Try the start of a name/)).toBeTruthy();
+    expect(screen.queryByText('Become the first one!')).toBeNull();
+  });
+
   it('nine purchase cards; test-mode checkout completes the purchase', async () => {
     const app = renderApp('/content/points', { storage: member });
     const buttons = await screen.findAllByRole('button', { name: /^Buy .* points for/ });
@@ -273,8 +310,10 @@ describe('participants and points', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Buy 1,000 points for $10' }));
     const dialog = screen.getByRole('dialog');
     expect(within(dialog).getByRole('button', { name: 'Close checkout' })).toBeTruthy();
+    // The payment options load after the dialog opens ("Loading payment options…" first).
+    const testMode = await within(dialog).findByRole('button', { name: /test mode/ });
     await act(async () => {
-      fireEvent.click(within(dialog).getByRole('button', { name: /test mode/ }));
+      fireEvent.click(testMode);
     });
     await waitFor(() => expect(app.api.createOrder).toHaveBeenCalledWith(10));
     await waitFor(() => expect(app.router.state.location.pathname).toBe('/content/registered'));

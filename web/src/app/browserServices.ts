@@ -42,6 +42,18 @@ export function browserServices(navigate: Navigate): Services {
         }
       },
     },
+    saveFile: ({ blob, filename }) => {
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = filename;
+      link.hidden = true;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      // The browser has read the URL once the click's download started.
+      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+    },
     logError: (message, error) => console.error(message, error),
     now: () => Date.now(),
   };

@@ -18,8 +18,9 @@ describe('slices', () => {
   it('has the spec names and defaults', () => {
     const s = init();
     expect(Object.keys(s).sort()).toEqual(
-      // …plus `purchase`, the checkout panel's state (settings, error), which the spec's UI did not have.
-      ['admin', 'chat', 'check', 'checkseconds', 'connectedUsers', 'globalPost', 'loading', 'mainData', 'popup', 'purchase', 'sidebar', 'updateMainData', 'user', 'users'].sort(),
+      // …plus `purchase`, the checkout panel's state (settings, error), which the spec's UI did not
+      // have, and issue 17's `myData` ("Your data") and `passwordReset` (the reset page).
+      ['admin', 'chat', 'check', 'checkseconds', 'connectedUsers', 'globalPost', 'loading', 'mainData', 'myData', 'passwordReset', 'popup', 'purchase', 'sidebar', 'updateMainData', 'user', 'users'].sort(),
     );
     expect(s.popup).toMatchObject({ showPopup: false, acceptedCookie: false, showAds: true, blockMessage: false, bannerTwoLoaded: false, bannerThree: false, seconds: 10 });
     expect(s.checkseconds.seconds).toBe(30);

@@ -7,6 +7,8 @@ import { adsSagas } from '../features/ads';
 import { chatSaga } from '../features/chat';
 import { freePointsSaga } from '../features/free-points';
 import { joinSaga } from '../features/join';
+import { myDataSaga } from '../features/my-data';
+import { passwordResetSaga } from '../features/password-reset';
 import { passClaimSaga } from '../features/pass-claim';
 import { purchaseSaga } from '../features/points-purchase';
 import { rankingSaga } from '../features/ranking';
@@ -36,6 +38,8 @@ export function* rootSaga(s: Services): SagaIterator {
     registrySaga,
     purchaseSaga,
     adminSaga,
+    myDataSaga,
+    passwordResetSaga,
   ];
   yield all(sagas.map((saga) => spawn(isolated, saga, s, live)));
 }

@@ -5,6 +5,8 @@ import { loadAdminDashboardPage, loadAdminLoginPage } from '../features/admin';
 import { loadAdminCertificatePage, loadCertificatePage } from '../features/certificate';
 import { loadFreePointsPage } from '../features/free-points';
 import { loadJoinPage } from '../features/join';
+import { loadMyDataPage } from '../features/my-data';
+import { loadResetPasswordPage } from '../features/password-reset';
 import { loadAmountPage, loadPostPage } from '../features/pass-claim';
 import { loadPointsPage } from '../features/points-purchase';
 import { RankingSections } from '../features/ranking';
@@ -22,7 +24,9 @@ const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<Route
  * server also reads to answer them 200 and any other path 404 (with this app, whose router then
  * shows its default error screen, "404 Not Found", as spec §2 wants for an unknown route).
  */
-const contentPages: Record<ContentPage, () => Promise<{ default: React.ComponentType }>> = {
+type PageLoader = () => Promise<{ default: React.ComponentType }>;
+
+const contentPages: Record<ContentPage, PageLoader> = {
   check: loadFreePointsPage,
   about: loadAboutPage,
   post: loadPostPage,
@@ -35,7 +39,10 @@ const contentPages: Record<ContentPage, () => Promise<{ default: React.Component
   'admin-certificate': loadAdminCertificatePage,
   admin: loadAdminLoginPage,
   'admin/dashboard': loadAdminDashboardPage,
+  'my-data': loadMyDataPage,
+  'reset-password': loadResetPasswordPage,
 };
+
 
 // No errorElement on purpose: React Router's default screen reads "Unexpected Application Error!" (spec §2).
 export const routes: RouteObject[] = [

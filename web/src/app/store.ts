@@ -7,6 +7,8 @@ import { loadingReducer, mainDataReducer, updateMainDataReducer } from '../lib/s
 import type { AppDispatch, RootState } from '../lib/store-types';
 import { adminReducer } from '../features/admin';
 import { chatReducer } from '../features/chat';
+import { myDataReducer } from '../features/my-data';
+import { passwordResetReducer } from '../features/password-reset';
 import { checkReducer, checksecondsReducer } from '../features/free-points';
 import { NON_SERIALIZABLE_PURCHASE_ACTIONS, purchaseReducer } from '../features/points-purchase';
 import { rankingReducer } from '../features/ranking';
@@ -32,6 +34,8 @@ export const rootReducer = combineReducers({
   updateMainData: updateMainDataReducer,
   admin: adminReducer,
   purchase: purchaseReducer,
+  myData: myDataReducer,
+  passwordReset: passwordResetReducer,
 });
 
 

@@ -10,6 +10,7 @@ import type {
   CountriesView,
   CreateOrderResponse,
   EditMainDataRequest,
+  FailedImageJobs,
   FreePointResponse,
   MainDataView,
   Page,
@@ -23,6 +24,8 @@ import type {
   SendChatMessageResponse,
   PaymentsConfigResponse,
   UserView,
+  ChangePasswordForm,
+  PasswordResetConfirmForm,
 } from '@pass/events/kernel';
 import { CHAT_PANEL_MESSAGES } from '@pass/events/kernel';
 
@@ -47,7 +50,45 @@ export function errorText(error: unknown): string {
   return String(error);
 }
 
+/**
+ * What to tell the member about a refusal: the server's words (a 429's say the wait, as the join
+ * form shows them for logins), else the wait alone, else the status.
+ */
+export function refusalText(error: unknown): string {
+  if (error instanceof HttpError && error.status === 429 && !error.body.error) {
+    const wait = error.body.retryAfterSeconds ?? 1;
+    return `Too many attempts. Please wait ${wait} second${wait === 1 ? '' : 's'} and try again.`;
+  }
+  return errorText(error);
+}
+
 type Body = unknown;
+
+/** A non-2xx answer as an HttpError carrying the server's ApiError when the body is one. */
+function failure(status: number, text: string): HttpError {
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const apiError = parsed && typeof parsed === 'object' && 'error' in parsed ? (parsed as ApiError) : { error: '' };
+  return new HttpError(status, apiError);
+}
+
+/** A file the server sends as an attachment: its bytes and the name its Content-Disposition gives. */
+export interface DownloadedFile {
+  blob: Blob;
+  filename: string;
+}
+
+async function download(path: string, fallbackName: string): Promise<DownloadedFile> {
+  const response = await fetch(path, { credentials: 'include', headers: { Accept: 'application/json' } });
+  if (!response.ok) throw failure(response.status, await response.text());
+  const disposition = response.headers.get('Content-Disposition') ?? '';
+  const filename = /filename="?([^";]+)"?/i.exec(disposition)?.[1] ?? fallbackName;
+  return { blob: await response.blob(), filename };
+}
 
 async function request<T>(method: string, path: string, body?: Body): Promise<T> {
   const init: RequestInit = { method, credentials: 'include', headers: { Accept: 'application/json' } };
@@ -59,19 +100,13 @@ async function request<T>(method: string, path: string, body?: Body): Promise<T>
   }
   const response = await fetch(path, init);
   const text = await response.text();
-  let parsed: unknown = undefined;
-  if (text) {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
+  if (!response.ok) throw failure(response.status, text);
+  if (!text) return undefined as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined as T;
   }
-  if (!response.ok) {
-    const apiError = parsed && typeof parsed === 'object' && 'error' in parsed ? (parsed as ApiError) : { error: '' };
-    throw new HttpError(response.status, apiError);
-  }
-  return parsed as T;
 }
 
 const qs = (params: Record<string, string | number>) =>
@@ -108,6 +143,7 @@ export const api = {
     request<PointHistoryEntry[]>('GET', `/api/admin/members/${encodeURIComponent(userId)}/history`),
   projections: () => request<ProjectionStatus>('GET', '/api/admin/projections'),
   rebuildProjections: () => request<ProjectionStatus['rebuild']>('POST', '/api/admin/projections/rebuild'),
+  imageJobFailures: () => request<FailedImageJobs>('GET', '/api/admin/image-jobs'),
   deleteMemberPost: (userId: string) => request<void>('DELETE', `/api/member-post/${encodeURIComponent(userId)}`),
   deleteChatMessages: () => request<void>('DELETE', '/api/delete-chat-messages'),
   editMainData: (body: EditMainDataRequest) => request<unknown>('PUT', '/api/main-data', body),
@@ -118,6 +154,18 @@ export const api = {
   captureOrder: (orderId: string) =>
     request<CaptureOrderResponse>('POST', `/api/payments/orders/${encodeURIComponent(orderId)}/capture`),
   buyPoints: (body: BuyPointsRequest) => request<unknown>('POST', '/api/buy-points', body),
+
+  // A member's own data and access (issue 17).
+  /** GET /api/my-data: everything kept about the member, as a JSON file. */
+  myData: () => download('/api/my-data', 'my-data.json'),
+  changePassword: (body: ChangePasswordForm) => request<void>('POST', '/api/change-password', body),
+  logoutEverywhere: () => request<void>('POST', '/api/logout-everywhere'),
+  deleteMyAccount: (password: string) => request<void>('DELETE', '/api/my-account', { password }),
+  /** Answers 202 and the same body whether or not the e-mail is registered. */
+  requestPasswordReset: (email: string) => request<unknown>('POST', '/api/password-reset', { email }),
+  confirmPasswordReset: (body: PasswordResetConfirmForm) => request<void>('POST', '/api/password-reset/confirm', body),
+  /** DELETE /api/admin/members/:userId (admin): the member's personal data is erased. */
+  eraseMember: (userId: string) => request<void>('DELETE', `/api/admin/members/${encodeURIComponent(userId)}`),
 };
 
 export type Api = typeof api;

@@ -1,5 +1,5 @@
 import type { SagaIterator } from 'redux-saga';
-import type { Api } from './http';
+import type { Api, DownloadedFile } from './http';
 import type { LiveSocket } from './socket';
 
 export type AdSlot = 'main' | 'popup' | 'check';
@@ -25,6 +25,8 @@ export interface Services {
     set(key: string, value: string): void;
     remove(key: string): void;
   };
+  /** Hands a downloaded file to the browser, which saves it under its name. */
+  saveFile(file: DownloadedFile): void;
   /** Network and payment failures are only logged (spec §8). */
   logError(message: string, error?: unknown): void;
   now(): number;

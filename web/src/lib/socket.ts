@@ -49,7 +49,8 @@ export function createLiveSocket(): LiveSocket {
 }
 
 /** An acknowledged emit's answer, as the server's socket handlers send it. */
-export type AckAnswer<T> = { ok: true; data: T } | { ok: false; error: string; status: number };
+/** `retryAfterSeconds`: a 429's wait, as the server sent it (socket ack or HTTP body). */
+export type AckAnswer<T> = { ok: true; data: T } | { ok: false; error: string; status: number; retryAfterSeconds?: number };
 
 function ackOf<T>(send: (ack: (answer: AckAnswer<T>) => void) => void): Promise<AckAnswer<T>> {
   return new Promise((resolve) => send(resolve));

@@ -113,6 +113,7 @@ export function fakeApi(): { [K in keyof Api]: ReturnType<typeof vi.fn> } & Api 
       rebuild: { state: 'idle' as const, processed: 0, total: 0, startedAt: null },
     })),
     rebuildProjections: vi.fn(async () => ({ state: 'running' as const, processed: 0, total: 10, startedAt: '' })),
+    imageJobFailures: vi.fn(async () => ({ queue: 'bullmq' as const, total: 0, jobs: [] })),
     deleteMemberPost: vi.fn(async () => undefined),
     deleteChatMessages: vi.fn(async () => undefined),
     editMainData: vi.fn(async () => ({})),
@@ -121,6 +122,13 @@ export function fakeApi(): { [K in keyof Api]: ReturnType<typeof vi.fn> } & Api 
     createOrder: vi.fn(async () => ({ orderId: 'o1', provider: 'simulated' as const, testMode: true })),
     captureOrder: vi.fn(async () => ({ status: 'COMPLETED' as const, points: 100, user: { ...sampleUser, chatCount: 130 } })),
     buyPoints: vi.fn(async () => ({})),
+    myData: vi.fn(async () => ({ blob: new Blob(['{"timeline":[]}'], { type: 'application/json' }), filename: 'my-data.json' })),
+    changePassword: vi.fn(async () => undefined),
+    logoutEverywhere: vi.fn(async () => undefined),
+    deleteMyAccount: vi.fn(async () => undefined),
+    requestPasswordReset: vi.fn(async () => ({})),
+    confirmPasswordReset: vi.fn(async () => undefined),
+    eraseMember: vi.fn(async () => undefined),
   } as never;
 }
 
@@ -135,6 +143,7 @@ export interface Harness {
   redirectHome: Mock<Services['redirectHome']>;
   toasts: { kind: 'blank' | 'success' | 'error'; message: string }[];
   logError: Mock<Services['logError']>;
+  saveFile: Mock<Services['saveFile']>;
 }
 
 export function makeHarness(storageInit: Record<string, string> = {}): Harness {
@@ -150,6 +159,7 @@ export function makeHarness(storageInit: Record<string, string> = {}): Harness {
   const navigate = vi.fn<Services['navigate']>();
   const redirectHome = vi.fn<Services['redirectHome']>();
   const logError = vi.fn<Services['logError']>();
+  const saveFile = vi.fn<Services['saveFile']>();
   const services: Services = {
     api,
     createSocket: () => socket,
@@ -167,9 +177,10 @@ export function makeHarness(storageInit: Record<string, string> = {}): Harness {
       remove: (k) => void storage.delete(k),
     },
     logError,
+    saveFile,
     now: () => Date.now(),
   };
-  return { services, api, socket, storage, ads, navigate, redirectHome, toasts, logError };
+  return { services, api, socket, storage, ads, navigate, redirectHome, toasts, logError, saveFile };
 }
 
 /** A real store with every saga running on fake services. */

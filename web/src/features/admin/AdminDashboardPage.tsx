@@ -1,11 +1,12 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { PRODUCT_NAME } from '@pass/events/kernel';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { adViewsSchema, mainDataSchema, type MainDataForm } from '@pass/events/kernel';
+import { adViewsSchema, mainDataSchema, type AdminPostEntry, type MainDataForm } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { CloseIcon } from '../../components/Icons';
+import { Modal } from '../../components/Modal';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useDialog, useTitle } from '../../lib/hooks';
@@ -109,6 +110,53 @@ function ProjectionsCard() {
   );
 }
 
+/** Image jobs that failed every attempt (the dead letters): when, how often tried, why. */
+function ImageJobsCard() {
+  const dispatch = useAppDispatch();
+  const failures = useAppSelector((s) => s.admin.imageJobs);
+  useEffect(() => {
+    dispatch(adminActions.imageJobsRequested());
+  }, [dispatch]);
+  return (
+    <div className="card">
+      <h2>Imágenes fallidas {failures && failures.queue === 'bullmq' && <span className="pill">{formatNumber(failures.total)}</span>}</h2>
+      {!failures ? (
+        <p className="muted">Sin datos.</p>
+      ) : failures.queue === 'in-process' ? (
+        <p className="muted">Las imágenes se procesan en este mismo proceso: no hay cola ni trabajos fallidos.</p>
+      ) : failures.jobs.length === 0 ? (
+        <p className="muted">Ningún trabajo ha agotado sus intentos.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="registry" aria-label="Trabajos de imagen fallidos">
+            <thead>
+              <tr>
+                <th scope="col">Trabajo</th>
+                <th scope="col">Fecha</th>
+                <th scope="col">Intentos</th>
+                <th scope="col">Motivo</th>
+              </tr>
+            </thead>
+            <tbody>
+              {failures.jobs.map((job) => (
+                <tr key={job.id}>
+                  <td>{job.id}</td>
+                  <td>{formatDate(job.failedAt)}</td>
+                  <td>{formatNumber(job.attempts)}</td>
+                  <td>{job.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="row-actions">
+        <button type="button" className="button" onClick={() => dispatch(adminActions.imageJobsRequested())}>Actualizar</button>
+      </div>
+    </div>
+  );
+}
+
 function HistoryPanel() {
   const dispatch = useAppDispatch();
   const { userId, entries, loading } = useAppSelector((s) => s.admin.history);
@@ -162,6 +210,25 @@ function HistoryPanel() {
   );
 }
 
+/** The erasure's confirmation (issue 17): names the member id and what goes. */
+function EraseDialog({ member, onCancel, onConfirm }: { member: AdminPostEntry; onCancel: () => void; onConfirm: () => void }) {
+  return (
+    <Modal className="checkout" labelledBy="erase-title" onEscape={onCancel}>
+      <div className="checkout-inner" lang="es">
+        <h2 id="erase-title">¿Borrar al miembro {member.userId}?</h2>
+        <p>
+          Se borran para siempre los datos personales del miembro <strong>{member.userId}</strong> ({member.fullname || member.email}):
+          su email, su tarjeta publicada con su imagen y la autoría de sus mensajes del chat. Los totales del sitio no cambian.
+        </p>
+        <div className="row-actions">
+          <button type="button" className="button danger" onClick={onConfirm}>Borrar miembro</button>
+          <button type="button" className="button" onClick={onCancel}>Cancelar</button>
+        </div>
+      </div>
+    </Modal>
+  );
+}
+
 /** The admin dashboard (Spanish UI, spec §2). */
 export default function AdminDashboardPage() {
   useTitle(`Panel de administración · ${PRODUCT_NAME}`);
@@ -170,6 +237,9 @@ export default function AdminDashboardPage() {
   const authorized = useAppSelector(selectAdminAuthorized);
   const email = useAppSelector((s) => s.admin.email);
   const posts = useAppSelector((s) => s.admin.posts);
+  const erased = useAppSelector((s) => s.admin.erased);
+  // The member whose erasure waits for the admin's confirmation.
+  const [erasing, setErasing] = useState<AdminPostEntry | null>(null);
 
   useEffect(() => {
     if (authorized) dispatch(adminActions.postsRequested(posts.query));
@@ -196,6 +266,7 @@ export default function AdminDashboardPage() {
           </button>
         </div>
         <ProjectionsCard />
+        <ImageJobsCard />
       </div>
       <h2>Publicaciones <span className="pill">{formatNumber(posts.total)}</span></h2>
       <input type="search" className="search" placeholder="Buscar por nombre, país o email" aria-label="Buscar publicaciones"
@@ -204,35 +275,58 @@ export default function AdminDashboardPage() {
         <p className="muted">No hay publicaciones.</p>
       ) : (
         <ul className="admin-posts">
-          {posts.items.map((p) => (
-            <li key={p.userId} className="card">
-              {p.imageUrl && <img src={p.imageUrl} alt={p.fullname} width={48} height={48} />}
-              <div>
-                <strong>{p.fullname || p.email}</strong>{' '}
-                <span className="muted">
-                  {p.country} · {p.email} · {formatNumber(p.passes)} pases · {formatNumber(p.points)} puntos
-                </span>
-                {p.message && <p>{p.message}</p>}
-              </div>
-              <div className="row-actions">
-                <button type="button" className="button" aria-label={`Certificado de ${p.fullname || p.email}`}
-                  onClick={() => navigate('/content/admin-certificate', { state: { selectedUser: p } })}>
-                  Certificado
-                </button>
-                <button type="button" className="button" aria-label={`Historial de ${p.fullname || p.email}`}
-                  onClick={() => dispatch(adminActions.historyRequested(p.userId))}>
-                  Historial
-                </button>
-                <button type="button" className="button danger" aria-label={`Eliminar la publicación de ${p.fullname || p.email}`}
-                  onClick={() => window.confirm(`¿Eliminar la publicación de ${p.fullname || p.email}?`) && dispatch(adminActions.deletePostRequested(p.userId))}>
-                  Eliminar
-                </button>
-              </div>
-            </li>
-          ))}
+          {posts.items.map((p) => {
+            const name = p.fullname || p.email;
+            const isErased = erased.includes(p.userId);
+            return (
+              <li key={p.userId} className="card">
+                {p.imageUrl && !isErased && <img src={p.imageUrl} alt={p.fullname} width={48} height={48} />}
+                <div>
+                  {isErased ? (
+                    <strong>Miembro {p.userId} <span className="pill">Borrado</span></strong>
+                  ) : (
+                    <>
+                      <strong>{name}</strong>{' '}
+                      <span className="muted">
+                        {p.country} · {p.email} · {formatNumber(p.passes)} pases · {formatNumber(p.points)} puntos
+                      </span>
+                      {p.message && <p>{p.message}</p>}
+                    </>
+                  )}
+                </div>
+                {!isErased && (
+                  <div className="row-actions">
+                    <button type="button" className="button" aria-label={`Certificado de ${name}`}
+                      onClick={() => navigate('/content/admin-certificate', { state: { selectedUser: p } })}>
+                      Certificado
+                    </button>
+                    <button type="button" className="button" aria-label={`Historial de ${name}`}
+                      onClick={() => dispatch(adminActions.historyRequested(p.userId))}>
+                      Historial
+                    </button>
+                    <button type="button" className="button danger" aria-label={`Eliminar la publicación de ${name}`}
+                      onClick={() => window.confirm(`¿Eliminar la publicación de ${name}?`) && dispatch(adminActions.deletePostRequested(p.userId))}>
+                      Eliminar
+                    </button>
+                    <button type="button" className="button danger" aria-label={`Borrar miembro ${name}`}
+                      onClick={() => setErasing(p)}>
+                      Borrar miembro
+                    </button>
+                  </div>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
       <HistoryPanel />
+      {erasing && (
+        <EraseDialog member={erasing} onCancel={() => setErasing(null)}
+          onConfirm={() => {
+            dispatch(adminActions.eraseMemberRequested(erasing.userId));
+            setErasing(null);
+          }} />
+      )}
     </section>
   );
 }

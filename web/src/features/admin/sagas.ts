@@ -1,6 +1,6 @@
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, fork, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
-import type { AdminPostEntry, AdminView, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/kernel';
+import type { AdminPostEntry, AdminView, FailedImageJobs, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/kernel';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { errorText } from '../../lib/http';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/list';
@@ -18,6 +18,7 @@ export const ADMIN_TEXTS = {
   viewsSaved: 'Vistas de anuncios actualizadas',
   failed: 'No se pudo completar la acción',
   rebuildStarted: 'Reconstrucción iniciada',
+  memberErased: 'Miembro borrado',
 } as const;
 
 function* login(s: Services, action: ReturnType<typeof adminActions.loginRequested>): SagaIterator {
@@ -111,10 +112,20 @@ function* loadProjections(s: Services): SagaIterator {
   }
 }
 
+function* loadImageJobs(s: Services): SagaIterator {
+  try {
+    const failures: FailedImageJobs = yield call(s.api.imageJobFailures);
+    yield put(adminActions.imageJobsReceived(failures));
+  } catch (error) {
+    s.logError('Fetching the failed image jobs failed', error);
+  }
+}
+
 export function* adminSaga(s: Services): SagaIterator {
   // Local storage was read into the initial state (app/store.ts).
   const adminId: string = yield select((st: RootState) => st.admin.storedId);
   yield takeLatest(adminActions.projectionsRequested.type, loadProjections, s);
+  yield takeLatest(adminActions.imageJobsRequested.type, loadImageJobs, s);
   yield takeEvery(adminActions.rebuildRequested.type, function* () {
     const ok: boolean = yield call(adminCall, s, () => s.api.rebuildProjections(), ADMIN_TEXTS.rebuildStarted);
     if (ok) yield put(adminActions.projectionsRequested());
@@ -128,6 +139,12 @@ export function* adminSaga(s: Services): SagaIterator {
     if (!ok) return;
     const query: string = yield select((st: RootState) => st.admin.posts.query);
     yield put(adminActions.postsRequested(query));
+    yield put(updateMainDataActions.updateMainDataSet(true));
+  });
+  yield takeEvery(adminActions.eraseMemberRequested.type, function* (action: ReturnType<typeof adminActions.eraseMemberRequested>) {
+    const ok: boolean = yield call(adminCall, s, () => s.api.eraseMember(action.payload), ADMIN_TEXTS.memberErased);
+    if (!ok) return;
+    yield put(adminActions.memberErased(action.payload));
     yield put(updateMainDataActions.updateMainDataSet(true));
   });
   yield takeEvery(adminActions.deleteChatRequested.type, function* () {

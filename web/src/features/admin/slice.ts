@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { AdminLoginRequest, AdminPostEntry, AdminView, EditMainDataRequest, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/kernel';
+import type { AdminLoginRequest, AdminPostEntry, AdminView, EditMainDataRequest, FailedImageJobs, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/kernel';
 
 export interface AdminState {
   id: string;
@@ -15,6 +15,10 @@ export interface AdminState {
   history: { userId: string; entries: PointHistoryEntry[]; loading: boolean };
   /** Read-model health for ops (GET /api/admin/projections). */
   projections: ProjectionStatus | null;
+  /** Image jobs that failed every attempt, for ops (GET /api/admin/image-jobs). */
+  imageJobs: FailedImageJobs | null;
+  /** Members erased from this dashboard (issue 17): their rows say so. */
+  erased: string[];
 }
 
 declare module '../../lib/store-types' {
@@ -33,6 +37,8 @@ const initialState: AdminState = {
   posts: { items: [], total: 0, query: '', loaded: false },
   history: { userId: '', entries: [], loading: false },
   projections: null,
+  imageJobs: null,
+  erased: [],
 };
 
 const adminSlice = createSlice({
@@ -79,11 +85,19 @@ const adminSlice = createSlice({
       state.projections = action.payload;
     },
     rebuildRequested() {},
+    imageJobsRequested() {},
+    imageJobsReceived(state, action: PayloadAction<FailedImageJobs>) {
+      state.imageJobs = action.payload;
+    },
     historyClosed(state) {
       state.history = initialState.history;
     },
     deletePostRequested(_state, _action: PayloadAction<string>) {},
     deleteChatRequested() {},
+    eraseMemberRequested(_state, _action: PayloadAction<string>) {},
+    memberErased(state, action: PayloadAction<string>) {
+      if (!state.erased.includes(action.payload)) state.erased.push(action.payload);
+    },
     editMainDataRequested(_state, _action: PayloadAction<EditMainDataRequest>) {},
     resetViewsRequested(_state, _action: PayloadAction<number>) {},
   },

@@ -2,7 +2,7 @@ import { LIMITS } from '@pass/events/kernel';
 import { formatSeconds } from '../../lib/format';
 import { AdBanner } from '../../components/AdBanner';
 import { CloseIcon } from '../../components/Icons';
-import { useDialog } from '../../lib/hooks';
+import { Modal } from '../../components/Modal';
 
 export interface AdsPopupProps {
   seconds: number;
@@ -10,12 +10,12 @@ export interface AdsPopupProps {
   onClose: () => void;
 }
 
-/** Full-screen appeal with three 300×250 banners; the X appears once they loaded (spec §2). */
+/** Full-screen appeal with three 300×250 banners; the X (and Escape) once they loaded (spec §2). A modal dialog. */
 export function AdsPopup({ seconds, canClose, onClose }: AdsPopupProps) {
-  const ref = useDialog<HTMLDivElement>(canClose ? onClose : undefined);
   return (
-    <div ref={ref} tabIndex={-1} className="ads-popup" role="dialog" aria-modal="true" aria-labelledby="ads-popup-title">
-      <div className="ads-popup-inner">
+    <Modal className="ads-popup" labelledBy="ads-popup-title" onEscape={canClose ? onClose : undefined}>
+      {/* Scrolls on a phone (three banners): the keyboard must reach it to scroll it. */}
+      <div className="ads-popup-inner" role="region" aria-labelledby="ads-popup-title" tabIndex={0}>
         <header>
           <h2 id="ads-popup-title">Ads keep this project alive</h2>
           {canClose && (
@@ -35,7 +35,7 @@ export function AdsPopup({ seconds, canClose, onClose }: AdsPopupProps) {
           ))}
         </div>
       </div>
-    </div>
+    </Modal>
   );
 }
 

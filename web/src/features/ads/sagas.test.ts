@@ -25,15 +25,28 @@ describe('ads popup', () => {
     expect(app.state().popup.showPopup).toBe(true);
   });
 
-  it('starts 6 s after start when the cookie was accepted before', async () => {
+  it('accepted before: the first popup waits for the 7 s ad-block check', async () => {
     const app = startApp({ acceptedCookie: 'true' });
-    await vi.advanceTimersByTimeAsync(6000);
+    await vi.advanceTimersByTimeAsync(6999);
+    expect(app.state().popup.showPopup).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(app.state().popup.adBlockCheckDone).toBe(true);
+    expect(app.state().popup.showPopup).toBe(true);
+  });
+
+  it('accepted after the check: 6 s after the acceptance', async () => {
+    const app = startApp();
+    await vi.advanceTimersByTimeAsync(3000);
+    app.store.dispatch(popupActions.cookieAccepted());
+    await vi.advanceTimersByTimeAsync(5999);
+    expect(app.state().popup.showPopup).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
     expect(app.state().popup.showPopup).toBe(true);
   });
 
   it('counts 10 → 0; the banners are checked at 9 s; loaded → hidden and reset', async () => {
     const app = startApp({ acceptedCookie: 'true' });
-    await vi.advanceTimersByTimeAsync(6000);
+    await vi.advanceTimersByTimeAsync(7000);
     await vi.advanceTimersByTimeAsync(3000);
     expect(app.state().popup.seconds).toBe(7);
     await vi.advanceTimersByTimeAsync(5_999);
@@ -49,7 +62,9 @@ describe('ads popup', () => {
   it('at 0 with the banners not loaded: "Network connection lost" and home', async () => {
     const app = startApp({ acceptedCookie: 'true' });
     app.ads.popup = { slots: 3, loaded: 2 };
-    await vi.advanceTimersByTimeAsync(16_000);
+    await vi.advanceTimersByTimeAsync(16_999);
+    expect(app.toasts).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
     expect(app.toasts).toContainEqual({ kind: 'error', message: 'Network connection lost' });
     await vi.advanceTimersByTimeAsync(1000);
     expect(app.redirectHome).toHaveBeenCalledTimes(1);
@@ -57,7 +72,7 @@ describe('ads popup', () => {
 
   it('the X works only once the banners loaded', async () => {
     const app = startApp({ acceptedCookie: 'true' });
-    await vi.advanceTimersByTimeAsync(6000 + 2000);
+    await vi.advanceTimersByTimeAsync(7000 + 2000);
     app.store.dispatch(popupActions.adsCloseRequested());
     await vi.advanceTimersByTimeAsync(0);
     expect(app.state().popup.showPopup).toBe(true);
@@ -77,15 +92,19 @@ describe('ads popup', () => {
     expect(app.state().popup.showPopup).toBe(false);
   });
 
-  it('is not shown while the ad-block message shows', async () => {
+  it('a detected blocker: the notice, and no popup ever (the member is not sent home)', async () => {
     const app = startApp({ acceptedCookie: 'true' });
     app.ads.main = { slots: 1, loaded: 0 };
-    await vi.advanceTimersByTimeAsync(6000);
-    // The first popup comes before the 7 s check; later ones are suppressed.
-    await vi.advanceTimersByTimeAsync(11_000);
+    app.ads.popup = { slots: 3, loaded: 0 };
+    await vi.advanceTimersByTimeAsync(7000);
     expect(app.state().popup.blockMessage).toBe(true);
-    await vi.advanceTimersByTimeAsync(300_000);
     expect(app.state().popup.showPopup).toBe(false);
+    for (let i = 0; i < 3; i++) {
+      await vi.advanceTimersByTimeAsync(300_000);
+      expect(app.state().popup.showPopup).toBe(false);
+    }
+    expect(app.toasts).toEqual([]);
+    expect(app.redirectHome).not.toHaveBeenCalled();
   });
 });
 

@@ -8,7 +8,10 @@ import { popupActions } from '../../lib/state/popup';
 import { selectAdminAuthorized } from '../../lib/state/session';
 import type { RootState } from '../../lib/store-types';
 
-/** 7 s after start: if no main banner holds an ad iframe, ads are blocked (spec §4). */
+/**
+ * 7 s after start: if no main banner really loaded (components/AdBanner.tsx's countAdSlots: the
+ * ad's document or the network script's frame, with a size), ads are blocked (spec §4).
+ */
 export function* adBlockSaga(s: Services): SagaIterator {
   yield delay(TIMERS.adBlockMainCheckMs);
   const { loaded } = s.ads.count('main');
@@ -45,6 +48,8 @@ export function* showAdsOnce(s: Services): SagaIterator {
   if (!result.closed) {
     const loaded: boolean = yield select((st: RootState) => st.popup.bannerTwoLoaded);
     if (!loaded) {
+      // Hidden first: the toast must not be under the modal popup (the browser's top layer).
+      yield put(popupActions.adsHidden());
       yield call(networkLost, s);
       return;
     }
@@ -52,7 +57,22 @@ export function* showAdsOnce(s: Services): SagaIterator {
   yield put(popupActions.adsHidden());
 }
 
-/** First popup 6 s after the cookie is accepted, then every 300,000 ms (spec §4, §9). */
+/**
+ * The ad-block check's verdict: waits for the 7 s check when it has not run yet, so a popup never
+ * opens before a blocker is known (its banners could not load, and the member would be sent home
+ * instead of seeing the notice).
+ */
+function* adsBlocked(): SagaIterator {
+  const done: boolean = yield select((st: RootState) => st.popup.adBlockCheckDone);
+  if (!done) yield take(popupActions.adBlockChecked.type);
+  const blocked: boolean = yield select((st: RootState) => st.popup.blockMessage);
+  return blocked;
+}
+
+/**
+ * First popup 6 s after the cookie is accepted (and not before the ad-block check), then every
+ * 300,000 ms (spec §4, §9). A detected blocker shows the notice and stops the popups.
+ */
 export function* adsPopupSaga(s: Services): SagaIterator {
   const accepted: boolean = yield select((st: RootState) => st.popup.acceptedCookie);
   // Accepted earlier is in the initial state (read from local storage by the store).
@@ -61,8 +81,10 @@ export function* adsPopupSaga(s: Services): SagaIterator {
   while (true) {
     yield delay(wait);
     wait = TIMERS.adsPopupIntervalMs;
+    const blocked: boolean = yield call(adsBlocked);
+    if (blocked) return;
     const state: RootState = yield select();
-    if (!state.popup.showAds || state.popup.blockMessage || selectAdminAuthorized(state) || state.popup.showPopup) continue;
+    if (!state.popup.showAds || selectAdminAuthorized(state) || state.popup.showPopup) continue;
     yield fork(showAdsOnce, s);
   }
 }

@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HttpError } from '../../lib/http';
+import { JOIN_REASONS, joinReasonText } from '../../lib/joinReason';
 import { chatMessage as message, startApp, sampleUser } from '../../testing/fakeServices';
 import { chatActions } from './slice';
 
@@ -6,11 +8,12 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 describe('sending a chat message', () => {
-  it('guests are sent to join', async () => {
+  it('guests are sent to join, with the reason join says in its line', async () => {
     const app = startApp();
     app.store.dispatch(chatActions.sendRequested('hello'));
     await vi.advanceTimersByTimeAsync(0);
-    expect(app.navigate).toHaveBeenCalledWith('/content/join');
+    expect(app.navigate).toHaveBeenCalledWith('/content/join', { state: { joinReason: 'chat' } });
+    expect(joinReasonText(app.navigate.mock.calls[0]![1]!.state)).toBe(JOIN_REASONS.chat);
     expect(app.socket.emittedNames()).not.toContain('sendChatMessage');
   });
 
@@ -53,15 +56,50 @@ describe('sending a chat message', () => {
     expect(app.state().mainData.data.globalMessages).toBe(before + 1);
   });
 
-  it('a 402 answer sends the member to /content/check', async () => {
+  it('a 402 answer sends the member to /content/check with 0 points, so its out-of-points line shows', async () => {
     const app = startApp({ userId: 'u1' });
     app.socket.acks.sendChatMessage = () => ({ ok: false, error: 'No points left', status: 402 });
     app.socket.connect();
     await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().user.user.chatCount).toBe(30);
     app.store.dispatch(chatActions.sendRequested('hello'));
     await vi.advanceTimersByTimeAsync(0);
     expect(app.navigate).toHaveBeenCalledWith('/content/check');
+    expect(app.state().user.user.chatCount).toBe(0);
     expect(app.state().chat.sending).toBe(false);
+  });
+
+  it('a message refused by the chat limit over the socket is a toast with the wait; the draft stays', async () => {
+    const app = startApp({ userId: 'u1' });
+    const tooFast = 'You are sending messages too fast. Please wait 7 seconds and try again.';
+    app.socket.acks.sendChatMessage = () => ({ ok: false, error: tooFast, status: 429, retryAfterSeconds: 7 });
+    app.socket.connect();
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.draftChanged('hello'));
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.toasts).toEqual([{ kind: 'error', message: tooFast }]);
+    expect(app.state().chat.chatInfo.message).toBe('hello');
+    expect(app.state().chat.sending).toBe(false);
+    expect(app.api.sendChatMessage).not.toHaveBeenCalled();
+  });
+
+  it('a message refused by the chat limit over HTTP is the same toast; without the server’s words, the wait alone', async () => {
+    const app = startApp({ userId: 'u1' }, (h) =>
+      h.api.sendChatMessage
+        .mockRejectedValueOnce(new HttpError(429, { error: 'You are sending messages too fast. Please wait 3 seconds and try again.', retryAfterSeconds: 3 }))
+        .mockRejectedValueOnce(new HttpError(429, { error: '', retryAfterSeconds: 1 })),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.toasts).toEqual([
+      { kind: 'error', message: 'You are sending messages too fast. Please wait 3 seconds and try again.' },
+      { kind: 'error', message: 'You are sending messages too fast. Please wait 1 second and try again.' },
+    ]);
+    expect(app.state().chat.globalMessages).toEqual([]);
   });
 
   it('asks again over HTTP with the same request id when the socket never answers (posted once by the server)', async () => {

@@ -3,6 +3,7 @@ import { call, fork, put, select, take, takeEvery } from 'redux-saga/effects';
 import type { ChatHistory, ChatMessageView, SendChatMessageResponse, UserView } from '@pass/events/kernel';
 import { canAffordChatMessage, httpStatusOf } from '@pass/events/kernel';
 import { HttpError } from '../../lib/http';
+import type { JoinRedirectState } from '../../lib/joinReason';
 import type { Services } from '../../lib/services';
 import { awaitAck, type AckAnswer, type LiveSocket } from '../../lib/socket';
 import { liveConnected } from '../../lib/state/live';
@@ -42,17 +43,39 @@ const RETRY_OVER_HTTP = new Set([0, 408, 503]);
 
 const newRequestId = () => crypto.randomUUID();
 
+type Refusal = Extract<AckAnswer<SendChatMessageResponse>, { ok: false }>;
+
+/** A send refused over HTTP, as the socket's answer would have said it. */
+function refusalOf(error: unknown): Refusal {
+  if (!(error instanceof HttpError)) return { ok: false, error: String(error), status: 0 };
+  const wait = error.body.retryAfterSeconds;
+  return { ok: false, error: error.body.error, status: error.status, ...(wait ? { retryAfterSeconds: wait } : {}) };
+}
+
+/** The toast of a message refused by the chat limit: the server's words say the wait; the wait alone if it sent none. */
+function tooFastText(refusal: Refusal): string {
+  if (refusal.error) return refusal.error;
+  const wait = refusal.retryAfterSeconds ?? 1;
+  return `You are sending messages too fast. Please wait ${wait} second${wait === 1 ? '' : 's'} and try again.`;
+}
+
+/** A guest who tries to chat is sent to join with this state: join says why. */
+export const CHAT_JOIN_STATE: JoinRedirectState = { joinReason: 'chat' };
+/** Where a member out of points goes: /content/check says so, with a Buy Points link (free-points/texts.ts). */
+export const OUT_OF_POINTS_PAGE = '/content/check';
+
 function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof chatActions.sendRequested>): SagaIterator {
   const user: UserView = yield select((st: RootState) => st.user.user);
-  // Guests go to join, members without points to the free-points page (spec §6).
+  // Guests go to join, which says why (lib/joinReason.ts); members without points to the
+  // free-points page, which says what to do (spec §6).
   if (!user.email) {
     yield put(chatActions.sendFinished({ sent: false }));
-    s.navigate('/content/join');
+    s.navigate('/content/join', { state: CHAT_JOIN_STATE });
     return;
   }
   if (!canAffordChatMessage(user.chatCount)) {
     yield put(chatActions.sendFinished({ sent: false }));
-    s.navigate('/content/check');
+    s.navigate(OUT_OF_POINTS_PAGE);
     return;
   }
   // One id for this draft, sent again with any retry: the server posts the message once.
@@ -73,7 +96,7 @@ function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof ch
       const data: SendChatMessageResponse = yield call(s.api.sendChatMessage, draft.message, draft.requestId);
       answer = { ok: true, data };
     } catch (error) {
-      answer = { ok: false, error: String(error), status: error instanceof HttpError ? error.status : 0 };
+      answer = refusalOf(error);
     }
   }
   if (answer.ok) {
@@ -87,8 +110,13 @@ function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof ch
     return;
   }
   yield put(chatActions.sendFinished({ sent: false }));
-  if (answer.status === httpStatusOf('insufficient_points')) s.navigate('/content/check');
-  else s.logError('Sending the chat message failed', answer.error);
+  if (answer.status === httpStatusOf('insufficient_points')) {
+    // The server's count is the truth: the free-points page shows its out-of-points line for 0 points.
+    const current: UserView = yield select((st: RootState) => st.user.user);
+    if (current.chatCount > 0) yield put(userActions.userSet({ ...current, chatCount: 0 }));
+    s.navigate(OUT_OF_POINTS_PAGE);
+  } else if (answer.status === httpStatusOf('too_soon')) s.toast.error(tooFastText(answer));
+  else s.logError('Sending the chat message failed', answer.error || `HTTP ${answer.status}`);
 }
 
 /** History over HTTP too, so the chat shows before (or without) the live connection. */

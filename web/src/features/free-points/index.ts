@@ -3,4 +3,5 @@
 export const loadFreePointsPage = () => import('./FreePointsPage');
 export { checkActions, checkReducer, checksecondsActions, checksecondsReducer } from './slice';
 export { selectContentCloseShown } from './selectors';
+export { OUT_OF_POINTS } from './texts';
 export { freePointsSaga } from './sagas';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Navigate } from 'react-router-dom';
+import { Link, Navigate, useLocation } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { joinFormSchema, type JoinForm } from '@pass/events/kernel';
@@ -7,6 +7,7 @@ import { PRODUCT_NAME } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
+import { joinReasonText } from '../../lib/joinReason';
 import { selectIsRegistered, userActions } from '../../lib/state/session';
 
 /** Sign in or register (spec §2 /content/join). */
@@ -15,6 +16,8 @@ export default function JoinPage() {
   const dispatch = useAppDispatch();
   const registered = useAppSelector(selectIsRegistered);
   const { registerError, pending } = useAppSelector((s) => s.user);
+  // A member-only page sent the guest here: say why (components/JoinRedirect.tsx).
+  const reason = joinReasonText(useLocation().state);
   // After a registration from this page the saga navigates (to /content/check); the guard is for arrivals.
   const [submitted, setSubmitted] = useState(false);
   const { register, handleSubmit, formState } = useForm<JoinForm>({
@@ -29,6 +32,7 @@ export default function JoinPage() {
   return (
     <section className="panel narrow" aria-labelledby="join-title">
       <h1 id="join-title">Join {PRODUCT_NAME}</h1>
+      {reason && <p className="notice" role="status">{reason}</p>}
       <p className="muted">New here? You're registered with your first sign-in. Already a member? Sign in with the same details.</p>
       {registerError && <p className="form-error" role="alert">{registerError}</p>}
       <form noValidate onSubmit={handleSubmit((values) => {
@@ -43,6 +47,8 @@ export default function JoinPage() {
         </Field>
         <button type="submit" className="button primary" disabled={pending}>Join</button>
       </form>
+      {/* Issue 17: the e-mail form that posts the reset request (features/password-reset). */}
+      <p className="form-aside"><Link to="/content/reset-password">Forgot your password?</Link></p>
     </section>
   );
 }

@@ -1,14 +1,16 @@
 import { useEffect } from 'react';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { DEFAULT_COUNTRY, PRODUCT_NAME } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
+import { JoinRedirect } from '../../components/JoinRedirect';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
 import { pageEntered, pageLeft } from '../../lib/state/page';
 import { selectHasUserOrStored, selectUser } from '../../lib/state/session';
 import { COUNTRIES } from './countries';
 import { postFormResolver, type PostFormState, type PostFormValues } from './postForm';
+import { POST_FORM_FIELDS, POST_FORM_RETURNED, postFormReturnOf } from './postFormReturn';
 
 /** Get or update the certificate (spec §2 /content/post); submitting goes to /content/amount. */
 export default function PostPage() {
@@ -17,24 +19,37 @@ export default function PostPage() {
   const navigate = useNavigate();
   const user = useAppSelector(selectUser);
   const allowed = useAppSelector(selectHasUserOrStored);
+  // Sent back by the claim: the server refused a field (pass-claim/sagas.ts).
+  const returned = postFormReturnOf(useLocation().state);
 
-  const { register, handleSubmit, formState, reset } = useForm<PostFormValues>({
+  const { register, handleSubmit, formState, reset, setError, setFocus } = useForm<PostFormValues>({
     resolver: postFormResolver(user.email),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
-    defaultValues: {
-      fullname: user.fullname,
-      country: user.country || DEFAULT_COUNTRY,
-      email: user.email,
-      link: user.link,
-      message: user.message,
-      image: null,
-    },
+    defaultValues: returned
+      ? { ...returned.fields, image: null }
+      : {
+          fullname: user.fullname,
+          country: user.country || DEFAULT_COUNTRY,
+          email: user.email,
+          link: user.link,
+          message: user.message,
+          image: null,
+        },
   });
+
+  // Sent back with the server's messages (the form opened with the fields as typed): each beside
+  // its field, the first one focused.
+  useEffect(() => {
+    if (!returned) return;
+    const refused = POST_FORM_FIELDS.filter((name) => returned.errors[name]);
+    for (const name of refused) setError(name, { type: 'server', message: returned.errors[name] ?? '' });
+    if (refused[0]) setFocus(refused[0]);
+  }, [returned, setError, setFocus]);
 
   // The user may arrive after the page opened (fetched from the stored id): fill the form then.
   useEffect(() => {
-    if (!user.email) return;
+    if (!user.email || returned) return;
     reset({
       fullname: user.fullname,
       country: user.country || DEFAULT_COUNTRY,
@@ -43,14 +58,14 @@ export default function PostPage() {
       message: user.message,
       image: null,
     });
-  }, [user.id, user.email, user.fullname, user.country, user.link, user.message, reset]);
+  }, [user.id, user.email, user.fullname, user.country, user.link, user.message, reset, returned]);
 
   useEffect(() => {
     dispatch(pageEntered('post'));
     return () => void dispatch(pageLeft('post'));
   }, [dispatch]);
 
-  if (!allowed) return <Navigate to="/content/join" replace />;
+  if (!allowed) return <JoinRedirect reason="post" />;
 
   const onSubmit = (values: PostFormValues) => {
     const image = values.image?.[0];
@@ -64,6 +79,7 @@ export default function PostPage() {
   return (
     <section className="panel narrow" aria-labelledby="post-title">
       <h1 id="post-title">{user.passes > 0 ? 'Update your certificate' : `Get your ${PRODUCT_NAME}`}</h1>
+      {returned && <p className="form-error" role="alert">{POST_FORM_RETURNED}</p>}
       <form noValidate onSubmit={handleSubmit(onSubmit)}>
         <Field label="Full name" error={e.fullname?.message}>
           <input autoComplete="name" {...register('fullname')} />

@@ -4,3 +4,4 @@ export const loadPostPage = () => import('./PostPage');
 export const loadAmountPage = () => import('./AmountPage');
 export { passClaimSaga } from './sagas';
 export type { PostFormState } from './postForm';
+export { POST_FORM_RETURNED } from './postFormReturn';

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { HttpError } from '../../lib/http';
 import { pageEntered, pageLeft } from '../../lib/state/page';
 import { userActions } from '../../lib/state/session';
 import { startApp } from '../../testing/fakeServices';
@@ -21,6 +22,24 @@ describe('user flows', () => {
     expect(app.state().user.newMember).toBe(true);
     expect(app.state().user.user.passes).toBe(1);
     expect(app.navigate).toHaveBeenCalledWith('/');
+  });
+
+  it('claim refused for a field (the image): back to the post form with the fields and the message; other refusals stay on the amount step', async () => {
+    const app = startApp();
+    const refused = 'Please make sure you select an image.';
+    app.api.registerSpecialUser.mockRejectedValueOnce(new HttpError(400, { error: refused, fields: { image: refused } }));
+    const image = new File(['%PDF'], 'me.png', { type: 'image/png' });
+    const fields = { fullname: 'Ann', country: 'Spain', email: 'ann@example.com', link: 'https://example.com', message: 'Hello' };
+    app.store.dispatch(userActions.claimRequested({ ...fields, image, passes: 2 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.navigate).toHaveBeenCalledWith('/content/post', { replace: true, state: { returned: { fields, errors: { image: refused } } } });
+    expect(app.state().user).toMatchObject({ pending: false, claimError: '' });
+
+    app.api.registerSpecialUser.mockRejectedValueOnce(new HttpError(400, { error: 'Not enough points' }));
+    app.store.dispatch(userActions.claimRequested({ ...fields, image, passes: 2 }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.navigate).toHaveBeenCalledTimes(1);
+    expect(app.state().user.claimError).toBe('Not enough points');
   });
 
   it('"Join us" 3 s after the post form opens; not when left before', async () => {

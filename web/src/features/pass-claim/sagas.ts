@@ -2,12 +2,13 @@ import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, race, take, takeLatest } from 'redux-saga/effects';
 import { TIMERS } from '@pass/events/kernel';
 import type { RegisterSpecialUserResponse } from '@pass/events/kernel';
-import { errorText } from '../../lib/http';
+import { errorText, HttpError } from '../../lib/http';
 import type { Services } from '../../lib/services';
 import { liveGlobalMemberRequested } from '../../lib/state/live';
 import { isPageEntered, isPageLeft } from '../../lib/state/page';
 import { userActions } from '../../lib/state/session';
 import { updateMainDataActions } from '../../lib/state/site';
+import { postFieldErrors, type PostFormReturn } from './postFormReturn';
 
 export const JOIN_US = 'Join us';
 
@@ -30,6 +31,14 @@ function* claim(s: Services, action: ReturnType<typeof userActions.claimRequeste
     s.navigate('/');
   } catch (error) {
     s.logError('Claiming the pass failed', error);
+    // A refused field of the post form (the image above all) is shown beside that field.
+    const errors = error instanceof HttpError ? postFieldErrors(error.body.fields) : null;
+    if (errors) {
+      yield put(userActions.claimFailed(''));
+      const state: PostFormReturn = { returned: { fields, errors } };
+      s.navigate('/content/post', { replace: true, state });
+      return;
+    }
     yield put(userActions.claimFailed(errorText(error)));
   }
 }

@@ -26,7 +26,7 @@ describe('checkout panel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Pay $10 (test mode, no real payment)' }));
     expect(onTestPay).toHaveBeenCalledTimes(1);
     fireEvent.click(screen.getByRole('button', { name: 'Close checkout' }));
-    fireEvent.keyDown(document, { key: 'Escape' });
+    fireEvent.keyDown(screen.getByRole('dialog'), { key: 'Escape' });
     expect(onClose).toHaveBeenCalledTimes(2);
   });
 

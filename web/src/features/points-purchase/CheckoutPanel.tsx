@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import type { PurchaseOption } from '@pass/events/kernel';
 import { CloseIcon } from '../../components/Icons';
+import { Modal } from '../../components/Modal';
 import { formatNumber } from '../../lib/format';
-import { useDialog } from '../../lib/hooks';
 import type { PaymentsConfigView } from '../../lib/http';
 
 export const CHECKOUT_TEXTS = {
@@ -29,9 +29,8 @@ export interface CheckoutPanelProps {
 
 /** The checkout panel of a purchase card: close X, the provider's buttons, a visible error, the test-mode label. */
 export function CheckoutPanel({ option, config, configFailed, paying, error, onClose, onTestPay, children }: CheckoutPanelProps) {
-  const ref = useDialog<HTMLDivElement>(onClose);
   return (
-    <div ref={ref} tabIndex={-1} className="checkout" role="dialog" aria-modal="true" aria-labelledby="checkout-title">
+    <Modal className="checkout" labelledBy="checkout-title" onEscape={onClose}>
       <div className="checkout-inner">
         <header>
           <h2 id="checkout-title">${formatNumber(option.amountUsd)} — {formatNumber(option.points)} points</h2>
@@ -68,6 +67,6 @@ export function CheckoutPanel({ option, config, configFailed, paying, error, onC
           </button>
         )}
       </div>
-    </div>
+    </Modal>
   );
 }

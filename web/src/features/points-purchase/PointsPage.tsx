@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { Navigate } from 'react-router-dom';
 import { PRODUCT_NAME, PURCHASE_OPTIONS, type PurchaseOption } from '@pass/events/kernel';
+import { JoinRedirect } from '../../components/JoinRedirect';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { formatNumber } from '../../lib/format';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
@@ -26,7 +26,7 @@ export default function PointsPage() {
     if (allowed) dispatch(paymentsConfigRequested());
   }, [allowed, dispatch]);
 
-  if (!allowed) return <Navigate to="/content/join" replace />;
+  if (!allowed) return <JoinRedirect reason="points" />;
   const { config } = purchase;
 
   return (

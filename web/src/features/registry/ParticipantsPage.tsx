@@ -54,6 +54,7 @@ export default function ParticipantsPage() {
         <Link to={certificateHref} className="icon-button" aria-label="Download certificate">
           <DownloadIcon />
         </Link>
+        {registered && <Link to="/content/my-data" className="button">Your data</Link>}
         {registered && (
           <button type="button" className="link-button" onClick={() => dispatch(userActions.logoutRequested())}>
             Logout
@@ -63,9 +64,16 @@ export default function ParticipantsPage() {
       <input type="search" className="search" placeholder="Filter by email, name or date" aria-label="Filter participants by email, name or date"
         value={registry.query} onChange={(e) => dispatch(registryActions.registryRequested(e.target.value))} />
       {registry.loaded && rows.length === 0 ? (
-        <p className="empty">Become the first one!</p>
+        registry.query.trim() ? (
+          <p className="empty" role="status">
+            No member matches “{registry.query.trim()}”. Try the start of a name, a date (dd/mm/yyyy) or the part of an e-mail the table shows.
+          </p>
+        ) : (
+          <p className="empty">Become the first one!</p>
+        )
       ) : (
-        <div className="table-scroll">
+        // Fits a phone; if it ever does not, it scrolls inside this region, which the keyboard reaches.
+        <div className="table-scroll" role="region" aria-label="Participants table" tabIndex={0}>
           <table className="registry">
             <thead>
               <tr>

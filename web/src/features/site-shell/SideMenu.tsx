@@ -1,14 +1,17 @@
 import { NavLinks, type NavLinksProps } from './NavBar';
 import { useEffect } from 'react';
+import { Link } from 'react-router-dom';
 import { CloseIcon } from '../../components/Icons';
 
 export interface SideMenuProps extends Omit<NavLinksProps, 'onNavigate'> {
   open: boolean;
   onClose: () => void;
+  /** A member's "Your data" entry (issue 17); guests have none. */
+  yourDataShown?: boolean;
 }
 
 /** Opens with the menu button; closes with its X and on every link click (spec §2). */
-export function SideMenu({ open, onClose, ...links }: SideMenuProps) {
+export function SideMenu({ open, onClose, yourDataShown = false, ...links }: SideMenuProps) {
   useEffect(() => {
     if (!open) return;
     const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
@@ -25,6 +28,7 @@ export function SideMenu({ open, onClose, ...links }: SideMenuProps) {
         </button>
         <nav aria-label="Side menu">
           <NavLinks {...links} onNavigate={onClose} />
+          {yourDataShown && <Link to="/content/my-data" onClick={onClose}>Your data</Link>}
         </nav>
       </aside>
     </>

@@ -4,7 +4,7 @@ import { Toaster } from 'react-hot-toast';
 import { TOASTS } from '@pass/events/kernel';
 import { AdBanner } from '../../components/AdBanner';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
-import { selectCertificateHref, selectGetPassHref } from '../../lib/state/session';
+import { selectCertificateHref, selectGetPassHref, selectIsRegistered } from '../../lib/state/session';
 import { selectGlobalMessagesBadge, selectMembersText } from '../../lib/state/site';
 import { NavBar } from './NavBar';
 import { SideMenu } from './SideMenu';
@@ -58,14 +58,16 @@ export function SiteLayout({ chatOpen, onChatToggle, chatPanel, adBlockNotice, a
   const day = useAppSelector((s) => selectDayCounter(s, now));
   const messagesBadge = useAppSelector(selectGlobalMessagesBadge);
   const viewersText = useAppSelector(selectConnectedUsersText);
+  const registered = useAppSelector(selectIsRegistered);
   const links = { membersText, getPassHref, certificateHref };
 
   return (
     <div className="app">
       <a href="#main" className="skip-link">Skip to content</a>
       <NavBar {...links} menuOpen={sidebarOpen} onMenu={() => dispatch(sidebarActions.sidebarToggled())} />
-      <SideMenu {...links} open={sidebarOpen} onClose={() => dispatch(sidebarActions.sidebarClosed())} />
+      <SideMenu {...links} yourDataShown={registered} open={sidebarOpen} onClose={() => dispatch(sidebarActions.sidebarClosed())} />
       {adBlockNotice}
+      <CookieNoticeContainer />
       <main id="main">
         <Outlet />
       </main>
@@ -77,7 +79,6 @@ export function SiteLayout({ chatOpen, onChatToggle, chatPanel, adBlockNotice, a
         onChat={onChatToggle} />
       {chatPanel}
       <NewMemberPopupContainer />
-      <CookieNoticeContainer />
       {adsPopup}
       <Toaster
         position="top-center"

@@ -13,6 +13,8 @@ export interface PopupState {
   showAds: boolean;
   /** The ad-block notice is shown. */
   blockMessage: boolean;
+  /** The 7 s ad-block check has run (the first ads popup waits for it). */
+  adBlockCheckDone: boolean;
   /** All popup banners hold an iframe (checked 9 s after the popup shows). */
   bannerTwoLoaded: boolean;
   /** The /content/check banner holds an iframe (checked when the countdown is at 29, after 9 s). */
@@ -26,6 +28,7 @@ export const initialPopupState: PopupState = {
   acceptedCookie: false,
   showAds: true,
   blockMessage: false,
+  adBlockCheckDone: false,
   bannerTwoLoaded: false,
   bannerThree: false,
   seconds: TIMERS.adsPopupCountdownSeconds,
@@ -43,6 +46,7 @@ const popupSlice = createSlice({
     },
     adBlockChecked(state, action: PayloadAction<{ blocked: boolean }>) {
       state.blockMessage = action.payload.blocked;
+      state.adBlockCheckDone = true;
     },
     adsShown(state) {
       state.showPopup = true;

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { OUT_OF_POINTS } from '../features/free-points';
+import { JOIN_REASONS } from '../lib/joinReason';
+import { sampleUser } from '../testing/fakeServices';
+import { renderApp, useAppHarness } from '../testing/renderApp';
+
+// Issue 20: the chat's guards use the site's pattern: a guest lands on join with a line that says
+// why, a member out of points on /content/check with the line that says what to do.
+
+useAppHarness();
+
+async function sendFromChat(text: string) {
+  fireEvent.click(await screen.findByRole('button', { name: /^Open chat/ }));
+  const chat = await screen.findByRole('complementary', { name: 'Global chat' });
+  fireEvent.input(within(chat).getByRole('textbox', { name: 'Message' }), { target: { value: text } });
+  fireEvent.click(within(chat).getByRole('button', { name: 'Send' }));
+}
+
+describe('chat guards', () => {
+  it('a guest who sends a message lands on join, which says why', async () => {
+    const app = renderApp('/content/about');
+    await sendFromChat('hello');
+    await screen.findByRole('heading', { name: 'Join Freedom Pass' });
+    expect(app.router.state.location.pathname).toBe('/content/join');
+    expect(screen.getByRole('status').textContent).toBe(JOIN_REASONS.chat);
+  });
+
+  it('a member out of points lands on /content/check, which says what to do with a Buy Points link', async () => {
+    const app = renderApp('/content/about', {
+      storage: { userId: 'u1' },
+      setup: (h) => h.api.verifyAccess.mockResolvedValue({ ...sampleUser, chatCount: 0 }),
+    });
+    await screen.findByRole('heading', { name: /About/ });
+    // The stored member is back before the message goes.
+    await new Promise((r) => setTimeout(r, 0));
+    await sendFromChat('hello');
+    const line = await screen.findByText(/You have no points left/);
+    expect(app.router.state.location.pathname).toBe('/content/check');
+    expect(line.textContent).toBe(`${OUT_OF_POINTS} Buy Points`);
+    expect(within(line).getByRole('link', { name: 'Buy Points' }).getAttribute('href')).toBe('/content/points');
+    expect(app.api.sendChatMessage).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,99 @@
+import type { SagaIterator } from 'redux-saga';
+import { call, put, takeLeading } from 'redux-saga/effects';
+import { httpStatusOf } from '@pass/events/kernel';
+import { HttpError, refusalText, type DownloadedFile } from '../../lib/http';
+import type { JoinRedirectState } from '../../lib/joinReason';
+import { STORAGE_KEYS, type Services } from '../../lib/services';
+import { userActions } from '../../lib/state/session';
+import { myDataActions, type MyDataAction, type MyDataErrorPlace } from './slice';
+import { MY_DATA_TEXTS } from './texts';
+
+/** Where a guest (or a member whose session is gone) is sent: join says why. */
+export const MY_DATA_JOIN_STATE: JoinRedirectState = { joinReason: 'my-data' };
+
+/** The session is over on this device: the stored id and the member are forgotten. */
+function* signedOut(s: Services): SagaIterator {
+  s.storage.remove(STORAGE_KEYS.userId);
+  yield put(userActions.userReset());
+  yield put(myDataActions.reset());
+}
+
+/**
+ * A refusal shown where the member is looking: a 401 means the session is gone (to join, which
+ * says why); a 400 goes beside its field (the server's `fields`, else `field`); anything else
+ * (a 429 with its wait, a network failure) in the action's own line.
+ */
+function* refused(s: Services, action: MyDataAction, error: unknown, field?: MyDataErrorPlace): SagaIterator {
+  if (error instanceof HttpError && error.status === httpStatusOf('unauthorized')) {
+    yield call(signedOut, s);
+    s.navigate('/content/join', { state: MY_DATA_JOIN_STATE });
+    return;
+  }
+  if (error instanceof HttpError && error.status === 400 && field) {
+    const fields = error.body.fields ?? {};
+    const named = (Object.keys(fields) as MyDataErrorPlace[]).filter((f) => f === 'currentPassword' || f === 'newPassword' || f === 'password');
+    if (named.length > 0) {
+      for (const place of named) yield put(myDataActions.failed({ place, message: fields[place]! }));
+      return;
+    }
+    yield put(myDataActions.failed({ place: field, message: refusalText(error) }));
+    return;
+  }
+  if (!(error instanceof HttpError)) s.logError(`My data: ${action} failed`, error);
+  yield put(myDataActions.failed({ place: action, message: refusalText(error) }));
+}
+
+function* download(s: Services): SagaIterator {
+  try {
+    const file: DownloadedFile = yield call(s.api.myData);
+    s.saveFile(file);
+    yield put(myDataActions.succeeded('download'));
+    s.toast.success(MY_DATA_TEXTS.downloaded);
+  } catch (error) {
+    yield call(refused, s, 'download', error);
+  }
+}
+
+function* changePassword(s: Services, action: ReturnType<typeof myDataActions.changePasswordRequested>): SagaIterator {
+  try {
+    yield call(s.api.changePassword, action.payload);
+    yield put(myDataActions.succeeded('changePassword'));
+  } catch (error) {
+    // The server's 400 is about the current password unless it names another field.
+    yield call(refused, s, 'changePassword', error, 'currentPassword');
+  }
+}
+
+/** Every session ends, this one too: home, signed out, with a toast. */
+function* logoutEverywhere(s: Services): SagaIterator {
+  try {
+    yield call(s.api.logoutEverywhere);
+  } catch (error) {
+    yield call(refused, s, 'logoutEverywhere', error);
+    return;
+  }
+  yield call(signedOut, s);
+  s.toast.success(MY_DATA_TEXTS.everywhereDone);
+  s.navigate('/', { replace: true });
+}
+
+function* deleteAccount(s: Services, action: ReturnType<typeof myDataActions.deleteAccountRequested>): SagaIterator {
+  try {
+    yield call(s.api.deleteMyAccount, action.payload);
+  } catch (error) {
+    yield call(refused, s, 'deleteAccount', error, 'password');
+    return;
+  }
+  yield put(myDataActions.succeeded('deleteAccount'));
+  yield call(signedOut, s);
+  s.toast.success(MY_DATA_TEXTS.deleted);
+  s.navigate('/', { replace: true });
+}
+
+/** "Your data" (issue 17): download, change password, sign out everywhere, delete the account. */
+export function* myDataSaga(s: Services): SagaIterator {
+  yield takeLeading(myDataActions.downloadRequested.type, download, s);
+  yield takeLeading(myDataActions.changePasswordRequested.type, changePassword, s);
+  yield takeLeading(myDataActions.logoutEverywhereRequested.type, logoutEverywhere, s);
+  yield takeLeading(myDataActions.deleteAccountRequested.type, deleteAccount, s);
+}

@@ -1,0 +1,60 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ACCESS_MESSAGES } from '@pass/events/kernel';
+import { HttpError } from '../../lib/http';
+import { startApp } from '../../testing/fakeServices';
+import { passwordResetActions } from './slice';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+const run = () => vi.advanceTimersByTimeAsync(0);
+
+describe('asking for a reset link', () => {
+  it('posts the e-mail; the 202 shows the confirmation', async () => {
+    const app = startApp();
+    app.store.dispatch(passwordResetActions.resetRequested('ann@example.com'));
+    expect(app.state().passwordReset.pending).toBe(true);
+    await run();
+    expect(app.api.requestPasswordReset).toHaveBeenCalledWith('ann@example.com');
+    expect(app.state().passwordReset).toMatchObject({ pending: false, requested: true, errors: {} });
+  });
+
+  it('a 400 naming the e-mail goes beside it; a 429 with its wait above the form', async () => {
+    const app = startApp();
+    app.api.requestPasswordReset.mockRejectedValueOnce(new HttpError(400, { error: 'Invalid', fields: { email: 'Invalid Email' } }));
+    app.store.dispatch(passwordResetActions.resetRequested('x@y'));
+    await run();
+    expect(app.state().passwordReset.errors).toEqual({ email: 'Invalid Email' });
+    app.api.requestPasswordReset.mockRejectedValueOnce(new HttpError(429, { error: '', retryAfterSeconds: 1 }));
+    app.store.dispatch(passwordResetActions.resetRequested('ann@example.com'));
+    await run();
+    expect(app.state().passwordReset.errors).toEqual({ form: 'Too many attempts. Please wait 1 second and try again.' });
+    expect(app.state().passwordReset.requested).toBe(false);
+  });
+});
+
+describe('setting the new password from the link', () => {
+  it('posts the token and the password; 204 is done', async () => {
+    const app = startApp();
+    app.store.dispatch(passwordResetActions.confirmRequested({ token: 't1', password: 'new1' }));
+    await run();
+    expect(app.api.confirmPasswordReset).toHaveBeenCalledWith({ token: 't1', password: 'new1' });
+    expect(app.state().passwordReset).toMatchObject({ done: true, pending: false, linkInvalid: false });
+  });
+
+  it('a used, expired or forged link (400) is said above the form, marked invalid', async () => {
+    const app = startApp();
+    app.api.confirmPasswordReset.mockRejectedValue(new HttpError(400, { error: ACCESS_MESSAGES.resetLinkInvalid }));
+    app.store.dispatch(passwordResetActions.confirmRequested({ token: 'used', password: 'new1' }));
+    await run();
+    expect(app.state().passwordReset).toMatchObject({ done: false, linkInvalid: true, errors: { form: ACCESS_MESSAGES.resetLinkInvalid } });
+  });
+
+  it('opening the page again forgets the last visit', async () => {
+    const app = startApp();
+    app.store.dispatch(passwordResetActions.confirmRequested({ token: 't1', password: 'new1' }));
+    await run();
+    app.store.dispatch(passwordResetActions.opened());
+    expect(app.state().passwordReset).toMatchObject({ done: false, requested: false, errors: {} });
+  });
+});

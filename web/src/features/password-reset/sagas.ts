@@ -1,0 +1,54 @@
+import type { SagaIterator } from 'redux-saga';
+import { call, put, takeLeading } from 'redux-saga/effects';
+import { HttpError, refusalText } from '../../lib/http';
+import type { Services } from '../../lib/services';
+import { passwordResetActions, type PasswordResetErrorPlace } from './slice';
+
+/**
+ * A refusal where the member is looking: a 400 naming a field (`fields`) beside it; a 400 on the
+ * confirmation is about the link (used, expired or forged); the rest (a 429's wait, a network
+ * failure) in the form's line.
+ */
+function* refused(s: Services, error: unknown, confirming: boolean): SagaIterator {
+  if (!(error instanceof HttpError)) s.logError('Password reset failed', error);
+  const message = refusalText(error);
+  if (error instanceof HttpError && error.status === 400) {
+    const fields = error.body.fields ?? {};
+    const place = (['email', 'password'] as const).find((f) => fields[f]);
+    if (place) {
+      yield put(passwordResetActions.failed({ place, message: fields[place]! }));
+      return;
+    }
+    if (confirming) {
+      yield put(passwordResetActions.failed({ place: 'form', message, linkInvalid: true }));
+      return;
+    }
+  }
+  const place: PasswordResetErrorPlace = 'form';
+  yield put(passwordResetActions.failed({ place, message }));
+}
+
+/** POST /api/password-reset: the same confirmation whether or not the e-mail is registered. */
+function* requestReset(s: Services, action: ReturnType<typeof passwordResetActions.resetRequested>): SagaIterator {
+  try {
+    yield call(s.api.requestPasswordReset, action.payload);
+    yield put(passwordResetActions.resetRequestAccepted());
+  } catch (error) {
+    yield call(refused, s, error, false);
+  }
+}
+
+function* confirmReset(s: Services, action: ReturnType<typeof passwordResetActions.confirmRequested>): SagaIterator {
+  try {
+    yield call(s.api.confirmPasswordReset, action.payload);
+    yield put(passwordResetActions.confirmSucceeded());
+  } catch (error) {
+    yield call(refused, s, error, true);
+  }
+}
+
+/** Forgotten passwords (issue 17): the e-mail form and the mailed link's new-password form. */
+export function* passwordResetSaga(s: Services): SagaIterator {
+  yield takeLeading(passwordResetActions.resetRequested.type, requestReset, s);
+  yield takeLeading(passwordResetActions.confirmRequested.type, confirmReset, s);
+}

@@ -1,0 +1,63 @@
+import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
+import type { PasswordResetConfirmForm } from '@pass/events/kernel';
+import type { RootState } from '../../lib/store-types';
+
+/** Where a refusal shows: beside the field the server names, or the form's own line. */
+export type PasswordResetErrorPlace = 'email' | 'password' | 'form';
+
+export interface PasswordResetState {
+  pending: boolean;
+  /** The e-mail form was sent: the same confirmation whatever the e-mail. */
+  requested: boolean;
+  /** The new password was set. */
+  done: boolean;
+  /** The link is used, expired or forged: the member asks for a new one. */
+  linkInvalid: boolean;
+  errors: Partial<Record<PasswordResetErrorPlace, string>>;
+}
+
+declare module '../../lib/store-types' {
+  interface RootState {
+    passwordReset: PasswordResetState;
+  }
+}
+
+const initialState: PasswordResetState = { pending: false, requested: false, done: false, linkInvalid: false, errors: {} };
+
+const passwordResetSlice = createSlice({
+  name: 'passwordReset',
+  initialState,
+  reducers: {
+    /** The page opened: whatever an earlier visit left is gone. */
+    opened() {
+      return initialState;
+    },
+    resetRequested(state, _action: PayloadAction<string>) {
+      state.pending = true;
+      state.errors = {};
+    },
+    resetRequestAccepted(state) {
+      state.pending = false;
+      state.requested = true;
+    },
+    confirmRequested(state, _action: PayloadAction<PasswordResetConfirmForm>) {
+      state.pending = true;
+      state.errors = {};
+      state.linkInvalid = false;
+    },
+    confirmSucceeded(state) {
+      state.pending = false;
+      state.done = true;
+    },
+    failed(state, action: PayloadAction<{ place: PasswordResetErrorPlace; message: string; linkInvalid?: boolean }>) {
+      state.pending = false;
+      state.errors[action.payload.place] = action.payload.message;
+      if (action.payload.linkInvalid) state.linkInvalid = true;
+    },
+  },
+});
+
+export const passwordResetActions = passwordResetSlice.actions;
+export const passwordResetReducer = passwordResetSlice.reducer;
+
+export const selectPasswordReset = (s: RootState) => s.passwordReset;

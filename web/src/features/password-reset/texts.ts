@@ -1,0 +1,17 @@
+/** The reset pages' own texts (issue 17); the server's rules and messages are the kernel's ACCESS_MESSAGES. */
+export const RESET_TEXTS = {
+  forgotTitle: 'Forgot your password?',
+  forgotText: "Enter the e-mail you joined with. We'll send you a link to set a new password.",
+  email: 'Email',
+  sendButton: 'Send me a link',
+  resetTitle: 'Set a new password',
+  newPassword: 'New password',
+  newPasswordHint: '4 to 8 characters.',
+  repeatPassword: 'Repeat the new password',
+  mismatch: 'The two passwords do not match',
+  resetButton: 'Set my new password',
+  done: 'Your new password is set.',
+  signIn: 'Sign in with it',
+  askAgain: 'Ask for a new link',
+  backToJoin: 'Back to join',
+} as const;
