@@ -8,7 +8,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort } from '../infra/src/test-support/faults/redis-server';
+import { freePort } from '@pass/events/test-support';
 
 export interface RunningCaddy {
   url: string;

@@ -30,8 +30,9 @@ import type { CommandContext, EventStore, Principal } from '@pass/events';
 import { streams } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/store';
 import { openPostgresEventStore } from '@pass/events/store';
+import { CachedKeyStore, EncryptingEventStore, FileKeyStore, PostgresKeyStore } from '@pass/events/personal-data';
 import { canConnect, dropPostgresSchema, testPostgresUrl } from '@pass/events/test-support';
-import { createCommandApi } from '@pass/command-api';
+import { createCommandApi, DEFAULT_LOGIN_LIMITS } from '@pass/command-api';
 import { CommandHandler } from '@pass/command-api';
 import { claimPasses } from '../command-api/src/passes/claim';
 import { poolDecider } from '../command-api/src/passes/pool-decider';
@@ -169,7 +170,7 @@ async function measure(storeName: string, target: number, store: EventStore): Pr
       eventStore: store,
       logger,
       clock: () => new Date(benchNow.getStore() ?? httpNowMs),
-      config: { uploadsDir, cookieSecure: false, sessionSecret, loginLimits: { perEmail: { max: 5, windowMs: 60_000 }, perIp: { max: 10_000, windowMs: 60_000 } }, actionLimits: BENCH_ACTION_LIMITS },
+      config: { uploadsDir, cookieSecure: false, sessionSecret, loginLimits: { ...DEFAULT_LOGIN_LIMITS, attemptsPerIp: { max: 10_000, windowMs: 60_000 } }, actionLimits: BENCH_ACTION_LIMITS },
     });
     const app = express();
     // Parsed here, so the route runs inside the member's timeline (a body stream's callbacks would not).
@@ -248,9 +249,14 @@ async function measure(storeName: string, target: number, store: EventStore): Pr
   return { store: storeName, target, rows: rowsOut, rate };
 }
 
+const PLAIN = process.env.BENCH_PLAIN_STORE === '1';
+
 async function benchPglite(): Promise<StoreFigures> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pass-bench-cmd-pglite-'));
-  const store = await openPgliteEventStore({ dataDir });
+  // As standalone opens it: personal fields encrypted, keys in files beside the store
+  // (BENCH_PLAIN_STORE=1: the bare adapter, to measure what the encryption costs).
+  const inner = await openPgliteEventStore({ dataDir: join(dataDir, 'events') });
+  const store = PLAIN ? inner : new EncryptingEventStore(inner, new FileKeyStore(join(dataDir, 'member-keys')));
   try {
     return await measure('PGlite (directory)', TARGETS.pglite, store);
   } finally {
@@ -261,7 +267,8 @@ async function benchPglite(): Promise<StoreFigures> {
 
 async function benchPostgres(url: string): Promise<StoreFigures> {
   const schema = `cmd_bench_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const store = await openPostgresEventStore({ connectionString: url, schema, poolSize: CLIENTS });
+  const inner = await openPostgresEventStore({ connectionString: url, schema, poolSize: CLIENTS });
+  const store = PLAIN ? inner : new EncryptingEventStore(inner, new CachedKeyStore(await PostgresKeyStore.open(inner.client, schema)));
   try {
     return await measure(`PostgreSQL (pool ${CLIENTS})`, TARGETS.postgres, store);
   } finally {

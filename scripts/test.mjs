@@ -58,6 +58,18 @@ if (existsSync(resolve(root, 'web/e2e')) && !existsSync(chromium) && process.get
   if (!existsSync(chromium)) console.warn('[test] chromium could not be installed; browser suites will be SKIPPED');
 }
 
+// The observability suite checks the alert rules and /metrics with promtool (Debian's prometheus
+// package); install it when missing, as for chromium. Without it that suite is SKIPPED.
+const promtool = process.env.PROMTOOL_PATH ?? '/usr/bin/promtool';
+if (existsSync(resolve(root, 'infra/deploy/observability')) && !existsSync(promtool) && process.getuid?.() === 0) {
+  console.log('[test] installing Debian prometheus (promtool) for the alert rule tests');
+  const apt = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
+  if (apt(['install', '-y', '--no-install-recommends', 'prometheus']).status !== 0 && apt(['update']).status === 0) {
+    apt(['install', '-y', '--no-install-recommends', 'prometheus']);
+  }
+  if (!existsSync(promtool)) console.warn('[test] promtool could not be installed; the alert rule suites will be SKIPPED');
+}
+
 const steps = [];
 const typecheck = run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
 steps.push(['typecheck', typecheck.status === 0]);
