@@ -5,7 +5,7 @@ import type { LivePublisher } from './live/publisher';
 import { LivePusher, type PushMode } from './live/pusher';
 import { projectorMetrics, type ProjectorMetrics } from './metrics';
 import { parseUntilInvalid, projectInto } from './projections/apply';
-import type { LiveNotice, PositionedEvent } from './projections/batch';
+import { UNPROJECTED_TYPES, type LiveNotice, type PositionedEvent } from './projections/batch';
 import type { Keyspace, ReadModelStore } from './read-models/port';
 import { LAG_SCAN_LIMIT, lagOf } from './rebuild/status';
 import { CatchUpPipeline } from './subscription/catch-up-pipeline';
@@ -200,6 +200,7 @@ class KeyspaceProjector implements Projector {
     const me: Subscription = this.deps.eventStore.subscribeToAll({
       after: this.progress.position,
       ...(this.deps.maxBatchSize ? { maxBatchSize: this.deps.maxBatchSize } : {}),
+      sealedTypes: UNPROJECTED_TYPES,
       onEvents: this.watch.track((recorded) => this.handle(recorded)),
       onCaughtUp: () => this.onCaughtUp(),
       onError: (error) => {

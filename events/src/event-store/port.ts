@@ -95,6 +95,12 @@ export interface SubscribeToAllOptions {
   onError?: (error: unknown) => void;
   /** Upper bound on a batch. */
   maxBatchSize?: number;
+  /**
+   * Event types whose personal fields this subscriber never reads: a store that keeps personal
+   * data sealed (EncryptingEventStore) delivers them still sealed instead of decrypting them.
+   * Other stores hold nothing sealed and ignore it.
+   */
+  sealedTypes?: readonly string[];
 }
 
 export interface Subscription {

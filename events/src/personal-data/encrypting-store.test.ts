@@ -92,6 +92,22 @@ describe('EncryptingEventStore', () => {
     await store.close();
   });
 
+  it('a subscriber that reads no personal field of a type gets those events sealed, the others in clear, and erasures still finish', async () => {
+    const keys = new CountingKeys(new MemoryKeyStore());
+    const store = new EncryptingEventStore(await openPgliteEventStore(), keys);
+    await store.append('email-x', [event('EmailReserved', { email: 'ann@example.com', userId: 'a', reservedAt: at })]);
+    await store.append('user-a', [registered('a', 'ann@example.com')]);
+    const delivered: RecordedEvent[] = [];
+    const sub = store.subscribeToAll({ sealedTypes: ['EmailReserved'], onEvents: (batch) => void delivered.push(...batch) });
+    await eventually(() => expect(delivered).toHaveLength(2));
+    await sub.stop();
+    expect((delivered[0]!.data as { email: string }).email).toMatch(/^pd1:/);
+    expect((delivered[1]!.data as { email: string }).email).toBe('ann@example.com');
+    // Only the registration's owner was looked up for this batch.
+    expect(keys.lookups).toEqual([['a']]);
+    await store.close();
+  });
+
   it('a member erased reads as erased: personal fields empty, everything else as it was, other members untouched', async () => {
     const store = new EncryptingEventStore(await openPgliteEventStore(), new MemoryKeyStore());
     await store.append('user-a', [registered('a', 'ann@example.com'), card('a'), chat('a', 'annie', 'hello')]);

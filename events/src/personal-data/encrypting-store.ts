@@ -66,7 +66,8 @@ export class EncryptingEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
-    return this.inner.subscribeToAll({ ...options, onEvents: async (events) => options.onEvents(await this.decrypt(events)) });
+    const sealed = new Set(options.sealedTypes ?? []);
+    return this.inner.subscribeToAll({ ...options, onEvents: async (events) => options.onEvents(await this.decrypt(events, sealed)) });
   }
 
   async close(): Promise<void> {
@@ -77,11 +78,14 @@ export class EncryptingEventStore implements EventStore {
     }
   }
 
-  /** Decrypts a batch in place of the inner store's events: one key fetch for the batch's members. */
-  async decrypt(events: RecordedEvent[]): Promise<RecordedEvent[]> {
+  /**
+   * Decrypts a batch in place of the inner store's events: one key fetch for the batch's members.
+   * Events of the `sealed` types stay as stored (their reader needs none of their personal fields).
+   */
+  async decrypt(events: RecordedEvent[], sealed?: ReadonlySet<string>): Promise<RecordedEvent[]> {
     const erased = erasedMembers(events);
     if (erased.length > 0) await this.finishErasures(erased);
-    return decryptEvents(events, this.keys);
+    return decryptEvents(events, this.keys, sealed);
   }
 
   /** Keys still held for members whose erasure is stored: destroyed now (and dropped from this process's cache). */
@@ -140,32 +144,46 @@ export function encryptEvent<E extends { type: string; data: unknown }>(e: E, ke
   return { ...e, data };
 }
 
-/** Events with their personal fields in clear (erased where the key is gone): one key fetch for them all. */
-export async function decryptEvents<E extends { type: string; data: unknown }>(events: E[], keyStore: KeyStore): Promise<E[]> {
+/**
+ * Events with their personal fields in clear (erased where the key is gone): one key fetch for
+ * them all. Events of the `sealed` types are returned as they are.
+ */
+export async function decryptEvents<E extends { type: string; data: unknown }>(events: E[], keyStore: KeyStore, sealed?: ReadonlySet<string>): Promise<E[]> {
   const owners = new Set<string>();
   for (const e of events) {
+    if (sealed?.has(e.type)) continue;
     const owner = ownerToDecrypt(e.type, e.data);
     if (owner !== undefined) owners.add(owner);
   }
   if (owners.size === 0) return events;
   const keys = await keyStore.keysFor([...owners]);
-  return events.map((e) => decryptEvent(e, keys));
+  return events.map((e) => (sealed?.has(e.type) ? e : decryptEvent(e, keys)));
 }
 
 function decryptEvent<E extends { type: string; data: unknown }>(e: E, keys: Map<string, Buffer>): E {
   const spec = personalFieldsOf(e.type);
   if (!spec || !isObject(e.data)) return e;
-  const owner = e.data[spec.owner];
+  const source = e.data;
+  const owner = source[spec.owner];
   if (typeof owner !== 'string') return e;
+  // One pass over the fields (this runs for every personal event a catch-up reads).
+  let sealed: string | undefined;
+  let encrypted = false;
+  for (const field of spec.fields) {
+    const value = source[field];
+    if (!isEncrypted(value)) continue;
+    encrypted = true;
+    if (sealed === undefined && value !== IN_SEALED) sealed = value;
+  }
+  if (!encrypted) return e;
   const key = keys.get(owner);
-  const data: Data = { ...e.data };
-  const sealed = spec.fields.find((f) => isEncrypted(data[f]) && data[f] !== IN_SEALED);
   let values: Data = {};
-  if (key && sealed) {
-    const opened: unknown = JSON.parse(decryptField(key, owner, e.type, SEALED_FIELDS, data[sealed] as string));
+  if (key && sealed !== undefined) {
+    const opened: unknown = JSON.parse(decryptField(key, owner, e.type, SEALED_FIELDS, sealed));
     if (!isObject(opened)) throw new PersonalDataError(`Sealed fields of a ${e.type} are not an object`);
     values = opened;
   }
+  const data: Data = { ...source };
   for (const field of spec.fields) {
     if (!isEncrypted(data[field])) continue;
     const value = values[field];

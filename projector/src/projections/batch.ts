@@ -65,6 +65,12 @@ for (const p of PROJECTIONS) {
 }
 
 /**
+ * Event types no projection reads (an e-mail reservation, for one): the projector subscribes
+ * with these as `sealedTypes`, so their personal fields are never decrypted for it.
+ */
+export const UNPROJECTED_TYPES: readonly EventType[] = eventTypes.filter((type) => EVOLVE[type].length === 0);
+
+/**
  * Runs every projection over a batch, starting from the stored values in `snapshot`, and returns
  * the writes to store together with the batch's last position. Pure: same events and snapshot,
  * same writes. Events at or before the stored checkpoint are skipped, so a re-delivered batch

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { fundsRaised, positionToString } from '@pass/events';
+import { fundsRaised, positionToString, type DomainEvent } from '@pass/events';
 import { createMemoryReadModels } from '../read-models/memory';
 import { rankKey } from '../read-models/search';
 import type { UserRow } from '../read-models/types';
 import { projectInto } from './apply';
-import { projectBatch, type PositionedEvent } from './batch';
+import { projectBatch, UNPROJECTED_TYPES, type PositionedEvent } from './batch';
 import { ANA, BOB, CY, positioned, recordedDay } from '../test-support/recorded-events';
 
 const t = (minute: number) => new Date(Date.UTC(2026, 10, 3, 9, minute)).toISOString();
@@ -222,5 +222,20 @@ describe('projections of a recorded day', () => {
     });
     expect(quiet.live).toEqual([]);
     expect(quiet.batch?.writes).toEqual([]);
+  });
+});
+
+describe('event types the projector leaves sealed', () => {
+  it('an e-mail reservation projects the same whether its e-mail is sealed or in clear; the types read models show are decrypted', async () => {
+    const withEmail = (email: string): DomainEvent[] => [...recordedDay, { type: 'EmailReserved', data: { email, userId: ANA, reservedAt: '2026-01-02T00:00:00.000Z' } }];
+    const project = async (events: DomainEvent[]) => {
+      const keyspace = await createMemoryReadModels().active();
+      return (await projectInto(keyspace, positioned(events))).batch?.writes;
+    };
+    expect(UNPROJECTED_TYPES).toContain('EmailReserved');
+    expect(await project(withEmail('pd1:c2VhbGVk'))).toEqual(await project(withEmail('ana@example.com')));
+    for (const shown of ['UserRegistered', 'CertificatePosted', 'CertificateUpdated', 'ChatMessageSent', 'MemberErased'] as const) {
+      expect(UNPROJECTED_TYPES).not.toContain(shown);
+    }
   });
 });
