@@ -4,7 +4,7 @@
  * member's event or another type does not decrypt. Stored as text in the event:
  * `pd1:<base64 of iv | tag | ciphertext>`.
  */
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, randomFillSync, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes, randomFillSync } from 'node:crypto';
 
 export const ENCRYPTED_PREFIX = 'pd1:';
 const IV_BYTES = 12;
@@ -19,14 +19,9 @@ export function newKey(): Buffer {
   return randomBytes(KEY_BYTES);
 }
 
-// A batch encrypts or decrypts many fields under few keys: each key is imported once, and IVs
-// are cut from a pool of random bytes refilled 4,096 IVs at a time (one system call, not one each).
-const imported = new WeakMap<Buffer, KeyObject>();
-function keyObject(key: Buffer): KeyObject {
-  let k = imported.get(key);
-  if (!k) imported.set(key, (k = createSecretKey(key)));
-  return k;
-}
+// Keys go to the cipher as raw bytes: importing one as a KeyObject costs more than it saves for a
+// member met two or three times in a catch-up (docs/benchmarks.md, "Personal data encryption").
+// IVs are cut from a pool of random bytes refilled 4,096 IVs at a time (one system call, not one each).
 const ivPool = Buffer.alloc(IV_BYTES * 4096);
 let ivOffset = ivPool.length;
 function nextIv(): Buffer {
@@ -45,7 +40,7 @@ function aad(memberId: string, type: string, field: string): Buffer {
 
 export function encryptField(key: Buffer, memberId: string, type: string, field: string, plaintext: string): string {
   const iv = nextIv();
-  const cipher = createCipheriv('aes-256-gcm', keyObject(key), iv);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(aad(memberId, type, field));
   const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
   return ENCRYPTED_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), ct]).toString('base64');
@@ -55,11 +50,13 @@ export function encryptField(key: Buffer, memberId: string, type: string, field:
 export function decryptField(key: Buffer, memberId: string, type: string, field: string, value: string): string {
   const raw = Buffer.from(value.slice(ENCRYPTED_PREFIX.length), 'base64');
   if (raw.length < IV_BYTES + TAG_BYTES) throw new PersonalDataError(`Encrypted ${type}.${field} is truncated`);
-  const decipher = createDecipheriv('aes-256-gcm', keyObject(key), raw.subarray(0, IV_BYTES));
+  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
   decipher.setAAD(aad(memberId, type, field));
   decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   try {
-    return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString('utf8');
+    // GCM is a stream mode: update gives every byte, final only checks the tag (and adds none).
+    const text = decipher.update(raw.subarray(IV_BYTES + TAG_BYTES), undefined, 'utf8');
+    return text + decipher.final('utf8');
   } catch (error) {
     throw new PersonalDataError(`Encrypted ${type}.${field} does not verify under its member's key`, { cause: error });
   }
