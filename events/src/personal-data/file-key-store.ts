@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KEY_BYTES, newKey } from './cipher';
 import type { KeysForOptions, KeyStore } from './key-store';
@@ -70,37 +71,40 @@ export class FileKeyStore implements KeyStore {
     this.shards.clear();
   }
 
-  private create(name: string, ids: string[], found: Map<string, Buffer>): void {
+  private async create(name: string, ids: string[], found: Map<string, Buffer>): Promise<void> {
     const shard = this.shard(name);
     const lines: string[] = [];
-    const created: string[] = [];
+    const created = new Map<string, Buffer>();
     for (const id of ids) {
       const existing = shard.get(id);
       if (existing) found.set(id, existing);
       if (existing !== undefined) continue; // created meanwhile, or destroyed: stays destroyed
       const key = newKey();
       lines.push(JSON.stringify({ m: id, k: key.toString('base64') } satisfies KeyLine) + '\n');
-      shard.set(id, key);
-      found.set(id, key);
-      created.push(id);
+      created.set(id, key);
     }
     if (lines.length === 0) return;
     const file = this.file(name);
     const isNew = !existsSync(file);
-    const fd = openSync(file, 'a');
+    // Written and fsynced off the event loop (a registration waits for its key, others go on).
+    // The keys join the shard only once durable: no other caller may encrypt with one before.
+    const handle = await open(file, 'a');
     try {
-      writeSync(fd, lines.join(''));
-      fsyncSync(fd);
+      await handle.write(lines.join(''));
+      await handle.sync();
     } catch (error) {
       // Not durable: the append that asked fails; the shard is read again (and a torn line cut) on next use.
-      for (const id of created) found.delete(id);
       this.shards.delete(name);
       throw error;
     } finally {
-      closeSync(fd);
+      await handle.close();
     }
     // A new file's name must be durable too (an existing one's is).
-    if (isNew) this.syncDir();
+    if (isNew) await this.syncDirAsync();
+    for (const [id, key] of created) {
+      shard.set(id, key);
+      found.set(id, key);
+    }
   }
 
   private shard(name: string): Shard {
@@ -145,6 +149,15 @@ export class FileKeyStore implements KeyStore {
     }
     renameSync(temp, file);
     this.syncDir();
+  }
+
+  private async syncDirAsync(): Promise<void> {
+    const handle = await open(this.dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
   }
 
   private syncDir(): void {

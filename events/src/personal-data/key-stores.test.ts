@@ -93,6 +93,18 @@ describe('File key store on disk', () => {
     expect(read.get(ids[8]!)!.equals(keys.get(ids[8]!)!)).toBe(true);
   });
 
+  it('concurrent first looks for one member agree on one key, and a key handed out is already on disk', async () => {
+    const dir = freshDir();
+    const store = new FileKeyStore(dir);
+    // Twenty appends of one new member at once, as a burst of their first events would ask.
+    const looks = await Promise.all(Array.from({ length: 20 }, () => store.keysFor(['burst'], { create: true })));
+    const key = looks[0]!.get('burst')!;
+    for (const look of looks) expect(look.get('burst')!.equals(key)).toBe(true);
+    // Read by a fresh process (no memory shared), before this one closes: the key is durable.
+    expect((await new FileKeyStore(dir).keysFor(['burst'])).get('burst')!.equals(key)).toBe(true);
+    await store.close();
+  });
+
   it('a line torn by a crash is cut, and the keys before it and after it are kept', async () => {
     const dir = freshDir();
     const store = new FileKeyStore(dir);
