@@ -381,10 +381,11 @@ class RedisKeyspace implements Keyspace {
 
   private async script(script: string, sha: string, numKeys: number, args: Array<string | number>): Promise<unknown> {
     try {
-      return await this.redis.evalsha(sha, numKeys, ...args);
+      // One array, not spread: a rebuild's large batches pass more arguments than a call's stack holds.
+      return await this.redis.call('EVALSHA', [sha, numKeys, ...args]);
     } catch (error) {
       if (!isNoScript(error)) throw error;
-      return await this.redis.eval(script, numKeys, ...args);
+      return await this.redis.call('EVAL', [script, numKeys, ...args]);
     }
   }
 
