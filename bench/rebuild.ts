@@ -14,9 +14,14 @@
  * redis://127.0.0.1:6379), under a fresh root removed afterwards (never FLUSHDB: shared Redis).
  * BENCH_REBUILD_SEED_ONLY=1 stops after seeding. BENCH_REBUILD_CPU_PROF=<dir> passes --cpu-prof to the
  * rebuild process.
+ *
+ * The events are stored as the product stores them: personal fields sealed with their member's
+ * key (the seed writes `member_keys` beside the events), and the rebuild opens the store through
+ * `openPersonalDataEventStore`, as the projector does. BENCH_REBUILD_PLAIN=1 seeds and reads a
+ * store without encryption (schema `rebuild_plain_<count>`), for the before/after comparison.
  */
 import { fork } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +29,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { eventSchemaVersions, streams, type DomainEvent } from '@pass/events';
+import { encryptEvent, personalFieldsOf, PostgresKeyStore } from '@pass/events/personal-data';
 import { assertSchemaName, setupSchema } from '../events/src/event-store/sql';
 import { canConnect, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
 import { deleteKeysUnder } from '@pass/projector';
@@ -36,7 +42,9 @@ const TARGET_SECONDS = 200;
 const TARGET_RSS = 4 * 2 ** 30;
 const DATABASE = 'pass_bench_rebuild';
 /** Bump when the seeded events change (generator, mix, row shape): older seeds are redone. */
-const GENERATOR_VERSION = 1;
+const GENERATOR_VERSION = 2;
+/** Without the personal-data encryption the product stores with (the before of issue 17). */
+const PLAIN = process.env.BENCH_REBUILD_PLAIN === '1';
 /** Events per generated user in the mix below (about 11.2 measured): users to generate, with a margin. */
 const EVENTS_PER_USER = 10.5;
 /** Activity factor of generateEvents: ~5.5 free points per user, chat and card updates scaled. */
@@ -49,7 +57,7 @@ const CONCURRENT_USERS = 5_000;
  */
 const COPY_CHUNK = 10_000;
 
-const schemaName = (events: number) => `rebuild_${events}`;
+const schemaName = (events: number) => (PLAIN ? `rebuild_plain_${events}` : `rebuild_${events}`);
 const benchUrl = () => {
   const u = new URL(testPostgresUrl());
   u.pathname = `/${DATABASE}`;
@@ -138,6 +146,16 @@ async function seed(client: pg.Client, schema: string, events: number): Promise<
   const users = Math.ceil(events / EVENTS_PER_USER) + 1_000;
   const revisions = new Map<string, number>();
   const mix = new Map<string, number>();
+  // One key per member, created at their first personal field, as the store's append does.
+  const keys = new Map<string, Buffer>();
+  const stored = (event: DomainEvent): DomainEvent => {
+    if (PLAIN) return event;
+    const spec = personalFieldsOf(event.type);
+    if (!spec) return event;
+    const owner = String((event.data as Record<string, unknown>)[spec.owner]);
+    if (!keys.has(owner)) keys.set(owner, randomBytes(32)); // AES-256, as the key stores make them
+    return encryptEvent(event, keys);
+  };
   const source = traffic(users)[Symbol.iterator]();
   let clock = Date.UTC(2026, 0, 1);
   let written = 0;
@@ -162,7 +180,7 @@ async function seed(client: pg.Client, schema: string, events: number): Promise<
         occurredAt: at,
       };
       written++;
-      yield `${id}\t${copyText(stream)}\t${revision}\t${event.type}\t${copyText(JSON.stringify(event.data))}\t${copyText(JSON.stringify(metadata))}\t${at}\n`;
+      yield `${id}\t${copyText(stream)}\t${revision}\t${event.type}\t${copyText(JSON.stringify(stored(event).data))}\t${copyText(JSON.stringify(metadata))}\t${at}\n`;
     }
   };
   while (written < events) {
@@ -181,6 +199,16 @@ async function seed(client: pg.Client, schema: string, events: number): Promise<
       for (const [stream, revision] of revisions) yield `${copyText(stream)}\t${revision}\n`;
     })(),
   );
+  if (!PLAIN) {
+    await PostgresKeyStore.open(client, schema); // creates member_keys as the product does
+    await writeCopy(
+      client,
+      `COPY ${s}.member_keys (member_id, key) FROM STDIN`,
+      (function* () {
+        for (const [member, key] of keys) yield `${copyText(member)}\t\\\\x${key.toString('hex')}\n`;
+      })(),
+    );
+  }
   await client.query(`VACUUM (ANALYZE) ${s}.events`);
   await client.query(`VACUUM (ANALYZE) ${s}.streams`);
   await verifyAppend(client, schema, revisions);
@@ -256,7 +284,7 @@ interface ChildResult {
 }
 
 async function child(): Promise<void> {
-  const [{ pino }, { Registry }, { openPostgresEventStore }, { createRedisReadModels }, { createProjectionRuntime }] = await Promise.all([
+  const [{ pino }, { Registry }, { openPostgresEventStore, openPersonalDataEventStore }, { createRedisReadModels }, { createProjectionRuntime }] = await Promise.all([
     import('pino'),
     import('prom-client'),
     import('@pass/events/store'),
@@ -264,7 +292,10 @@ async function child(): Promise<void> {
     import('@pass/projector'),
   ]);
   const logger = pino({ level: process.env.BENCH_REBUILD_LOG ?? 'warn' }, pino.destination(2));
-  const eventStore = await openPostgresEventStore({ connectionString: benchUrl(), schema: process.env.BENCH_REBUILD_SCHEMA!, logger });
+  const schema = process.env.BENCH_REBUILD_SCHEMA!;
+  const eventStore = PLAIN
+    ? await openPostgresEventStore({ connectionString: benchUrl(), schema, logger })
+    : await openPersonalDataEventStore(`${benchUrl()}?schema=${schema}`, { logger });
   const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
   const readModels = createRedisReadModels({ redis, root: process.env.BENCH_REBUILD_ROOT! });
   let batches = 0;
@@ -379,7 +410,7 @@ export async function run(): Promise<{ title: string; markdown: string }> {
       .map(([type, count]) => `${type} ${n(count)}`)
       .join(', ');
     const lines = [
-      `Command: \`${COMMAND}\` (\`BENCH_REBUILD_EVENTS=1000000\` for a quicker run). The admin rebuild path (\`createProjectionRuntime().runRebuild()\`: catch-up of a fresh Redis keyspace from position 0, then the switch of readers) in its own process, reading the PostgreSQL event store (\`${DATABASE}\`, schema \`${schema}\`) with the production defaults.`,
+      `Command: \`${COMMAND}\` (\`BENCH_REBUILD_EVENTS=1000000\` for a quicker run${PLAIN ? '; `BENCH_REBUILD_PLAIN=1`: this run without personal-data encryption' : ''}). The admin rebuild path (\`createProjectionRuntime().runRebuild()\`: catch-up of a fresh Redis keyspace from position 0, then the switch of readers) in its own process, reading the PostgreSQL event store (\`${DATABASE}\`, schema \`${schema}\`) with the production defaults${PLAIN ? ', personal fields in clear' : ': personal fields sealed with their member\'s key (`member_keys` beside the events), read through `openPersonalDataEventStore` with its key cache'}.`,
       '',
       '| figure | value | limit | |',
       '|---|---:|---:|---|',
