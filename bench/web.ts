@@ -18,12 +18,22 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { spawnStandalone } from '@pass/infra/test-support';
+import { launch as launchChrome } from 'chrome-launcher';
+import lighthouse, { desktopConfig, type Config } from 'lighthouse';
 import { CHROMIUM_PATH, launchBrowser, VIEWPORTS } from '../web/e2e/browser';
 import { BUDGET_KB, DIST, measureBundle } from '../web/e2e/bundleSize';
 
 export const COMMAND = 'node --import tsx bench/web.ts';
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 9);
 const TARGET_TTI_MS = 1_500;
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_WEB_LIGHTHOUSE_RUNS ?? 3);
+const LIGHTHOUSE_PAGES = ['/', '/content/participants', '/content/about'];
+const LIGHTHOUSE_PRESETS: { name: 'mobile' | 'desktop'; config: Config | undefined; performance: number }[] = [
+  { name: 'mobile', config: undefined, performance: 97 },
+  { name: 'desktop', config: desktopConfig, performance: 99 },
+];
+const TARGET_FCP_MS = 1_000;
+const TARGET_LCP_MS = 1_500;
 const root = resolve(import.meta.dirname, '..');
 
 interface Sample {
@@ -67,6 +77,84 @@ const stats = (values: number[]) => {
 const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 const verdict = (ok: boolean) => (ok ? 'within' : '**over**');
+const met = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+interface LighthouseFigures {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+}
+
+/**
+ * Lighthouse 12 (its default simulated throttling: the mobile preset is a mid-range phone on slow
+ * 4G, the desktop preset a fast connection) on each public page, in one headless Chromium; each
+ * run is a fresh navigation with storage cleared, as Lighthouse does by default.
+ */
+async function runLighthouse(baseUrl: string) {
+  const chrome = await launchChrome({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  const results: { page: string; preset: string; target: number; version: string; runs: LighthouseFigures[] }[] = [];
+  try {
+    for (const preset of LIGHTHOUSE_PRESETS) {
+      for (const path of LIGHTHOUSE_PAGES) {
+        const runs: LighthouseFigures[] = [];
+        let version = '';
+        for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
+          const result = await lighthouse(
+            baseUrl + path,
+            { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'] },
+            preset.config,
+          );
+          if (!result) throw new Error(`Lighthouse returned nothing for ${path}`);
+          const { categories, audits } = result.lhr;
+          version = result.lhr.lighthouseVersion;
+          const score = (id: string) => Math.round((categories[id]?.score ?? NaN) * 100);
+          const value = (id: string) => audits[id]?.numericValue ?? NaN;
+          runs.push({
+            performance: score('performance'),
+            accessibility: score('accessibility'),
+            bestPractices: score('best-practices'),
+            seo: score('seo'),
+            fcpMs: value('first-contentful-paint'),
+            lcpMs: value('largest-contentful-paint'),
+            tbtMs: value('total-blocking-time'),
+          });
+        }
+        results.push({ page: path, preset: preset.name, target: preset.performance, version, runs });
+      }
+    }
+  } finally {
+    chrome.kill();
+  }
+  return results;
+}
+
+function lighthouseTable(results: Awaited<ReturnType<typeof runLighthouse>>): string[] {
+  const median = (runs: LighthouseFigures[], key: keyof LighthouseFigures) => stats(runs.map((r) => r[key])).median;
+  const rows = results.map(({ page, preset, target, runs }) => {
+    const perf = median(runs, 'performance');
+    const fcp = median(runs, 'fcpMs');
+    const lcp = median(runs, 'lcpMs');
+    const a11y = median(runs, 'accessibility');
+    const bp = median(runs, 'bestPractices');
+    const seo = median(runs, 'seo');
+    const timing = preset === 'mobile';
+    return `| \`${page}\` | ${preset} | ${perf} (≥ ${target}: ${met(perf >= target)}) | ${ms(fcp)}${timing ? ` (≤ ${ms(TARGET_FCP_MS)}: ${met(fcp <= TARGET_FCP_MS)})` : ''} | ${ms(lcp)}${timing ? ` (≤ ${ms(TARGET_LCP_MS)}: ${met(lcp <= TARGET_LCP_MS)})` : ''} | ${ms(median(runs, 'tbtMs'))} | ${a11y} (${met(a11y === 100)}) | ${bp} (${met(bp === 100)}) | ${seo} (${met(seo === 100)}) |`;
+  });
+  return [
+    `Lighthouse ${results[0]?.version ?? ''}, median of ${LIGHTHOUSE_RUNS} runs per page and preset (default simulated throttling; mobile = the default config, desktop = its desktop config). Targets: mobile performance ≥ 97, FCP ≤ 1.0 s, LCP ≤ 1.5 s; desktop performance ≥ 99; accessibility, best practices and SEO 100 on both.`,
+    '',
+    '| Page | Preset | Performance | FCP | LCP | TBT | Accessibility | Best practices | SEO |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+  ];
+}
 
 export async function run(): Promise<{ title: string; markdown: string }> {
   const build = spawnSync('npm', ['run', 'build', '-w', '@pass/web'], { cwd: root, encoding: 'utf8' });
@@ -78,6 +166,7 @@ export async function run(): Promise<{ title: string; markdown: string }> {
   const baseUrl = server.url.replace(/\/$/, '');
   const browser = await launchBrowser();
   const samples: Sample[] = [];
+  let lighthouseResults: Awaited<ReturnType<typeof runLighthouse>>;
   try {
     // One warm-up visit (the server's first requests read files and compile routes).
     for (let i = 0; i <= RUNS; i++) {
@@ -97,6 +186,8 @@ export async function run(): Promise<{ title: string; markdown: string }> {
       if (i > 0) samples.push({ interactiveMs: timing.interactive, domContentLoadedMs: timing.dcl, firstContentfulPaintMs: timing.fcp, scripts });
       await context.close();
     }
+    await browser.close();
+    lighthouseResults = await runLighthouse(baseUrl);
   } finally {
     await browser.close();
     await server.stop();
@@ -129,8 +220,10 @@ export async function run(): Promise<{ title: string; markdown: string }> {
     `| CSS | ${kb(bundle.cssGzipBytes)} | |`,
     '',
     ...bundle.assets.map((a) => `- \`${a.path}\`: ${kb(a.gzipBytes)}`),
+    '',
+    ...lighthouseTable(lighthouseResults),
   ].join('\n');
-  return { title: 'Web client: bundle size and time to interactive of /', markdown };
+  return { title: 'Web client: bundle size, time to interactive of / and Lighthouse', markdown };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
