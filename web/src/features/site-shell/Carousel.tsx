@@ -17,7 +17,8 @@ export function Carousel({ images }: CarouselProps) {
         <button type="button" className="icon-button carousel-prev" aria-label="Previous certificate" onClick={() => go(index - 1)}>
           ‹
         </button>
-        <img src={current.src} alt={current.alt} width={480} height={340} />
+        {/* The first image is the largest paint of / (index.html preloads it). */}
+        <img src={current.src} alt={current.alt} width={480} height={340} fetchPriority={index === 0 ? 'high' : 'auto'} />
         <button type="button" className="icon-button carousel-next" aria-label="Next certificate" onClick={() => go(index + 1)}>
           ›
         </button>
