@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // The standalone server serves web/dist with /api, /uploads and Socket.IO on the same origin;
@@ -13,8 +13,32 @@ const require = createRequire(import.meta.url);
 const routerDev = dirname(require.resolve('react-router'));
 const routerProd = resolve(routerDev, '../production');
 
+/**
+ * The stylesheet (a few KB) goes into index.html as a <style>, so the first paint waits for no
+ * second request. The file is still emitted (nothing else names it today, but a stale HTML could).
+ * The CSP allows inline styles ('unsafe-inline' in style-src).
+ */
+function inlineStylesheet(): Plugin {
+  return {
+    name: 'pass:inline-stylesheet',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return html;
+        return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, fileName: string) => {
+          const asset = bundle[fileName];
+          if (asset?.type !== 'asset') return tag;
+          const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
+          return `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
+        });
+      },
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => ({
-  plugins: [react()],
+  plugins: [react(), inlineStylesheet()],
   resolve: {
     alias:
       mode === 'production'

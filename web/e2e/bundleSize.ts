@@ -16,13 +16,19 @@ export interface BundleSize {
   cssGzipBytes: number;
 }
 
-/** Reads dist/index.html and gzips (default level) every script and stylesheet it names. */
+/**
+ * Reads dist/index.html and gzips (default level) every script and stylesheet it names, and the
+ * stylesheet it carries inline (listed as `index.html <style> (inline)`).
+ */
 export function measureBundle(dist = DIST): BundleSize {
   const html = readFileSync(resolve(dist, 'index.html'), 'utf8');
   const paths = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1] ?? '');
   const assets = paths.map((path) => ({ path, gzipBytes: gzipSync(readFileSync(resolve(dist, `.${path}`))).length }));
+  const inline = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? '').join('');
+  const inlineGzipBytes = inline ? gzipSync(inline).length : 0;
   const sum = (ext: string) => assets.filter((a) => a.path.endsWith(ext)).reduce((n, a) => n + a.gzipBytes, 0);
-  return { assets, jsGzipBytes: sum('.js'), cssGzipBytes: sum('.css') };
+  if (inline) assets.push({ path: 'index.html <style> (inline)', gzipBytes: inlineGzipBytes });
+  return { assets, jsGzipBytes: sum('.js'), cssGzipBytes: sum('.css') + inlineGzipBytes };
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
