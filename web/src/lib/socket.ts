@@ -1,4 +1,4 @@
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, race } from 'redux-saga/effects';
 import { TIMERS } from '@pass/events/kernel';
@@ -17,33 +17,47 @@ export interface LiveSocket {
   disconnect(): void;
 }
 
-/** Socket.IO on the page's own origin, with the spec's defaults (§7). */
+/**
+ * Socket.IO on the page's own origin, with the spec's defaults (§7). The client library (~13 KB
+ * gzip) loads on its own, after the entry script: until it has, the listeners and emits wait in
+ * order and are handed to the socket as soon as it exists (Socket.IO itself buffers emits until
+ * it connects), and `connected` reads false, as it does before any handshake.
+ */
 export function createLiveSocket(): LiveSocket {
-  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io({
-    withCredentials: true,
-    reconnectionDelay: TIMERS.socketReconnectDelayMs,
-    reconnectionDelayMax: TIMERS.socketReconnectDelayMaxMs,
-    timeout: TIMERS.socketTimeoutMs,
+  let socket: Socket<ServerToClientEvents, ClientToServerEvents> | undefined;
+  const pending: ((s: Socket<ServerToClientEvents, ClientToServerEvents>) => void)[] = [];
+  const whenReady = (use: (s: Socket<ServerToClientEvents, ClientToServerEvents>) => void) => {
+    if (socket) use(socket);
+    else pending.push(use);
+  };
+  void import('socket.io-client').then(({ io }) => {
+    socket = io({
+      withCredentials: true,
+      reconnectionDelay: TIMERS.socketReconnectDelayMs,
+      reconnectionDelayMax: TIMERS.socketReconnectDelayMaxMs,
+      timeout: TIMERS.socketTimeoutMs,
+    });
+    for (const use of pending.splice(0)) use(socket);
   });
   return {
     get connected() {
-      return socket.connected;
+      return socket?.connected ?? false;
     },
     on(event, listener) {
       // socket.io's typed `on` cannot be called with a generic event name without a cast.
-      (socket.on as (e: string, l: (...args: never[]) => void) => void)(event, listener);
+      whenReady((s) => (s.on as (e: string, l: (...args: never[]) => void) => void)(event, listener));
     },
     onLifecycle(event, listener) {
-      socket.on(event, listener);
+      whenReady((s) => s.on(event, listener));
     },
     emit(event, ...args) {
-      (socket.emit as (e: string, ...a: unknown[]) => void)(event, ...args);
+      whenReady((s) => (s.emit as (e: string, ...a: unknown[]) => void)(event, ...args));
     },
     reconnect() {
-      socket.disconnect().connect();
+      whenReady((s) => s.disconnect().connect());
     },
     disconnect() {
-      socket.disconnect();
+      whenReady((s) => s.disconnect());
     },
   };
 }
