@@ -10,12 +10,12 @@ import {
   chatMessageSchema,
   fieldMessages,
   imageFileProblem,
-  isSafeLink,
   joinFormSchema,
   mainDataSchema,
   postFieldsSchema,
   type FileFacts,
 } from './forms';
+import { isSafeLink } from './links';
 import { maxClaimablePasses } from './passes';
 
 // Every message below is copied from spec §5, character for character: a user sees these texts,

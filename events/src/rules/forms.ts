@@ -101,16 +101,6 @@ export function postFieldsSchema(options: { registeredEmail?: string } = {}) {
 }
 export type PostFields = z.infer<ReturnType<typeof postFieldsSchema>>;
 
-/** Server-side: sanitize free-text link so only http(s) URLs are stored and rendered as links. */
-export function isSafeLink(link: string): boolean {
-  try {
-    const url = new URL(link);
-    return url.protocol === 'http:' || url.protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
 export const CHAT_MESSAGES = { required: 'Please enter a message', tooLong: 'The message is too long' } as const;
 
 export const chatMessageSchema = z.object({

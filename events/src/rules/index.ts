@@ -8,5 +8,6 @@ export * from './payments';
 export * from './site';
 export * from './errors';
 export * from './forms';
+export * from './links';
 export * from './access';
 export * from './point-history';

@@ -1,6 +1,5 @@
-import { ANONYMOUS_NICKNAME, type RankingEntry } from '@pass/events/kernel';
+import { ANONYMOUS_NICKNAME, isSafeLink, type RankingEntry } from '@pass/events/kernel';
 import { formatNumber } from '../../lib/format';
-import { isSafeLink } from '../../lib/safeLink';
 
 /** A member whose card the admin removed keeps the passes and the rank, without a name. */
 const nameOf = (entry: RankingEntry) => entry.fullname.trim() || ANONYMOUS_NICKNAME;
