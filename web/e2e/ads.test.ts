@@ -76,10 +76,11 @@ describe.skipIf(!hasChromium)('the ad flow with the ad network', () => {
     // Before the banners count as loaded (9 s), Escape does nothing.
     await page.keyboard.press('Escape');
     expect(await popup.isVisible()).toBe(true);
+    // The open popup passes axe-core: scanned while its banners load, because the spec's 10 s
+    // countdown closes it by itself, and a scan on a loaded machine takes seconds.
+    expect(await seriousAxeViolations(page)).toEqual([]);
     const close = popup.getByRole('button', { name: 'Close ads' });
     await close.waitFor({ timeout: 12_000 });
-    // The open popup passes axe-core.
-    expect(await seriousAxeViolations(page)).toEqual([]);
     for (let i = 0; i < 5; i++) {
       await page.keyboard.press('Tab');
       expect(await inside()).toBe(true);
@@ -106,8 +107,11 @@ describe.skipIf(!hasChromium)('the ad flow with the ad network', () => {
     await notice.waitFor();
   }
 
-  test('served: popup after the check, focus kept, Escape once loaded; blocked: the notice and no popup (both at once)', async () => {
-    await Promise.all([served(), blocked()]);
+  // One after the other: run at once, the two pages' frames share the cores, and on a loaded
+  // machine the served banners could miss the popup's 9 s check (the spec then sends the member home).
+  test('served: popup after the check, focus kept, Escape once loaded; blocked: the notice and no popup', async () => {
+    await served();
+    await blocked();
     expect(site.errors).toEqual([]);
   });
 });
