@@ -30,15 +30,22 @@ export function createLiveSocket(): LiveSocket {
     if (socket) use(socket);
     else pending.push(use);
   };
-  void import('socket.io-client').then(({ io }) => {
-    socket = io({
-      withCredentials: true,
-      reconnectionDelay: TIMERS.socketReconnectDelayMs,
-      reconnectionDelayMax: TIMERS.socketReconnectDelayMaxMs,
-      timeout: TIMERS.socketTimeoutMs,
-    });
-    for (const use of pending.splice(0)) use(socket);
-  });
+  // A chunk that fails to load (a network blip) is asked for again, as a lost socket reconnects.
+  const load = (): void => {
+    import('socket.io-client').then(
+      ({ io }) => {
+        socket = io({
+          withCredentials: true,
+          reconnectionDelay: TIMERS.socketReconnectDelayMs,
+          reconnectionDelayMax: TIMERS.socketReconnectDelayMaxMs,
+          timeout: TIMERS.socketTimeoutMs,
+        });
+        for (const use of pending.splice(0)) use(socket);
+      },
+      () => setTimeout(load, TIMERS.socketReconnectDelayMs),
+    );
+  };
+  load();
   return {
     get connected() {
       return socket?.connected ?? false;
