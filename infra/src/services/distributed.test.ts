@@ -1,7 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -10,43 +8,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdViewTickets } from '@pass/command-api';
 import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
 import { Browser, nextEvent, type LiveClient } from '../test-support/client';
+import { distributedDeployment, pollUntil } from '../test-support/distributed';
 import { spawnService, type SpawnedService } from '../test-support/spawn-process';
 
 const pgUp = await requireService('infra: distributed processes (PostgreSQL)', testPostgresUrl(), 5432);
 const redisUp = await requireService('infra: distributed processes (Redis)', testRedisUrl(), 6379);
 
-/** Polls until `read` returns something `accept` likes (the read side is eventually consistent). */
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /**
  * The distributed layout as separate processes on loopback: command-api, projector and two
  * query-api instances on one PostgreSQL schema and one Redis key prefix, behind the Node proxy.
  */
 describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', () => {
-  const run = randomUUID().replaceAll('-', '').slice(0, 12);
-  const schema = `infra_${run}`;
-  const prefix = `test:infra:${run}:`;
-  const dir = mkdtempSync(join(tmpdir(), 'pass-distributed-'));
-  const storeUrl = new URL(testPostgresUrl());
-  storeUrl.searchParams.set('schema', schema);
-  const env = {
-    EVENT_STORE_URL: storeUrl.toString(),
-    REDIS_URL: testRedisUrl(),
-    REDIS_PREFIX: prefix,
-    SESSION_SECRET: `test-secret-${randomUUID()}`,
-    DATA_DIR: dir,
-    UPLOADS_DIR: join(dir, 'uploads'),
-    WEB_DIST_DIR: join(dir, 'no-web-build'),
-    ADMIN_EMAIL: 'admin@example.com',
-    ADMIN_PASSWORD: 'admin-pass-123',
-  };
+  const deployment = distributedDeployment('infra');
+  const { schema, prefix, dir } = deployment;
+  const env = { ...deployment.env, ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'admin-pass-123' };
   const services: SpawnedService[] = [];
   const browsers: Browser[] = [];
   let commandApi: SpawnedService;
@@ -74,19 +50,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
   afterAll(async () => {
     for (const b of browsers) b.close();
     const codes = await Promise.all(services.map((s) => s.stop('SIGTERM')));
-    const redis = new Redis(testRedisUrl());
-    try {
-      for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 })) {
-        if ((keys as string[]).length > 0) await redis.unlink(...(keys as string[]));
-      }
-    } finally {
-      redis.disconnect();
-    }
-    const client = new pg.Client({ connectionString: testPostgresUrl() });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-    rmSync(dir, { recursive: true, force: true });
+    await deployment.cleanUp();
     // Every process stopped gracefully on SIGTERM.
     expect(codes, services.map((s) => `${s.name}: ${s.stderr.join('')}`).join('\n')).toEqual(services.map(() => 0));
   }, 30_000);
@@ -99,7 +63,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
 
   it('every process reports ready, naming its dependencies', async () => {
     for (const s of [commandApi, queryA, queryB, services[1]!]) {
-      const ready = await eventually(() => fetch(`${s.url}/readyz`).then((r) => r.status), (status) => status === 200);
+      const ready = await pollUntil(() => fetch(`${s.url}/readyz`).then((r) => r.status), (status) => status === 200);
       expect(ready, s.name).toBe(200);
     }
     expect(await (await fetch(`${queryA.url}/healthz`)).json()).toMatchObject({ mode: 'distributed', service: 'query-api', eventStore: 'postgres' });
@@ -159,7 +123,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
       overWebSocket.disconnect();
     }
 
-    const main = await eventually(
+    const main = await pollUntil(
       () => member.request('GET', '/api/main-data').then((r) => r.body),
       (m) => m.globalMessages === before.globalMessages + 1,
     );
@@ -187,7 +151,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
 
     expect((await browser(proxy.url).request('POST', '/api/password-reset', { email: address })).status).toBe(202);
     const outbox = join(dir, 'outbox');
-    const mail = await eventually(
+    const mail = await pollUntil(
       async () => (existsSync(outbox) ? readdirSync(outbox).filter((f) => f.endsWith('.eml')) : []),
       (files) => files.length === 1,
     );
@@ -211,12 +175,12 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
     expect(joined.status).toBe(201);
     expect((await member.request('POST', '/api/chat-messages', { message: 'distributed secret' })).status).toBe(201);
     const chatShows = (text: string) => member.request('GET', '/api/chat-messages?limit=50').then((r) => JSON.stringify(r.body).includes(text));
-    expect(await eventually(() => chatShows('distributed secret'), (shown) => shown)).toBe(true);
+    expect(await pollUntil(() => chatShows('distributed secret'), (shown) => shown)).toBe(true);
 
     const admin = browser(proxy.url);
     expect((await admin.request('POST', '/api/admin-login', { email: 'admin@example.com', password: 'admin-pass-123' })).status).toBe(200);
     expect((await admin.request('DELETE', `/api/admin/members/${joined.body.id}`)).status).toBe(204);
-    expect(await eventually(() => chatShows('distributed secret'), (shown) => !shown)).toBe(false);
+    expect(await pollUntil(() => chatShows('distributed secret'), (shown) => !shown)).toBe(false);
     expect((await member.request('GET', '/api/my-data')).status).toBe(401);
 
     const client = new pg.Client({ connectionString: testPostgresUrl() });
@@ -255,7 +219,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
     const before = (await admin.request('GET', '/api/main-data')).body;
     const asked = await admin.request('POST', '/api/admin/projections/rebuild');
     expect(asked.status).toBe(202);
-    const done = await eventually(
+    const done = await pollUntil(
       () => admin.request('GET', '/api/admin/projections').then((r) => r.body),
       (s) => s.rebuild.state === 'idle' && s.rebuild.startedAt !== null,
       20_000,

@@ -1,25 +1,13 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropPostgresSchema, requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
+import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
 import { Browser } from '../test-support/client';
+import { distributedDeployment, pollUntil } from '../test-support/distributed';
 import { spawnService, type SpawnedService } from '../test-support/spawn-process';
 
 const pgUp = await requireService('infra: distributed readiness (PostgreSQL)', testPostgresUrl(), 5432);
 const redisUp = await requireService('infra: distributed readiness (Redis)', testRedisUrl(), 6379);
 
-/** Polls until `read` returns something `accept` likes, or the time is up (then the last reading). */
-async function until<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 interface Readiness {
   status: number;
@@ -37,20 +25,10 @@ async function readiness(url: string): Promise<Readiness> {
  * heartbeat in Redis, its last error and how far the read models are behind the store.
  */
 describe.skipIf(!pgUp || !redisUp)('distributed readiness: query-api follows the projector process', () => {
-  const run = randomUUID().replaceAll('-', '').slice(0, 12);
-  const schema = `ready_${run}`;
-  const prefix = `test:ready:${run}:`;
-  const dir = mkdtempSync(join(tmpdir(), 'pass-ready-'));
-  const storeUrl = new URL(testPostgresUrl());
-  storeUrl.searchParams.set('schema', schema);
+  const deployment = distributedDeployment('ready');
+  const { prefix } = deployment;
   const env = {
-    EVENT_STORE_URL: storeUrl.toString(),
-    REDIS_URL: testRedisUrl(),
-    REDIS_PREFIX: prefix,
-    SESSION_SECRET: `test-secret-${randomUUID()}`,
-    DATA_DIR: dir,
-    UPLOADS_DIR: join(dir, 'uploads'),
-    WEB_DIST_DIR: join(dir, 'no-web-build'),
+    ...deployment.env,
     // Short limits so the test sees them pass; the defaults are 10 s and 30 s.
     READY_MAX_HEARTBEAT_SECONDS: '2',
     READY_MAX_LAG_SECONDS: '2',
@@ -76,12 +54,8 @@ describe.skipIf(!pgUp || !redisUp)('distributed readiness: query-api follows the
 
   afterAll(async () => {
     const codes = await Promise.all(services.map((s) => s.stop('SIGTERM')));
-    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 })) {
-      if ((keys as string[]).length > 0) await redis.unlink(...(keys as string[]));
-    }
     redis.disconnect();
-    await dropPostgresSchema(testPostgresUrl(), schema);
-    rmSync(dir, { recursive: true, force: true });
+    await deployment.cleanUp();
     expect(codes, services.map((s) => `${s.name}: ${s.stderr.join('')}`).join('\n')).toEqual(services.map(() => 0));
   }, 30_000);
 
@@ -91,7 +65,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed readiness: query-api follows the
     expect(before.projector).toEqual({ name: 'projector', ok: false, error: expect.stringContaining('no projector heartbeat') });
 
     await startProjector();
-    expect((await until(() => readiness(queryApi.url), (r) => r.status === 200, 20_000)).status).toBe(200);
+    expect((await pollUntil(() => readiness(queryApi.url), (r) => r.status === 200, 20_000)).status).toBe(200);
     const metrics = await (await fetch(`${projector.url}/metrics`)).text();
     expect(metrics).toMatch(/pass_projector_heartbeat_timestamp_seconds\{service="projector"\} [1-9]/);
   }, 60_000);
@@ -99,21 +73,21 @@ describe.skipIf(!pgUp || !redisUp)('distributed readiness: query-api follows the
   it('a paused projector makes query-api unready once its heartbeat lapses; resumed, ready again by itself', async () => {
     projector.child.kill('SIGSTOP');
     try {
-      const paused = await until(() => readiness(queryApi.url), (r) => r.status === 503, 15_000);
+      const paused = await pollUntil(() => readiness(queryApi.url), (r) => r.status === 503, 15_000);
       expect(paused).toMatchObject({ status: 503, projector: { ok: false, error: expect.stringContaining('no projector heartbeat') } });
     } finally {
       projector.child.kill('SIGCONT');
     }
-    expect((await until(() => readiness(queryApi.url), (r) => r.status === 200, 15_000)).status).toBe(200);
+    expect((await pollUntil(() => readiness(queryApi.url), (r) => r.status === 200, 15_000)).status).toBe(200);
   }, 40_000);
 
   it('a stopped projector makes query-api unready; a new one brings it back', async () => {
     expect(await projector.stop('SIGTERM')).toBe(0);
     projectorGone();
-    const stopped = await until(() => readiness(queryApi.url), (r) => r.status === 503, 15_000);
+    const stopped = await pollUntil(() => readiness(queryApi.url), (r) => r.status === 503, 15_000);
     expect(stopped.projector?.error).toContain('no projector heartbeat');
     await startProjector();
-    expect((await until(() => readiness(queryApi.url), (r) => r.status === 200, 20_000)).status).toBe(200);
+    expect((await pollUntil(() => readiness(queryApi.url), (r) => r.status === 200, 20_000)).status).toBe(200);
   }, 60_000);
 
   it('a projector that cannot store its batches shows its last error, and query-api is unready while it is behind', async () => {
@@ -121,23 +95,23 @@ describe.skipIf(!pgUp || !redisUp)('distributed readiness: query-api follows the
     expect((await member.request('POST', '/api/register-user', { email: 'ready@example.com', password: 'pass1' })).status).toBeLessThan(300);
     // Projected before the key is broken, so only the chat message's batch fails.
     const registry = () => fetch(`${queryApi.url}/api/registry`).then((r) => r.json() as Promise<{ total: number }>);
-    expect((await until(registry, (r) => r.total === 1, 15_000)).total).toBe(1);
+    expect((await pollUntil(registry, (r) => r.total === 1, 15_000)).total).toBe(1);
     // The chat list replaced by a string: the next chat message's batch fails (WRONGTYPE) and is retried.
     const chatKey = await readModelKey('chat');
     await redis.set(chatKey, 'not a list');
     try {
       expect((await member.request('POST', '/api/chat-messages', { message: 'Held back' })).status).toBe(201);
-      const failing = await until(() => projectorStatus(), (s) => s.lastError !== null, 15_000);
+      const failing = await pollUntil(() => projectorStatus(), (s) => s.lastError !== null, 15_000);
       expect(failing.lastError).toMatch(/WRONGTYPE/);
       expect(failing.health.lastFailure).toMatchObject({ message: expect.stringMatching(/WRONGTYPE/) });
-      const behind = await until(() => readiness(queryApi.url), (r) => r.status === 503, 15_000);
+      const behind = await pollUntil(() => readiness(queryApi.url), (r) => r.status === 503, 15_000);
       expect(behind.projector?.error).toMatch(/behind by \d+ events .*last error: .*WRONGTYPE/);
       expect(await (await fetch(`${projector.url}/metrics`)).text()).toMatch(/pass_projector_last_error_timestamp_seconds\{keyspace="[^"]+",service="projector"\} [1-9]/);
     } finally {
       await redis.del(chatKey);
     }
     // The retry (backing off up to 10 s) stores the batch; everything comes back without a hand.
-    expect((await until(() => readiness(queryApi.url), (r) => r.status === 200, 30_000)).status).toBe(200);
+    expect((await pollUntil(() => readiness(queryApi.url), (r) => r.status === 200, 30_000)).status).toBe(200);
     expect((await projectorStatus()).lastError).toBeNull();
     const chat = (await (await fetch(`${queryApi.url}/api/chat-messages?limit=50`)).json()) as { messages: Array<{ message: string }> };
     expect(chat.messages.map((m) => m.message)).toContain('Held back');

@@ -1,26 +1,15 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Cluster, Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dropPostgresSchema, requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
+import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
 import { OwnRedisCluster, requireRedisServer } from '@pass/projector/test-support';
 import { Browser } from '../test-support/client';
+import { distributedDeployment, pollUntil } from '../test-support/distributed';
 import { spawnService, type SpawnedService } from '../test-support/spawn-process';
 
 const pgUp = await requireService('infra: read models on a Redis Cluster (PostgreSQL)', testPostgresUrl(), 5432);
 const redisUp = await requireService('infra: read models on a Redis Cluster (Redis)', testRedisUrl(), 6379);
 const installed = requireRedisServer('infra: read models on a Redis Cluster (redis-server in cluster mode)');
 
-async function until<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (accept(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /**
  * REDIS_CLUSTER_NODES puts the read models on a Redis Cluster (three masters started by the
@@ -28,10 +17,8 @@ async function until<T>(read: () => Promise<T>, accept: (value: T) => boolean, t
  * while sessions and Socket.IO stay on REDIS_URL.
  */
 describe.skipIf(!pgUp || !redisUp || !installed)('distributed processes with the read models on a Redis Cluster', () => {
-  const run = randomUUID().replaceAll('-', '').slice(0, 12);
-  const schema = `cluster_${run}`;
-  const prefix = `test:cluster:${run}:`;
-  const dir = mkdtempSync(join(tmpdir(), 'pass-cluster-'));
+  const deployment = distributedDeployment('cluster');
+  const { prefix } = deployment;
   const cluster = new OwnRedisCluster(3);
   const services: SpawnedService[] = [];
   let commandApi: SpawnedService;
@@ -39,18 +26,7 @@ describe.skipIf(!pgUp || !redisUp || !installed)('distributed processes with the
 
   beforeAll(async () => {
     await cluster.start();
-    const storeUrl = new URL(testPostgresUrl());
-    storeUrl.searchParams.set('schema', schema);
-    const env = {
-      EVENT_STORE_URL: storeUrl.toString(),
-      REDIS_URL: testRedisUrl(),
-      REDIS_CLUSTER_NODES: cluster.ports.map((p) => `127.0.0.1:${p}`).join(','),
-      REDIS_PREFIX: prefix,
-      SESSION_SECRET: `test-secret-${randomUUID()}`,
-      DATA_DIR: dir,
-      UPLOADS_DIR: join(dir, 'uploads'),
-      WEB_DIST_DIR: join(dir, 'no-web-build'),
-    };
+    const env = { ...deployment.env, REDIS_CLUSTER_NODES: cluster.ports.map((p) => `127.0.0.1:${p}`).join(',') };
     commandApi = await spawnService('command-api', env);
     services.push(commandApi);
     services.push(await spawnService('projector', env));
@@ -60,19 +36,13 @@ describe.skipIf(!pgUp || !redisUp || !installed)('distributed processes with the
 
   afterAll(async () => {
     const codes = await Promise.all(services.map((s) => s.stop('SIGTERM')));
-    const redis = new Redis(testRedisUrl());
-    for await (const keys of redis.scanStream({ match: `${prefix}*`, count: 1000 })) {
-      if ((keys as string[]).length > 0) await redis.unlink(...(keys as string[]));
-    }
-    redis.disconnect();
     await cluster.close();
-    await dropPostgresSchema(testPostgresUrl(), schema);
-    rmSync(dir, { recursive: true, force: true });
+    await deployment.cleanUp();
     expect(codes, services.map((s) => `${s.name}: ${s.stderr.join('')}`).join('\n')).toEqual(services.map(() => 0));
   }, 30_000);
 
   it('members who join and chat show in the ranking, the registry, the figures and the chat read from the cluster', async () => {
-    const ready = await until(() => fetch(`${queryApi.url}/readyz`).then(async (r) => ({ status: r.status, body: (await r.json()) as { checks: Array<{ name: string; ok: boolean }> } })), (r) => r.status === 200);
+    const ready = await pollUntil(() => fetch(`${queryApi.url}/readyz`).then(async (r) => ({ status: r.status, body: (await r.json()) as { checks: Array<{ name: string; ok: boolean }> } })), (r) => r.status === 200);
     expect(ready.status).toBe(200);
     expect(ready.body.checks).toContainEqual({ name: 'redis-read-models', ok: true });
 
@@ -83,7 +53,7 @@ describe.skipIf(!pgUp || !redisUp || !installed)('distributed processes with the
     const ben = new Browser(commandApi.url);
     expect((await ben.request('POST', '/api/register-user', { email: 'ben@example.com', password: 'pass1' })).status).toBeLessThan(300);
 
-    const registry = await until(
+    const registry = await pollUntil(
       () => fetch(`${queryApi.url}/api/registry?pageSize=10`).then((r) => r.json() as Promise<{ total: number }>),
       (r) => r.total === 2,
     );
