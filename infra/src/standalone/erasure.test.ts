@@ -1,24 +1,12 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PURCHASE_OPTIONS } from '@pass/events';
 import { smallPng } from '@pass/command-api/test-support';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Browser } from '../test-support/client';
-import { spawnStandalone, type SpawnedService } from '../test-support/spawn-process';
+import { standaloneSite } from '../test-support/standalone-site';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'standalone-erasure-'));
-const running: SpawnedService[] = [];
-afterAll(async () => {
-  for (const app of running) await app.stop('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function start() {
-  const app = await spawnStandalone({ DATA_DIR: dataDir });
-  running.push(app);
-  return app;
-}
+const { dataDir, start } = standaloneSite('erasure');
 
 /** Every file under DATA_DIR, as bytes. */
 const files = () =>

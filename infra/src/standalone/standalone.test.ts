@@ -1,23 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AdViewTickets } from '@pass/command-api';
 import { Browser, nextEvent } from '../test-support/client';
-import { spawnStandalone, type SpawnedService } from '../test-support/spawn-process';
+import { standaloneSite } from '../test-support/standalone-site';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'standalone-journey-'));
-const running: SpawnedService[] = [];
-afterAll(async () => {
-  for (const app of running) await app.stop('SIGKILL');
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function start() {
-  const app = await spawnStandalone({ DATA_DIR: dataDir });
-  running.push(app);
-  return app;
-}
+const { dataDir, start } = standaloneSite('journey');
 
 /** Everything a reader sees, without the fields that legitimately change between reads. */
 async function readSide(origin: string) {
