@@ -7,21 +7,18 @@
  * Nothing is faked: the free-point countdown runs its 30 s of real time, payments use the
  * server's simulated (test-mode) provider, the admin is bootstrapped from ADMIN_EMAIL/ADMIN_PASSWORD.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { PRODUCT_NAME } from '@pass/events/kernel';
 import { recordSkippedSuite } from '@pass/events/test-support';
-import { spawnStandalone, type SpawnedService } from '@pass/infra/test-support';
-import { CHROMIUM_PATH, launchBrowser, VIEWPORTS, type ViewportName } from './browser';
+import { CHROMIUM_PATH, VIEWPORTS, type ViewportName } from './browser';
 import { tinyPng } from './png';
-import { ensureWebBuild, PHONES, seriousAxeViolations, serveAxe } from './site';
+import { ADMIN, ensureWebBuild, PHONES, seriousAxeViolations, startSite, type Site } from './site';
 
 const SUITE = 'browser: newcomer and admin journeys (web/e2e/journeys.test.ts)';
 const SHOTS = resolve(import.meta.dirname, 'screenshots');
-const ADMIN = { email: 'owner.admin@example.com', password: 'admin-pass-2026' };
 
 const hasChromium = existsSync(CHROMIUM_PATH);
 if (!hasChromium) recordSkippedSuite(SUITE, `no Chromium at ${CHROMIUM_PATH}`);
@@ -66,55 +63,25 @@ const statValue = (page: Page, label: string) =>
   page.locator('dl.stats > div').filter({ has: page.getByText(label, { exact: true }) }).locator('dd');
 
 describe.skipIf(!hasChromium)('browser journeys on the standalone build', () => {
-  let server: SpawnedService;
-  let browser: Browser;
-  let dataDir: string;
+  let site: Site;
   let baseUrl: string;
-  const pageErrors: string[] = [];
-  const contexts: BrowserContext[] = [];
 
+  // The ads popup opens 6 s after the cookie is accepted (then every 5 minutes): the member meets
+  // it on the free-points page; the other contexts leave the cookie notice alone or are done
+  // before it shows. A page's errors (uncaught, or a Content-Security-Policy refusal: zod's JIT
+  // probe was one, until the forms turned it off) are collected in `site.errors`.
   async function newPage(options: { acceptedCookie?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: VIEWPORTS.desktop, timezoneId: 'UTC', locale: 'en-US' });
-    contexts.push(context);
-    await serveAxe(context);
-    if (options.acceptedCookie) await context.addInitScript(() => window.localStorage.setItem('acceptedCookie', 'true'));
-    const page = await context.newPage();
-    page.setDefaultTimeout(15_000);
-    page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
-    // A blocked eval or resource is reported on the console: the pages must need nothing the
-    // Content-Security-Policy refuses (zod's JIT probe did, until the forms turned it off).
-    page.on('console', (m) => {
-      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) pageErrors.push(`${page.url()}: ${m.text()}`);
-    });
-    // The ads popup opens 6 s after the cookie is accepted (then every 5 minutes): the member
-    // meets it on the free-points page; the other contexts leave the cookie notice alone or are
-    // done before it shows.
-    return page;
+    return site.newPage(await site.newContext({ viewport: VIEWPORTS.desktop, ...options }));
   }
 
   beforeAll(async () => {
     mkdirSync(SHOTS, { recursive: true });
-    const dist = ensureWebBuild();
-    dataDir = mkdtempSync(join(tmpdir(), 'pass-e2e-'));
-    [server, browser] = await Promise.all([
-      spawnStandalone({
-        DATA_DIR: dataDir,
-        WEB_DIST_DIR: dist,
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
-        PAYMENTS_PROVIDER: 'simulated',
-        NODE_ENV: 'test',
-      }),
-      launchBrowser(),
-    ]);
-    baseUrl = server.url.replace(/\/$/, '');
+    site = await startSite(ensureWebBuild());
+    baseUrl = site.url;
   });
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => undefined);
-    await browser?.close();
-    await server?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await site?.stop();
   });
 
   // Shared along the newcomer's journey.
@@ -405,7 +372,7 @@ describe.skipIf(!hasChromium)('browser journeys on the standalone build', () => 
     await page.getByText('Unexpected Application Error!').waitFor();
     await page.getByText('404').first().waitFor();
     await shoot(page, 'not-found');
-    expect(pageErrors).toEqual([]);
+    expect(site.errors).toEqual([]);
     // Every screen fits its window at both sizes (no sideways scrolling on a phone).
     expect(overflowing).toEqual([]);
     // And reads for everyone: no serious or critical axe-core finding on any of them.
