@@ -604,14 +604,18 @@ const FLOOR_NAME = 'floor: bare node:http, one Redis GET + one INSERT per POST';
 
 /**
  * The same chat load against the floor server (bench/floor-server.ts: the least a command does,
- * no framework, logging, sessions or validation) behind a Caddy of its own with the deploy
- * Caddyfile, then straight: what this machine allows any Node service doing a command's I/O.
- * Its CPU columns: command-api's is the floor server's, the proxy's its Caddy's.
+ * no framework, logging, sessions or validation) behind a front of its own of the product's kind
+ * (Caddy with the deploy Caddyfile, else the Node proxy), then straight: what this machine allows
+ * any Node service doing a command's I/O. Its CPU columns: command-api's is the floor server's,
+ * the proxy's its front's.
  */
 async function floorCommandLoops(layout: Layout, chatVia: (via: Clients) => Op): Promise<Loop[]> {
   const floor = await startFloorServer(testRedisUrl(), { commands: { postgresUrl: testPostgresUrl(), table: `"${layout.schema}".bench_raw_events` } });
   const queryApiUrls = [layout.services.get('query-a')!.url, layout.services.get('query-b')!.url];
-  const front = await startCaddy({ commandApiUrl: floor.url, queryApiUrls, dir: layout.dir });
+  // The same front as the product's rows: Caddy with the deploy Caddyfile, else a Node proxy of its own.
+  const caddy = await startCaddy({ commandApiUrl: floor.url, queryApiUrls, dir: layout.dir });
+  const nodeProxy = caddy ? undefined : await spawnService('proxy', { COMMAND_API_URL: floor.url, QUERY_API_URLS: queryApiUrls.join(',') });
+  const front = caddy ? { name: 'Caddy', url: caddy.url, pid: caddy.pid } : nodeProxy && { name: 'the Node proxy', url: nodeProxy.url, pid: nodeProxy.child.pid ?? 0 };
   const pids = async (): Promise<Pids> => ({
     'command-api': [floor.pid],
     proxy: front ? [front.pid] : [],
@@ -623,7 +627,7 @@ async function floorCommandLoops(layout: Layout, chatVia: (via: Clients) => Op):
   const loops: Loop[] = [];
   try {
     for (const [name, url] of [
-      ...(front ? [[`${FLOOR_NAME}, through Caddy`, front.url]] : []),
+      ...(front ? [[`${FLOOR_NAME}, through ${front.name}`, front.url]] : []),
       [`${FLOOR_NAME}, straight (no proxy)`, floor.url],
     ] as [string, string][]) {
       const via = new Clients(new URL(url));
@@ -635,7 +639,8 @@ async function floorCommandLoops(layout: Layout, chatVia: (via: Clients) => Op):
       }
     }
   } finally {
-    await front?.stop();
+    await caddy?.stop();
+    await nodeProxy?.stop('SIGTERM');
     await floor.stop();
   }
   return loops;
