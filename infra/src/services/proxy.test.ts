@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../wiring/http';
@@ -94,6 +94,81 @@ describe('the Node proxy', () => {
     socket.write('ping');
     await expect.poll(() => received.join('')).toMatch(/query-\d:ping$/);
     socket.destroy();
+  });
+
+  it('forwards headers as a proxy must: hop-by-hop ones dropped both ways, X-Forwarded-* its own, duplicates merged as Node merges them', async () => {
+    // A backend that answers the headers it got, with hop-by-hop ones and repeated cookies of its own.
+    const echo = createServer((req, res) => {
+      req.resume();
+      const body = JSON.stringify(req.headers);
+      res.writeHead(200, [['content-type', 'application/json'], ['content-length', String(Buffer.byteLength(body))], ['keep-alive', 'timeout=99'], ['x-backend', 'yes'], ['set-cookie', 'a=1'], ['set-cookie', 'b=2']]);
+      res.end(body);
+    });
+    const echoUrl = await listen(echo, '127.0.0.1', 0);
+    const front = createProxy({ commandApiUrl: echoUrl, queryApiUrls: [echoUrl], logger });
+    const url = new URL(await listen(front.server, '127.0.0.1', 0));
+    // Raw lines over a socket of our own (fetch would merge duplicates and refuse hop-by-hop
+    // headers); each request asks the proxy to close the connection after its answer.
+    const send = (lines: string[]) =>
+      new Promise<string>((done, failed) => {
+        const socket = connect(Number(url.port), url.hostname, () => socket.write(`${lines.join('\r\n')}\r\n\r\n`));
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('end', () => done(text));
+        socket.on('error', failed);
+      });
+    const split = (text: string) => {
+      const [head, body] = text.split('\r\n\r\n') as [string, string];
+      return { head: head.toLowerCase().split('\r\n'), body: JSON.parse(body) as Record<string, string> };
+    };
+    try {
+      const first = split(
+        await send([
+          'POST /api/chat-messages HTTP/1.1',
+          'Host: example.test',
+          'Host: second.test',
+          'Connection: close, x-secret',
+          'Keep-Alive: timeout=1',
+          'Proxy-Authorization: Basic eA==',
+          'TE: trailers',
+          'X-Forwarded-For: 10.0.0.1',
+          'x-forwarded-for: 10.0.0.2',
+          'X-Forwarded-Proto: https',
+          'X-Forwarded-Host: spoofed.test',
+          'X-Request-Id: abc-1',
+          'Cookie: a=1',
+          'Cookie: b=2',
+          'Content-Length: 2',
+          '',
+          '{}',
+        ]),
+      );
+      expect(first.body).toMatchObject({
+        host: 'example.test',
+        'x-forwarded-for': '10.0.0.1, 10.0.0.2, 127.0.0.1',
+        'x-forwarded-proto': 'http',
+        'x-forwarded-host': 'example.test',
+        'x-request-id': 'abc-1',
+        cookie: 'a=1; b=2',
+        'content-length': '2',
+      });
+      for (const hop of ['keep-alive', 'proxy-authorization', 'te']) expect(first.body).not.toHaveProperty(hop);
+      expect(first.body.connection).toBe('keep-alive');
+      expect(first.head[0]).toBe('http/1.1 200 ok');
+      expect(first.head).toContain('x-backend: yes');
+      expect(first.head.filter((line) => line.startsWith('set-cookie:'))).toEqual(['set-cookie: a=1', 'set-cookie: b=2']);
+      expect(first.head).not.toContain('keep-alive: timeout=99');
+
+      // HTTP/1.0 without a Host: the backend's own host; no request id: a new one.
+      const bare = split(await send(['GET /api/main-data HTTP/1.0', 'X-Forwarded-Host: kept.test']));
+      expect(bare.body.host).toBe(new URL(echoUrl).host);
+      expect(bare.body['x-forwarded-host']).toBe('kept.test');
+      expect(bare.body['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      await front.close();
+      echo.closeAllConnections();
+      await new Promise((done) => echo.close(done));
+    }
   });
 
   it('answers its own /healthz, hides operator endpoints, and says 502 in JSON when command-api is down', async () => {

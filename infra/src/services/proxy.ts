@@ -7,7 +7,7 @@
  * idempotent request whose instance refuses the connection is tried on the next one.
  */
 import { randomUUID } from 'node:crypto';
-import { Agent, createServer, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { requireSettings, type Settings } from '../config/settings';
@@ -19,7 +19,7 @@ import { INTERNAL_PATHS, upstreamFor } from './routes';
 
 export const STICKY_COOKIE = 'pass_sio';
 // Hop-by-hop headers are about one connection; they must not be forwarded (RFC 9110 §7.6.1).
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate'];
+const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export interface ProxyOptions {
@@ -42,20 +42,52 @@ function stickyIndex(cookieHeader: string | undefined, count: number): number | 
   return index < count ? index : undefined;
 }
 
-function forwardedHeaders(req: IncomingMessage, upgrade: boolean): OutgoingHttpHeaders {
-  const headers: OutgoingHttpHeaders = { ...req.headers };
-  for (const h of HOP_BY_HOP) delete headers[h];
-  const client = req.socket.remoteAddress ?? '';
-  const prior = req.headers['x-forwarded-for'];
-  headers['x-forwarded-for'] = prior ? `${String(prior)}, ${client}` : client;
-  headers['x-forwarded-proto'] = 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http';
-  if (req.headers.host) headers['x-forwarded-host'] = req.headers.host;
-  // One id per request across the proxy and the backend's logs (the backend keeps a valid one).
-  if (!headers['x-request-id']) headers['x-request-id'] = randomUUID();
-  if (upgrade) {
-    headers.connection = 'Upgrade';
-    headers.upgrade = req.headers.upgrade ?? 'websocket';
+/**
+ * The headers sent to the backend, built from the request's raw header lines (name, value, ...)
+ * rather than `req.headers`: that object is parsed only when asked for, and a command's request
+ * never needs it here. Duplicates go on as lines; the backend's HTTP parser merges them exactly as
+ * `req.headers` would have. X-Forwarded-For, X-Request-Id and (without a Host) X-Forwarded-Host
+ * are merged here, since each is read or set below.
+ */
+function forwardedHeaders(req: IncomingMessage, upgrade: boolean, backendHost: string): string[] {
+  const raw = req.rawHeaders;
+  const headers: string[] = [];
+  let host: string | undefined;
+  let prior: string | undefined;
+  let requestId: string | undefined;
+  let forwardedHost: string | undefined;
+  const joined = (sofar: string | undefined, value: string) => (sofar === undefined ? value : `${sofar}, ${value}`);
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    const value = raw[i + 1]!;
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower) || lower === 'x-forwarded-proto') continue;
+    if (lower === 'x-forwarded-for') prior = joined(prior, value);
+    else if (lower === 'x-request-id') requestId = joined(requestId, value);
+    else if (lower === 'x-forwarded-host') forwardedHost = joined(forwardedHost, value);
+    // The first Host counts, as in `req.headers` (later ones are dropped there).
+    else if (lower === 'host') host ??= value;
+    else headers.push(name, value);
   }
+  // Raw lines get no Host of Node's making: without one (HTTP/1.0), or with an empty one, the backend's, as Node set it before.
+  headers.push('host', host || backendHost);
+  const client = req.socket.remoteAddress ?? '';
+  headers.push('x-forwarded-for', prior ? `${prior}, ${client}` : client);
+  headers.push('x-forwarded-proto', 'encrypted' in req.socket && req.socket.encrypted ? 'https' : 'http');
+  if (host) headers.push('x-forwarded-host', host);
+  else if (forwardedHost !== undefined) headers.push('x-forwarded-host', forwardedHost);
+  // One id per request across the proxy and the backend's logs (the backend keeps a valid one).
+  headers.push('x-request-id', requestId || randomUUID());
+  if (upgrade) headers.push('connection', 'Upgrade', 'upgrade', req.headers.upgrade ?? 'websocket');
+  return headers;
+}
+
+/** The backend's answer headers as raw lines, without the hop-by-hop ones (`answer.headers` is never parsed). */
+function answerHeaders(answer: IncomingMessage, extraCookie: string | undefined): string[] {
+  const raw = answer.rawHeaders;
+  const headers: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) if (!HOP_BY_HOP.has(raw[i]!.toLowerCase())) headers.push(raw[i]!, raw[i + 1]!);
+  if (extraCookie) headers.push('set-cookie', extraCookie);
   return headers;
 }
 
@@ -115,19 +147,13 @@ function forwarder(backend: Backends) {
       method: req.method,
       path: req.url,
       agent,
-      headers: forwardedHeaders(req, false),
+      headers: forwardedHeaders(req, false, target.url.host),
       // A long-polling GET is held open up to Socket.IO's ping interval (25 s): give it room.
       timeout: path.startsWith('/socket.io/') ? Math.max(timeoutMs, 60_000) : timeoutMs,
     });
     upstream.on('response', (answer) => {
-      const headers = { ...answer.headers };
-      for (const h of HOP_BY_HOP) delete headers[h];
-      if (setSticky) {
-        const cookie = `${STICKY_COOKIE}=${target.index}; Path=/socket.io/; HttpOnly; SameSite=Lax`;
-        const existing = headers['set-cookie'] ?? [];
-        headers['set-cookie'] = [...existing, cookie];
-      }
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+      const sticky = setSticky ? `${STICKY_COOKIE}=${target.index}; Path=/socket.io/; HttpOnly; SameSite=Lax` : undefined;
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, answerHeaders(answer, sticky));
       answer.pipe(res);
       answer.on('error', () => res.destroy());
     });
@@ -169,7 +195,7 @@ function upgrader(backend: Backends) {
       port: target.url.port || 80,
       method: req.method,
       path: req.url,
-      headers: forwardedHeaders(req, true),
+      headers: forwardedHeaders(req, true, target.url.host),
     });
     upstream.on('upgrade', (answer, socket, upstreamHead) => {
       const lines = [`HTTP/1.1 ${answer.statusCode ?? 101} ${answer.statusMessage ?? 'Switching Protocols'}`];
