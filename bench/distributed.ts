@@ -185,6 +185,8 @@ function cpuMeter(pids: Pids) {
     }
     const b = process.cpuUsage(bench0);
     out.bench = (b.user + b.system) / 1000 / requests;
+    // The layout's own processes and the bench: unlike the machine's figure, not raised by other work sharing the cores.
+    out['listed processes'] = Object.entries(out).reduce((sum, [, ms]) => sum + (Number.isFinite(ms) ? ms : 0), 0);
     const m1 = machineTicks();
     // Ticks are 1/100 s per core.
     out['machine (all processes)'] = ((m1.busy - m0.busy) * 10) / requests;
@@ -910,6 +912,12 @@ function renderCommands(c: CommandFigures): string[] {
   const keys = Object.keys(c.loops[0]?.cpuPerRequestMs ?? {});
   lines.push(`| run | ${keys.join(' | ')} |`, `|---|${keys.map(() => '---:|').join('')}`);
   for (const l of c.loops) lines.push(`| ${l.name} | ${keys.map((k) => f2(l.cpuPerRequestMs[k]!)).join(' | ')} |`);
+  // The target compares the product's CPU per command with the floor's behind the same front, measured in this run.
+  const floorRow = c.loops.find((l) => l.name.startsWith(FLOOR_NAME) && !l.name.includes('no proxy'));
+  if (floorRow) {
+    const ratio = (l: Loop, k: string) => f2(l.cpuPerRequestMs[k]! / floorRow.cpuPerRequestMs[k]!);
+    lines.push('', `Against the floor behind the same front in this run (listed processes / machine): ${c.loops.filter((l) => !l.name.includes('ticket') && !l.name.includes('no proxy') && !l.name.startsWith(FLOOR_NAME) && !l.name.includes('steady')).map((l) => `${l.name} ${ratio(l, 'listed processes')}x / ${ratio(l, 'machine (all processes)')}x`).join('; ')} (target ≤ 2x).`);
+  }
   // What the target asks of this machine, from this run's own CPU figures: every process here
   // shares the 2 cores, the clients and the front included, which production runs elsewhere.
   const cores = availableParallelism();
