@@ -48,6 +48,9 @@ export default defineConfig(({ mode }) => ({
           ]
         : [],
   },
+  // The build-time render (src/app/prerender.tsx, `vite build --ssr`) bundles everything it uses,
+  // so it runs the same aliased, production modules as the browser bundle.
+  ssr: { noExternal: true },
   server: {
     proxy: {
       '/api': backend,

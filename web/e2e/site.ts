@@ -43,7 +43,7 @@ function runBuild(args: string[], env: Record<string, string> = {}) {
 /** web/dist, built when missing or older than its sources. */
 export function ensureWebBuild(): string {
   const dist = resolve(WEB, 'dist');
-  const sources = ['src', 'public', 'index.html', 'vite.config.ts'].map((p) => resolve(WEB, p));
+  const sources = ['src', 'public', 'scripts', 'index.html', 'vite.config.ts'].map((p) => resolve(WEB, p));
   sources.push(resolve(ROOT, 'events/src'));
   if (!existsSync(resolve(dist, 'index.html')) || statSync(resolve(dist, 'index.html')).mtimeMs < newestMtime(sources)) runBuild([]);
   return dist;

@@ -38,10 +38,16 @@ export const rootReducer = combineReducers({
   passwordReset: passwordResetReducer,
 });
 
+/**
+ * The state before anything is known about the visitor (no stored ids, cookie not accepted, no
+ * live figures): the build-time HTML is rendered from it, and the client's hydration reads it too
+ * (react-redux's serverState), so both produce the same markup whatever the store holds by then.
+ */
+export const guestState = (): RootState => rootReducer(undefined, { type: '@@init' });
 
 /** What local storage says at start (spec §4: cookie acceptance, the stored user and admin ids). */
 function stateFromStorage(services: Services): Partial<RootState> {
-  const base = rootReducer(undefined, { type: '@@init' });
+  const base = guestState();
   return {
     user: { ...base.user, storedId: services.storage.get(STORAGE_KEYS.userId) ?? '' },
     admin: { ...base.admin, storedId: services.storage.get(STORAGE_KEYS.adminId) ?? '' },

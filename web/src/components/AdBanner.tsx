@@ -2,9 +2,10 @@ import { memo } from 'react';
 import { LIMITS } from '@pass/events/kernel';
 import { adNetworkOfPage, type AdNetworkSettings } from '../lib/pageSettings';
 import type { AdSlot } from '../lib/services';
+import { useHydrated } from '../lib/hooks';
 
-// Read once: the server wrote it into the page before any script ran.
-const network = adNetworkOfPage();
+// Read once: the server wrote it into the page before any script ran (no page at build time).
+const network = typeof document === 'undefined' ? undefined : adNetworkOfPage();
 const HOUSE_BANNERS = 4;
 
 /**
@@ -27,9 +28,12 @@ export interface AdBannerProps {
 /** A 300×250 ad slot. The ad checks look for a loaded iframe inside `[data-ad-slot]`. */
 export const AdBanner = memo(function AdBanner({ slot, index }: AdBannerProps) {
   const house = (index % HOUSE_BANNERS) + 1;
+  // The build-time HTML cannot know the deployment's network (the server names it per request):
+  // the frame comes with the first render after hydration, into the slot already laid out.
+  const hydrated = useHydrated();
   return (
     <div className="ad-slot" data-ad-slot={slot} role="complementary" aria-label="Advertisement">
-      {network ? (
+      {!hydrated ? null : network ? (
         <iframe
           title="Advertisement"
           data-network="true"

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 
 /**
  * Modal behaviour for a dialog: focus moves into it when it opens and back when it closes,
@@ -32,4 +32,19 @@ export function useTitle(title: string) {
       document.title = previous;
     };
   }, [title]);
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * False while React hydrates the build-time HTML (and on the server), true after: what cannot be
+ * known at build time (the deployment's ad network, say) renders only once this is true, so the
+ * first client render matches the HTML. A page rendered in the browser from scratch is true at once.
+ */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 }

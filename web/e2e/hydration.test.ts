@@ -1,0 +1,113 @@
+/**
+ * The public shells paint from the HTML (issue 22): `/`, /content/participants and /content/about
+ * are rendered at build time (web/src/app/prerender.tsx, web/scripts/prerender.ts), and the client
+ * hydrates them: the node the HTML made is the node React keeps, and no hydration warning or
+ * error reaches the console. Any other path discards the markup `/` came with and renders itself.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { recordSkippedSuite } from '@pass/events/test-support';
+import { CHROMIUM_PATH, VIEWPORTS } from './browser';
+import { ensureWebBuild, startSite, type Site } from './site';
+
+const SUITE = 'browser: build-time HTML and hydration (web/e2e/hydration.test.ts)';
+const hasChromium = existsSync(CHROMIUM_PATH);
+if (!hasChromium) recordSkippedSuite(SUITE, `no Chromium at ${CHROMIUM_PATH}`);
+
+/** Each prerendered path, its file in web/dist, and a heading its HTML shows before any script. */
+const PAGES = [
+  { path: '/', file: 'index.html', heading: 'Get Your Free Pass Today!' },
+  { path: '/content/participants', file: 'pages/content/participants.html', heading: 'Participants' },
+  { path: '/content/about', file: 'pages/content/about.html', heading: 'About Freedom Pass' },
+];
+
+/** What React says when hydration fails or recovers (development texts and production error codes). */
+const HYDRATION_TROUBLE = /hydrat|did not match|server rendered|Minified React error #(418|419|421|422|423|425)\b/i;
+
+/** Before any script: notes the first element the parser puts into #root. */
+const NOTE_PRERENDERED_NODE = `(() => {
+  const observer = new MutationObserver(() => {
+    const first = document.getElementById('root')?.firstElementChild;
+    if (first) { window.__prerenderedNode = first; observer.disconnect(); }
+  });
+  observer.observe(document, { childList: true, subtree: true });
+})();`;
+
+describe.skipIf(!hasChromium)('build-time HTML of the public shells, hydrated', () => {
+  let site: Site;
+  let dist: string;
+
+  beforeAll(async () => {
+    dist = ensureWebBuild();
+    site = await startSite(dist);
+  });
+
+  afterAll(async () => {
+    await site?.stop();
+  });
+
+  /**
+   * A page at `path` whose console errors, warnings and uncaught errors are collected. A page the
+   * server does not yet send as its own file (it sends index.html, `/`'s, for every page path) is
+   * answered with that file, as the server would: the server's own headers (CSP), the file's body.
+   */
+  async function open(path: string, file?: string): Promise<{ page: Page; console: string[] }> {
+    const context = await site.newContext({ viewport: VIEWPORTS.mobile });
+    await context.addInitScript({ content: NOTE_PRERENDERED_NODE });
+    const page = await site.newPage(context);
+    const messages: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') messages.push(`${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => messages.push(`pageerror: ${e.message}`));
+    if (file) {
+      await page.route(site.url + path, async (route) => {
+        const response = await route.fetch();
+        const served = await response.text();
+        const own = served.includes(`data-page="${path}"`);
+        await route.fulfill({ response, body: own ? served : readFileSync(resolve(dist, file), 'utf8') });
+      });
+    }
+    await page.goto(site.url + path);
+    // The ad slot's frame is rendered by the first render after hydration (components/AdBanner.tsx).
+    await page.locator('footer [data-ad-slot] iframe').waitFor({ state: 'attached' });
+    return { page, console: messages };
+  }
+
+  test('the server sends / with its content in the HTML, before any script runs', async () => {
+    const html = await (await fetch(site.url + '/', { headers: { accept: 'text/html' } })).text();
+    expect(html).toContain('data-page="/"');
+    expect(html).toContain('Let&#x27;s Reach 1 million Passes in 365 days');
+    expect(html).toMatch(/<img[^>]*src="\/certificates\/certificate-1\.svg"[^>]*fetchpriority="high"/i);
+    expect(html).toMatch(/<head>[\s\S]*<link rel="preload" as="image" href="\/certificates\/certificate-1\.svg" fetchpriority="high"\/>[\s\S]*<\/head>/i);
+  });
+
+  for (const { path, file, heading } of PAGES) {
+    test(`${path}: its HTML file holds the page, and the client hydrates it without a warning`, async () => {
+      const html = readFileSync(resolve(dist, file), 'utf8');
+      expect(html).toContain(`data-page="${path}"`);
+      expect(html.replaceAll('<!-- -->', '')).toContain(heading);
+
+      const { page, console } = await open(path, file);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toContain(heading);
+      // Hydrated: React kept the element the HTML made, instead of rendering a new one.
+      expect(await page.evaluate(() => document.getElementById('root')?.firstElementChild === (window as { __prerenderedNode?: Element }).__prerenderedNode)).toBe(true);
+      // Live figures arrive after hydration without complaint: let the first ones land.
+      await page.waitForTimeout(1_000);
+      expect(console.filter((m) => HYDRATION_TROUBLE.test(m))).toEqual([]);
+      expect(console.filter((m) => m.startsWith('pageerror'))).toEqual([]);
+      await page.context().close();
+    });
+  }
+
+  test('another page path gets a fresh render: the markup of / it came with is discarded, quietly', async () => {
+    const { page, console } = await open('/content/join');
+    await page.getByLabel('Email').waitFor();
+    expect(await page.locator('#hero-title').count()).toBe(0);
+    expect(console.filter((m) => HYDRATION_TROUBLE.test(m))).toEqual([]);
+    expect(console.filter((m) => m.startsWith('pageerror'))).toEqual([]);
+    await page.context().close();
+  });
+});
