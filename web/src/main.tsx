@@ -9,6 +9,7 @@ import { createAppRouter, routes } from './app/router';
 import { createAppStore, guestState } from './app/store';
 import { browserServices } from './app/browserServices';
 import { holdsMarkupOf, resolveLazyRoutes } from './app/hydration';
+import { prefetchOnIntent } from './app/prefetchOnIntent';
 import './styles.css';
 
 async function start(container: HTMLElement) {
@@ -34,6 +35,7 @@ async function start(container: HTMLElement) {
     container.replaceChildren();
     createRoot(container).render(app);
   }
+  prefetchOnIntent(routes);
 }
 
 const container = document.getElementById('root');
