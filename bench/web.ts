@@ -135,8 +135,23 @@ async function runLighthouse(baseUrl: string) {
   return results;
 }
 
-function lighthouseTable(results: Awaited<ReturnType<typeof runLighthouse>>): string[] {
-  const median = (runs: LighthouseFigures[], key: keyof LighthouseFigures) => stats(runs.map((r) => r[key])).median;
+/**
+ * Which pages the server answers with their own build-time HTML (web/scripts/prerender.ts marks
+ * #root with the path it was rendered for). A page sent another's markup (index.html, `/`'s) is
+ * rendered by the script from an empty root: its figures are not those of a page painted from HTML.
+ */
+async function servedOwnHtml(baseUrl: string): Promise<Record<string, boolean>> {
+  const served: Record<string, boolean> = {};
+  for (const path of LIGHTHOUSE_PAGES) {
+    const html = await (await fetch(baseUrl + path, { headers: { accept: 'text/html' } })).text();
+    served[path] = html.includes(`data-page="${path}"`);
+  }
+  return served;
+}
+
+function lighthouseTable(results: Awaited<ReturnType<typeof runLighthouse>>, served: Record<string, boolean>): string[] {
+  // A run Lighthouse could not score (NaN: a timeout on a loaded machine) is left out of the median.
+  const median = (runs: LighthouseFigures[], key: keyof LighthouseFigures) => stats(runs.map((r) => r[key]).filter(Number.isFinite)).median;
   const rows = results.map(({ page, preset, target, runs }) => {
     const perf = median(runs, 'performance');
     const fcp = median(runs, 'fcpMs');
@@ -153,6 +168,8 @@ function lighthouseTable(results: Awaited<ReturnType<typeof runLighthouse>>): st
     '| Page | Preset | Performance | FCP | LCP | TBT | Accessibility | Best practices | SEO |',
     '|---|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    `Build-time HTML sent by the server for the page's own path: ${LIGHTHOUSE_PAGES.map((p) => `\`${p}\` ${served[p] ? 'yes' : '**no** (it sends index.html, the markup of `/`, which the client discards)'}`).join('; ')}.`,
   ];
 }
 
@@ -167,7 +184,9 @@ export async function run(): Promise<{ title: string; markdown: string }> {
   const browser = await launchBrowser();
   const samples: Sample[] = [];
   let lighthouseResults: Awaited<ReturnType<typeof runLighthouse>>;
+  let served: Record<string, boolean>;
   try {
+    served = await servedOwnHtml(baseUrl);
     // One warm-up visit (the server's first requests read files and compile routes).
     for (let i = 0; i <= RUNS; i++) {
       const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
@@ -221,7 +240,7 @@ export async function run(): Promise<{ title: string; markdown: string }> {
     '',
     ...bundle.assets.map((a) => `- \`${a.path}\`: ${kb(a.gzipBytes)}`),
     '',
-    ...lighthouseTable(lighthouseResults),
+    ...lighthouseTable(lighthouseResults, served),
   ].join('\n');
   return { title: 'Web client: bundle size, time to interactive of / and Lighthouse', markdown };
 }
