@@ -3,6 +3,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { DomainError } from '@pass/events';
 import { DEFAULT_ACTION_LIMITS, type ActionLimits } from './limits';
 import { inMemoryStore, openLimiter, tryConsume, type LimiterStore } from './limiter-store';
+import { pairedConsume, type PairedConsume } from './paired-consume';
 
 export type ThrottledAction = 'chat' | 'freePoint' | 'orders' | 'passwordReset';
 
@@ -46,32 +47,32 @@ function limitersOf(store: LimiterStore, limits: ActionLimits): Record<Throttled
  * gets exactly the allowance through.
  */
 export class ActionThrottle {
-  private constructor(private readonly limiters: Record<ThrottledAction, ActionLimiters>) {}
+  private constructor(
+    private readonly limiters: Record<ThrottledAction, ActionLimiters>,
+    private readonly consumeBoth: PairedConsume,
+  ) {}
 
   static inMemory(limits: ActionLimits = DEFAULT_ACTION_LIMITS): ActionThrottle {
-    return new ActionThrottle(limitersOf(inMemoryStore, limits));
+    return new ActionThrottle(limitersOf(inMemoryStore, limits), pairedConsume(inMemoryStore));
   }
 
   /** Shared by every command-api process; keys `<prefix>chat:user:<id>`, `<prefix>chat:ip:<address>`, ... */
   static onRedis(redis: Redis, prefix: string, limits: ActionLimits = DEFAULT_ACTION_LIMITS): ActionThrottle {
-    return new ActionThrottle(limitersOf({ kind: 'redis', redis, prefix }, limits));
+    const store: LimiterStore = { kind: 'redis', redis, prefix };
+    return new ActionThrottle(limitersOf(store, limits), pairedConsume(store));
   }
 
   /**
    * Counts one attempt of `action`; returns the wait in seconds when refused. The member is
    * consumed first and the address only when the member may go on, and a member refused by the
    * address gets the point back: a member's refused burst never uses up the address's allowance
-   * that others behind it share.
+   * that others behind it share. Both are counted in one round trip to Redis (paired-consume.ts).
    */
   async attempt(action: ThrottledAction, userId: string, ip: string | undefined): Promise<number> {
     const { user, ip: byIp } = this.limiters[action];
+    if (byIp && ip) return this.consumeBoth(user, userId, byIp, ip);
     const mine = await tryConsume(user, userId);
-    if (!mine.allowed) return mine.waitSeconds;
-    if (!byIp || !ip) return 0;
-    const address = await tryConsume(byIp, ip);
-    if (address.allowed) return 0;
-    await user.reward(userId);
-    return address.waitSeconds;
+    return mine.allowed ? 0 : mine.waitSeconds;
   }
 
   /** `attempt`, refused as a 429 (with Retry-After) when the member or their address is over the limit. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DomainError, isDomainError } from '@pass/events';
 import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { ActionThrottle, DEFAULT_LOGIN_LIMITS, LoginThrottle, type LoginLimits } from './rate-limiter';
@@ -49,6 +49,36 @@ describe.skipIf(!redisReachable)('action limits in Redis: atomic across processe
       expect(await throttle.attempt('chat', 'm9', '198.51.100.3')).toBe(0);
       expect(await throttle.attempt('freePoint', 'm1', undefined)).toBe(0);
       expect(await throttle.attempt('freePoint', 'm1', undefined)).toBeGreaterThan(0);
+    });
+  });
+
+  it('counts the member and the address in one round trip, in the library’s own keys, and gives a member refused by the address their point back', async () => {
+    await withRedis(async (redis, prefix) => {
+      const throttle = ActionThrottle.onRedis(redis, prefix, LIMITS);
+      // The first call may load the script (NOSCRIPT, then EVAL): count from the second one.
+      expect(await throttle.attempt('chat', 'first', '198.51.100.7')).toBe(0);
+      const sent = vi.spyOn(redis, 'sendCommand');
+      expect(await throttle.attempt('chat', 'member', '198.51.100.8')).toBe(0);
+      expect(sent).toHaveBeenCalledTimes(1);
+      sent.mockRestore();
+      // As rate-limiter-flexible keeps them: a count per key, expiring with the key's window.
+      expect(await redis.get(`${prefix}chat:user:member`)).toBe('1');
+      expect(await redis.get(`${prefix}chat:ip:198.51.100.8`)).toBe('1');
+      for (const key of [`${prefix}chat:user:member`, `${prefix}chat:ip:198.51.100.8`]) {
+        const ttl = await redis.pttl(key);
+        expect(ttl).toBeGreaterThan(0);
+        expect(ttl).toBeLessThanOrEqual(10_000);
+      }
+      // The address's window fills up (8): the next member is refused there and keeps their allowance.
+      for (let m = 1; m < 8; m++) expect(await throttle.attempt('chat', `m${m}`, '198.51.100.8')).toBe(0);
+      const wait = await throttle.attempt('chat', 'late', '198.51.100.8');
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(10);
+      expect(await redis.get(`${prefix}chat:user:late`)).toBe('0');
+      for (let i = 0; i < 5; i++) expect(await throttle.attempt('chat', 'late', `198.51.100.${20 + i}`)).toBe(0);
+      expect(await throttle.attempt('chat', 'late', '198.51.100.30')).toBeGreaterThan(0);
+      // A member over their own limit does not touch the address.
+      expect(await redis.get(`${prefix}chat:ip:198.51.100.30`)).toBeNull();
     });
   });
 
