@@ -229,6 +229,41 @@ describe('projector over a PGlite event store', () => {
     expect(browserAfter(heard).figures).toEqual(reload.figures);
   });
 
+  it('builds the search index once caught up, and again from the stored rows when the catch-up or the build is cut off', async () => {
+    const events = [...generateEvents({ users: 150, seed: 5 })];
+    await appendEvents(store, events);
+    const stored = await readModels.active();
+    // The 4th catch-up batch and the first write of the index build fail once each (Redis
+    // unreachable for a moment): the projector resubscribes from what is stored.
+    let applies = 0;
+    let buildFailed = false;
+    const flaky = new Proxy(stored, {
+      get(target, prop) {
+        if (prop === 'apply') {
+          return async (batch: WriteBatch) => {
+            if (++applies === 4) throw new Error('Redis went away');
+            if (!buildFailed && batch.writes.some((w) => w.op === 'zaddMany')) {
+              buildFailed = true;
+              throw new Error('Redis went away during the build');
+            }
+            return target.apply(batch);
+          };
+        }
+        const value: unknown = Reflect.get(target, prop);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const p = await start({ readModels: { ...readModels, active: async () => flaky, keyspace: () => flaky }, maxBatchSize: 20 });
+    await expect.poll(async () => (await p.status()).caughtUp, { timeout: 20_000 }).toBe(true);
+    await p.settled();
+    expect(buildFailed).toBe(true);
+    expect(await stored.indexState()).toBe('complete');
+
+    const direct = await createMemoryReadModels().active();
+    await projectInto(direct, positioned(events));
+    expect({ ...(await stored.dump()), checkpoint: null }).toEqual({ ...(await direct.dump()), checkpoint: null });
+  });
+
   it('restarts from its checkpoint without applying anything twice', async () => {
     const events = [...generateEvents({ users: 120, seed: 3 })];
     await appendEvents(store, events.slice(0, 300));

@@ -118,7 +118,12 @@ class KeyspaceProjector implements Projector {
     this.behindAt = Math.min(BEHIND_BATCH, deps.maxBatchSize ?? BEHIND_BATCH);
     const keyspace = () => this.keyspace;
     this.pusher = new LivePusher(deps.publisher, keyspace, this.log);
-    this.pipeline = new CatchUpPipeline({ keyspace, pushMode: () => this.pusher.catchUpMode(), stored: (...batch) => this.stored(...batch) });
+    this.pipeline = new CatchUpPipeline({
+      keyspace,
+      pushMode: () => this.pusher.catchUpMode(),
+      stored: (...batch) => this.stored(...batch),
+      indexed: (rows, ms) => this.log.info({ keyspace: this.keyspace.id, rows, ms: Math.round(ms) }, 'search index built'),
+    });
     this.watch = new CheckpointWatch({
       everyMs: deps.checkIntervalMs ?? CHECK_INTERVAL_MS,
       keyspace,
@@ -193,8 +198,8 @@ class KeyspaceProjector implements Projector {
     // A batch still being applied (the subscription failed meanwhile) lands before the checkpoint is read.
     await this.pipeline.drain();
     await this.deps.onSubscribe?.(this.keyspace);
-    const checkpoint = await this.keyspace.checkpoint();
-    this.pipeline.begin(checkpoint);
+    const [checkpoint, index] = await Promise.all([this.keyspace.checkpoint(), this.keyspace.indexState()]);
+    this.pipeline.begin(checkpoint, index);
     this.progress.restart(checkpoint);
     this.log.info({ keyspace: this.keyspace.id, from: checkpoint ?? 'start' }, 'projector subscribing');
     const me: Subscription = this.deps.eventStore.subscribeToAll({

@@ -76,18 +76,21 @@ export const UNPROJECTED_TYPES: readonly EventType[] = eventTypes.filter((type) 
  * same writes. Events at or before the stored checkpoint are skipped, so a re-delivered batch
  * changes nothing. Per-user writes are the difference between the row before and after the
  * whole batch, so a user touched by 50 events costs one row write.
+ * `index`: 'defer' leaves the search index out (a catch-up from an empty keyspace builds it at
+ * the end: IndexState); a batch on an empty keyspace records which it is.
  */
-export function projectBatch(events: PositionedEvent[], snapshot: BatchSnapshot): ProjectedBatch {
+export function projectBatch(events: PositionedEvent[], snapshot: BatchSnapshot, index: 'write' | 'defer' = 'write'): ProjectedBatch {
   const after = snapshot.checkpoint === null ? null : positionFromString(snapshot.checkpoint);
   const fresh = after === null ? events : events.filter((e) => comparePositions(e.position, after) > 0);
   if (fresh.length === 0) return { batch: null, live: [], applied: 0 };
 
-  const copy = new WorkingCopy(snapshot);
+  const copy = new WorkingCopy(snapshot, index === 'write');
   for (const { event } of fresh) {
     const evolvers = EVOLVE[event.type];
     for (let i = 0; i < evolvers.length; i++) evolvers[i]!(copy, event);
   }
   const writes: ReadModelWrite[] = [];
+  if (snapshot.checkpoint === null) writes.push({ op: 'indexState', state: index === 'write' ? 'complete' : 'deferred' });
   for (const [userId, now] of copy.rows) {
     const before = snapshot.users.get(userId);
     if (copy.erased.has(userId)) {

@@ -12,14 +12,34 @@ export const isMember = (row: UserRow | undefined): boolean => (row?.passes ?? 0
 
 const sameIndexText = (a: UserRow, b: UserRow) => a.fullname === b.fullname && a.country === b.country && a.createdAt === b.createdAt;
 
+/**
+ * The index entries of many rows at once, grouped by set (a deferred index built in one pass):
+ * each row in every set rowIndexSetList gives it, scored as in `users`.
+ */
+export function indexWrites(rows: Iterable<UserRow>): ReadModelWrite[] {
+  const bySet = new Map<string, Array<[string, number]>>();
+  for (const row of rows) {
+    const entry: [string, number] = [row.key, userScore(row)];
+    for (const set of rowIndexSetList(row)) {
+      const entries = bySet.get(set);
+      if (entries) entries.push(entry);
+      else bySet.set(set, [entry]);
+    }
+  }
+  const writes: ReadModelWrite[] = [];
+  for (const [set, entries] of bySet) writes.push({ op: 'zaddMany', set: set as SortedSetName, entries });
+  return writes;
+}
+
 /** Ranking, registry order, search index, e-mail lookup and member count: kept from the user rows. */
 export const ranking = projection({
   handles: [],
   rowChanged(before, after, copy, out) {
-    copy.main.members += rankingWrites(before, after, out);
+    copy.main.members += rankingWrites(before, after, out, copy.indexed);
   },
   rowErased(before, copy, out) {
-    // Out of the ranking, the registry order and every search set; no longer counted.
+    // Out of the ranking, the registry order and every search set (also while the index is
+    // deferred: a build interrupted earlier may have put the row there); no longer counted.
     out.push({ op: 'zrem', set: 'users', member: before.key });
     for (const set of rowIndexSetList(before)) out.push({ op: 'zrem', set: set as SortedSetName, member: before.key });
     copy.main.members -= Number(isMember(before));
@@ -32,13 +52,21 @@ export const ranking = projection({
  * adds the new sets, removes the ones they left. Appends to `writes`; returns the change in the
  * member count. Words are only worked out when they matter: most batches change a balance, not
  * a name, and tokenising (Unicode folding, date formatting) was a large part of the cost.
+ * Without `indexed` (the index is deferred: IndexState) only `users` and the e-mail are kept.
  */
-function rankingWrites(before: UserRow | undefined, after: UserRow, writes: ReadModelWrite[]): number {
+function rankingWrites(before: UserRow | undefined, after: UserRow, writes: ReadModelWrite[], indexed: boolean): number {
   const score = userScore(after);
   const scoreChanged = !before || userScore(before) !== score;
-  const textChanged = !before || !sameIndexText(before, after);
   if (scoreChanged) writes.push({ op: 'zadd', set: 'users', member: after.key, score });
-  if (before && textChanged) {
+  if (indexed) indexSetWrites(before, after, score, scoreChanged, writes);
+  // E-mails never change after registration (UserRegistered is the only event that sets one).
+  if (!before && after.email) writes.push({ op: 'email', email: normalizeEmail(after.email), member: after.key });
+  return Number(isMember(after)) - Number(isMember(before));
+}
+
+/** The index sets' part of rankingWrites: new sets added, left ones removed, the rest re-scored if the score moved. */
+function indexSetWrites(before: UserRow | undefined, after: UserRow, score: number, scoreChanged: boolean, writes: ReadModelWrite[]): void {
+  if (before && !sameIndexText(before, after)) {
     const newSets = rowIndexSets(after);
     const oldSets = rowIndexSets(before);
     for (const set of newSets) {
@@ -51,7 +79,4 @@ function rankingWrites(before: UserRow | undefined, after: UserRow, writes: Read
     // Same words (or a new row): every set, re-scored.
     for (const set of rowIndexSetList(after)) writes.push({ op: 'zadd', set: set as SortedSetName, member: after.key, score });
   }
-  // E-mails never change after registration (UserRegistered is the only event that sets one).
-  if (!before && after.email) writes.push({ op: 'email', email: normalizeEmail(after.email), member: after.key });
-  return Number(isMember(after)) - Number(isMember(before));
 }

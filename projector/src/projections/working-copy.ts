@@ -23,7 +23,14 @@ export class WorkingCopy {
   /** Members per country changed (the figures broadcast carries them). */
   countriesChanged = false;
 
-  constructor(readonly stored: BatchSnapshot) {
+  /**
+   * @param indexed whether the batch keeps the search index (false while it is deferred: the
+   * index is then built once the catch-up is done, see IndexState).
+   */
+  constructor(
+    readonly stored: BatchSnapshot,
+    readonly indexed = true,
+  ) {
     this.main = { ...stored.main };
     this.posts = stored.posts;
   }

@@ -3,6 +3,8 @@ import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
 import { searchPlan, UNPAIRED_SET, type SearchPlan } from './search';
 import { SortedList, type Chunk, type Entry } from './sorted-list';
 
+/** Rows per page of `storedRows()`. */
+const ROWS_PAGE = 5_000;
 /** Multi-word search results are kept this long, as in the Redis adapter. */
 const INTERSECTION_TTL_MS = 10_000;
 
@@ -58,6 +60,7 @@ import {
   emptyMain,
   type BatchSnapshot,
   type CountriesRecord,
+  type IndexState,
   type MainRecord,
   type ReadModelDump,
   type ReadModelWrite,
@@ -77,6 +80,8 @@ export interface MemoryKeyspaceState {
   countries: Array<[country: string, users: number]>;
   chat: ChatMessageView[];
   posts: GlobalPostView[];
+  /** The last indexState write (null: none yet). */
+  index: 'deferred' | 'complete' | null;
 }
 
 /**
@@ -95,6 +100,7 @@ class MemoryKeyspace implements Keyspace {
   private chatLog: ChatMessageView[] = [];
   private postList: GlobalPostView[] = [];
   private intersections = new Map<string, { at: number; entries: Array<{ member: string; score: number }> }>();
+  private index: MemoryKeyspaceState['index'] = null;
 
   constructor(readonly id: string) {}
 
@@ -109,6 +115,7 @@ class MemoryKeyspace implements Keyspace {
       countries: [...this.countryCounts],
       chat: this.chatLog,
       posts: this.postList,
+      index: this.index,
     };
   }
 
@@ -123,6 +130,7 @@ class MemoryKeyspace implements Keyspace {
     this.countryCounts = new Map(state.countries);
     this.chatLog = state.chat;
     this.postList = state.posts;
+    this.index = state.index;
     this.intersections.clear();
   }
 
@@ -149,6 +157,21 @@ class MemoryKeyspace implements Keyspace {
     return 'applied';
   }
 
+  async indexState(): Promise<IndexState> {
+    // Memory read models are never outdated (see ReadModelStore.outdated).
+    return this.index ?? (this.cp === null ? 'deferred' : 'complete');
+  }
+
+  async *storedRows(): AsyncIterable<UserRow[]> {
+    const all = [...this.rows.values()];
+    for (let i = 0; i < all.length; i += ROWS_PAGE) yield all.slice(i, i + ROWS_PAGE);
+  }
+
+  async dropIndex(): Promise<void> {
+    for (const name of [...this.sets.keys()]) if (name.startsWith('ix:')) this.sets.delete(name);
+    this.intersections.clear();
+  }
+
   private write(w: ReadModelWrite): void {
     switch (w.op) {
       case 'main':
@@ -164,6 +187,15 @@ class MemoryKeyspace implements Keyspace {
         set.add(w.member, w.score);
         return;
       }
+      case 'zaddMany': {
+        let set = this.sets.get(w.set);
+        if (!set) this.sets.set(w.set, (set = new SortedList()));
+        set.addMany(w.entries);
+        return;
+      }
+      case 'indexState':
+        this.index = w.state;
+        return;
       case 'email':
         this.emails.set(w.email, w.member);
         return;

@@ -2,6 +2,7 @@ import type { ChatHistory, GlobalPostView } from '@pass/events';
 import type {
   BatchSnapshot,
   CountriesRecord,
+  IndexState,
   MainRecord,
   ReadModelDump,
   UserPage,
@@ -27,6 +28,12 @@ export interface Keyspace {
    * equals `expectedCheckpoint`. 'stale' means another writer got there first: nothing changed.
    */
   apply(batch: WriteBatch): Promise<'applied' | 'stale'>;
+  /** Where the search index stands; an empty keyspace's is 'deferred' (nothing indexed yet). */
+  indexState(): Promise<IndexState>;
+  /** Every stored row, page by page (a deferred index whose catch-up was cut off reloads them). */
+  storedRows(): AsyncIterable<UserRow[]>;
+  /** Deletes every search-index set (before a deferred index is built again from the rows). */
+  dropIndex(): Promise<void>;
 
   // ---- query side
   main(): Promise<MainRecord>;

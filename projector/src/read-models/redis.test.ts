@@ -41,7 +41,7 @@ describe.skipIf(!reachable)('Redis adapter', () => {
         const sets = ['users', 'ix:ana', `ix:${country}`, ...wordPairSets(['ana', country])] as Array<'users' | `ix:${string}`>;
         return [{ op: 'user', row }, ...sets.map((set) => ({ op: 'zadd' as const, set, member: key, score: -p }))];
       });
-      await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes });
+      await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [{ op: 'indexState', state: 'complete' }, ...writes] });
       const ranked = async (offset: number, limit: number, sets?: Array<`ix:${string}`>) => {
         const p = await page(offset, limit, sets);
         return [p.total, p.rows.map((r) => [r.rank, r.row.userId])];
@@ -77,7 +77,7 @@ describe.skipIf(!reachable)('Redis adapter', () => {
           ...(['users', 'ix:ana', 'ix:peru'] as const).map((set) => ({ op: 'zadd' as const, set, member: key, score: -seq })),
         ];
       });
-      await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes });
+      await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [{ op: 'indexState', state: 'complete' }, ...writes] });
       const marker = `${keyspacePrefix(root, ks.id)}${INDEX_MARKER}`;
       expect(await redis.exists(marker)).toBe(1);
       const search = () => ks.users({ membersOnly: true, sets: ['ix:ana', 'ix:peru'], offset: 0, limit: 10 });

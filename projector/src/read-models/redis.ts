@@ -8,6 +8,7 @@ import {
   CHAT_HISTORY_LIMIT,
   type BatchSnapshot,
   type CountriesRecord,
+  type IndexState,
   type MainRecord,
   type ReadModelDump,
   type ReadModelWrite,
@@ -41,8 +42,19 @@ export const keyspacePrefix = (root: string, id: string): string => `${root}:{${
  *   posts             string  JSON GlobalPostView[], newest first
  *   tmp:*             short-lived intersections and unions of search sets (several words, registry words)
  *   index:prefix-v2   present when every row has the current search index (INDEX_MARKER)
+ *   index:deferred    present while a catch-up defers the index to its end (INDEX_DEFERRED)
  * and `<root>:active` names the keyspace readers use; `<root>:changed` is a pub/sub channel.
  */
+
+/**
+ * Present in a keyspace projected from its start with the current search index (word prefixes,
+ * pair sets of word starts, masked e-mail sets), once that index is complete (IndexState). A new
+ * name for each new index: a keyspace without it (nor INDEX_DEFERRED) is read without pair sets
+ * and re-projected at start (ReadModelStore.outdated).
+ */
+export const INDEX_MARKER = 'index:prefix-v2';
+/** Present while a keyspace's index is deferred (IndexState): its catch-up builds it at the end. */
+export const INDEX_DEFERRED = 'index:deferred';
 
 /**
  * Applies a batch in one script: checks the checkpoint, then runs every write and stores the new
@@ -53,28 +65,29 @@ export const keyspacePrefix = (root: string, id: string): string => `${root}:{${
  * KEYS: the checkpoint. ARGV: expected checkpoint, new checkpoint, key prefix, channel, keyspace
  * id, then the writes.
  */
-/**
- * Present in a keyspace projected from its start with the current search index (word prefixes,
- * pair sets of word starts, masked e-mail sets). A new name for each new index: a keyspace
- * without it is read without pair sets and re-projected at start (ReadModelStore.outdated).
- */
-export const INDEX_MARKER = 'index:prefix-v2';
-
 const APPLY_SCRIPT = `
 local cur = redis.call('GET', KEYS[1])
 if cur == false then cur = '' end
 if cur ~= ARGV[1] then return 0 end
-local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3, Y = 4, X = 2 }
+local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3, Y = 4, X = 2, I = 2 }
+-- Width of the op at i: fixed, or for M (set, count, then count score/member pairs) by its count.
+local function width(i)
+  local op = ARGV[i]
+  if op == 'M' then
+    local count = tonumber(ARGV[i + 2])
+    if count == nil then return nil end
+    return 3 + 2 * count
+  end
+  return arity[op]
+end
 local n = #ARGV
 local i = 6
 while i <= n do
-  local a = arity[ARGV[i]]
+  local a = width(i)
   if a == nil then return redis.error_reply('unknown read-model op ' .. tostring(ARGV[i])) end
   i = i + a
 end
 local p = ARGV[3]
--- A keyspace projected from its start by this code has this index for every row (see PAGE_SCRIPT).
-if cur == '' then redis.call('SET', p .. '${INDEX_MARKER}', '1') end
 i = 6
 while i <= n do
   local op = ARGV[i]
@@ -83,6 +96,18 @@ while i <= n do
     redis.call('HSET', p .. 'uid', ARGV[i + 2], ARGV[i + 1])
   elseif op == 'Z' then
     redis.call('ZADD', p .. 'z:' .. ARGV[i + 1], ARGV[i + 2], ARGV[i + 3])
+  elseif op == 'M' then
+    local k = p .. 'z:' .. ARGV[i + 1]
+    local last = i + 2 + 2 * tonumber(ARGV[i + 2])
+    -- In slices: unpack puts every value on Lua's stack, which holds about 8,000.
+    for j = i + 3, last, 4000 do redis.call('ZADD', k, unpack(ARGV, j, math.min(j + 3999, last))) end
+  elseif op == 'I' then
+    if ARGV[i + 1] == 'complete' then
+      redis.call('SET', p .. '${INDEX_MARKER}', '1')
+      redis.call('DEL', p .. '${INDEX_DEFERRED}')
+    else
+      redis.call('SET', p .. '${INDEX_DEFERRED}', '1')
+    end
   elseif op == 'E' then
     redis.call('HSET', p .. 'emails', ARGV[i + 1], ARGV[i + 2])
   elseif op == 'R' then
@@ -116,7 +141,7 @@ while i <= n do
       for j = 1, #keep, 500 do redis.call('RPUSH', k, unpack(keep, j, math.min(j + 499, #keep))) end
     end
   end
-  i = i + arity[op]
+  i = i + width(i)
 end
 redis.call('SET', KEYS[1], ARGV[2])
 redis.call('PUBLISH', ARGV[4], ARGV[5])
@@ -291,6 +316,13 @@ export function encodeWrites(writes: ReadModelWrite[]): string[] {
       case 'zadd':
         args.push('Z', w.set, String(w.score), w.member);
         break;
+      case 'zaddMany':
+        args.push('M', w.set, String(w.entries.length));
+        for (const [member, score] of w.entries) args.push(String(score), member);
+        break;
+      case 'indexState':
+        args.push('I', w.state);
+        break;
       case 'zrem':
         args.push('R', w.set, w.member);
         break;
@@ -320,6 +352,13 @@ export function encodeWrites(writes: ReadModelWrite[]): string[] {
     }
   }
   return args;
+}
+
+/** IndexState of the keyspace under prefix `p`: an empty one's is deferred (nothing indexed yet). */
+async function indexStateAt(redis: RedisConnection, p: string): Promise<IndexState> {
+  const [complete, deferred, projected] = await Promise.all([redis.exists(`${p}${INDEX_MARKER}`), redis.exists(`${p}${INDEX_DEFERRED}`), redis.exists(`${p}checkpoint`)]);
+  if (complete === 1) return 'complete';
+  return deferred === 1 || projected === 0 ? 'deferred' : 'outdated';
 }
 
 function isNoScript(error: unknown): boolean {
@@ -392,6 +431,22 @@ class RedisKeyspace implements Keyspace {
   async apply(batch: WriteBatch): Promise<'applied' | 'stale'> {
     const args = [`${this.p}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, this.p, changesChannel(this.root), this.id, ...encodeWrites(batch.writes)];
     return (await this.script(APPLY_SCRIPT, APPLY_SHA, 1, args)) === 1 ? 'applied' : 'stale';
+  }
+
+  async indexState(): Promise<IndexState> {
+    return indexStateAt(this.redis, this.p);
+  }
+
+  async *storedRows(): AsyncIterable<UserRow[]> {
+    for await (const flat of this.redis.hscanStream(`${this.p}rows`, { count: 2_000 }) as AsyncIterable<string[]>) {
+      const rows: UserRow[] = [];
+      for (let i = 1; i < flat.length; i += 2) rows.push(JSON.parse(flat[i]!) as UserRow);
+      if (rows.length > 0) yield rows;
+    }
+  }
+
+  async dropIndex(): Promise<void> {
+    for await (const keys of scanKeys(this.redis, `${this.p}z:ix:*`)) await unlinkKeys(this.redis, keys, true);
   }
 
   async main(): Promise<MainRecord> {
@@ -534,11 +589,7 @@ export function createRedisReadModels(options: RedisReadModelsOptions): ReadMode
       }
       return [...ids].sort();
     },
-    outdated: async (id) => {
-      const p = keyspacePrefix(root, id);
-      const [projected, current] = await Promise.all([redis.exists(`${p}checkpoint`), redis.exists(`${p}${INDEX_MARKER}`)]);
-      return projected === 1 && current === 0;
-    },
+    outdated: async (id) => (await indexStateAt(redis, keyspacePrefix(root, id))) === 'outdated',
     close: async () => {},
   };
 }

@@ -78,6 +78,23 @@ export class SortedList {
     }
   }
 
+  /**
+   * Adds many entries: into an empty list by one sort (an index built in one pass), else one by
+   * one. Like `add`, a member already present takes the new score.
+   */
+  addMany(entries: ReadonlyArray<readonly [member: string, score: number]>): void {
+    if (this.chunks.length > 0) {
+      for (const [member, score] of entries) this.add(member, score);
+      return;
+    }
+    for (const [member, score] of entries) this.scores.set(member, score);
+    const sorted = [...this.scores].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    for (let i = 0; i < sorted.length; i += MAX_CHUNK / 2) {
+      const run = sorted.slice(i, i + MAX_CHUNK / 2);
+      this.chunks.push({ members: run.map((e) => e[0]), scores: run.map((e) => e[1]) });
+    }
+  }
+
   remove(member: string): boolean {
     const old = this.scores.get(member);
     if (old === undefined) return false;

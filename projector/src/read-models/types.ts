@@ -93,6 +93,8 @@ export type ReadModelWrite =
   | { op: 'main'; main: MainRecord }
   | { op: 'user'; row: UserRow }
   | { op: 'zadd'; set: SortedSetName; member: string; score: number }
+  /** Many members of one set at once (an index built in one pass: IndexState). */
+  | { op: 'zaddMany'; set: SortedSetName; entries: Array<[member: string, score: number]> }
   | { op: 'zrem'; set: SortedSetName; member: string }
   /** Exact e-mail lookup for the registry search: lower-cased e-mail → rank key. */
   | { op: 'email'; email: string; member: string }
@@ -103,7 +105,20 @@ export type ReadModelWrite =
   /** An erased member leaves the registry: row, id lookup and e-mail lookup (normalized, '' for none). */
   | { op: 'userRemove'; userId: string; key: string; email: string }
   /** An erased member's lines leave the chat history. */
-  | { op: 'chatDropUser'; userId: string };
+  | { op: 'chatDropUser'; userId: string }
+  /** Where the keyspace's search index stands (IndexState). */
+  | { op: 'indexState'; state: 'deferred' | 'complete' };
+
+/**
+ * A keyspace's search index (the `ix:*` sets):
+ * - complete: every row is in its sets, and each batch keeps them so;
+ * - deferred: a catch-up from an empty keyspace writes rows without their index sets, and
+ *   builds them once, from the final rows, when it has caught up (a member's sets are written
+ *   once instead of again at each change of their passes: docs/architecture.md, "Search index
+ *   built after a catch-up"); meanwhile searches find nothing;
+ * - outdated: projected by older index code; the projector rebuilds it into a fresh keyspace.
+ */
+export type IndexState = 'complete' | 'deferred' | 'outdated';
 
 export interface WriteBatch {
   /** Checkpoint the keyspace must hold for the batch to apply (null: nothing projected yet). */

@@ -1,9 +1,13 @@
 import type { GlobalPostView } from '@pass/events';
 import type { Keyspace } from '../read-models/port';
-import type { BatchSnapshot, MainRecord, UserRow } from '../read-models/types';
-import { ReadModelsChangedError } from '../projections/apply';
+import type { BatchSnapshot, IndexState, MainRecord, UserRow, WriteBatch } from '../read-models/types';
+import { ConcurrentProjectionError, ReadModelsChangedError } from '../projections/apply';
 import { projectBatch, type PositionedEvent, type ProjectedBatch } from '../projections/batch';
+import { indexWrites } from '../projections/ranking';
 import { usersOf } from '../projections/users';
+
+/** Rows per write of a deferred index build: a few hundred thousand set entries per script. */
+const INDEX_BUILD_ROWS = 10_000;
 
 /**
  * What a catching-up projector has stored in its keyspace, kept in memory so the next batch is
@@ -17,25 +21,40 @@ import { usersOf } from '../projections/users';
  * has not seen is read from the keyspace, unless the keyspace was empty when the mirror started
  * (a rebuild, or read models lost), so a rebuild reads nothing back at all. Used only until the
  * subscription has caught up; it holds every row touched meanwhile (~0.7 KiB each).
+ *
+ * With a deferred search index (IndexState) it holds every row of the keyspace (a catch-up from
+ * empty sees them all; one resumed after a failure reads them back first), projects without the
+ * index, and builds it from those rows once caught up (`buildIndex`).
  */
 export class CatchUpMirror {
   private readonly rows = new Map<string, UserRow>();
   private base: { checkpoint: string | null; main: MainRecord; posts: GlobalPostView[] } | undefined;
+  /** Whether `rows` holds every row of the keyspace (so a row it lacks does not exist). */
+  private allRows: boolean;
+  private readonly deferred: boolean;
 
-  /** `checkpoint`: the keyspace's checkpoint when the projector subscribed (null: empty keyspace). */
+  /**
+   * `checkpoint`: the keyspace's checkpoint when the projector subscribed (null: empty keyspace);
+   * `index`: its search index's state then.
+   */
   constructor(
     private readonly keyspace: Keyspace,
     private readonly checkpoint: string | null,
-  ) {}
+    index: IndexState = 'complete',
+  ) {
+    this.allRows = checkpoint === null;
+    this.deferred = index === 'deferred';
+  }
 
   /**
    * Projects a batch from the mirror and records its result, as if it were already stored. The
    * caller must apply the returned batch (in order) and drop the mirror if any apply fails.
    */
   async project(events: PositionedEvent[]): Promise<ProjectedBatch> {
+    if (this.deferred && !this.allRows) await this.resumeDeferred();
     const ids = usersOf(events);
     const missing: string[] = [];
-    if (!this.base || this.checkpoint !== null) for (const id of ids) if (!this.rows.has(id)) missing.push(id);
+    if (!this.base || !this.allRows) for (const id of ids) if (!this.rows.has(id)) missing.push(id);
     if (!this.base || missing.length > 0) {
       // Sent after the applies still in flight on the same connection, so it sees them.
       const read = await this.keyspace.snapshot(missing);
@@ -51,14 +70,49 @@ export class CatchUpMirror {
       if (row) users.set(id, row);
     }
     const snapshot: BatchSnapshot = { checkpoint: this.base.checkpoint, main: this.base.main, posts: this.base.posts, users };
-    const projected = projectBatch(events, snapshot);
+    const projected = projectBatch(events, snapshot, this.deferred ? 'defer' : 'write');
     if (!projected.batch) return projected;
     for (const w of projected.batch.writes) {
       if (w.op === 'user') this.rows.set(w.row.userId, w.row);
+      else if (w.op === 'userRemove') this.rows.delete(w.userId);
       else if (w.op === 'main') this.base.main = w.main;
       else if (w.op === 'posts') this.base.posts = w.posts;
     }
     this.base.checkpoint = projected.batch.checkpoint;
     return projected;
+  }
+
+  /**
+   * A deferred catch-up cut off earlier (its build too, maybe): index sets it may have left go,
+   * and every stored row is read back, so the build at the end has them all.
+   */
+  private async resumeDeferred(): Promise<void> {
+    await this.keyspace.dropIndex();
+    for await (const page of this.keyspace.storedRows()) for (const row of page) this.rows.set(row.userId, row);
+    this.allRows = true;
+  }
+
+  /**
+   * Caught up, every batch stored: builds a deferred index from the rows, in writes of
+   * INDEX_BUILD_ROWS rows that leave the checkpoint where it is, then marks it complete. Returns
+   * the rows indexed (0: nothing was deferred, or nothing projected yet).
+   */
+  async buildIndex(): Promise<number> {
+    const checkpoint = this.base ? this.base.checkpoint : this.checkpoint;
+    if (!this.deferred || checkpoint === null) return 0;
+    if (!this.allRows) await this.resumeDeferred();
+    const apply = async (writes: WriteBatch['writes']) => {
+      if ((await this.keyspace.apply({ expectedCheckpoint: checkpoint, checkpoint, writes })) === 'stale') throw new ConcurrentProjectionError(this.keyspace.id);
+    };
+    let chunk: UserRow[] = [];
+    for (const row of this.rows.values()) {
+      chunk.push(row);
+      if (chunk.length === INDEX_BUILD_ROWS) {
+        await apply(indexWrites(chunk));
+        chunk = [];
+      }
+    }
+    await apply([...indexWrites(chunk), { op: 'indexState', state: 'complete' }]);
+    return this.rows.size;
   }
 }

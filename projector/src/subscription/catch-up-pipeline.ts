@@ -3,6 +3,7 @@ import { ConcurrentProjectionError } from '../projections/apply';
 import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections/batch';
 import { CatchUpMirror } from './catch-up-mirror';
 import type { Keyspace } from '../read-models/port';
+import type { IndexState } from '../read-models/types';
 
 export interface CatchUpPipelineDeps {
   keyspace: () => Keyspace;
@@ -10,6 +11,8 @@ export interface CatchUpPipelineDeps {
   pushMode: () => 'flush' | 'hold';
   /** Bookkeeping once a batch is stored: position, metrics, live events. */
   stored: (parsed: PositionedEvent[], applied: number, live: LiveNotice[], started: number, push: PushMode) => Promise<void>;
+  /** Told once a deferred search index is built (rows indexed, milliseconds). */
+  indexed?: (rows: number, ms: number) => void;
 }
 
 /**
@@ -36,9 +39,12 @@ export class CatchUpPipeline {
     return this.mirror !== undefined || this.unstored > 0;
   }
 
-  /** A new subscription from `checkpoint`, the keyspace's (null: empty). Call `drain` first. */
-  begin(checkpoint: string | null): void {
-    this.mirror = new CatchUpMirror(this.deps.keyspace(), checkpoint);
+  /**
+   * A new subscription from `checkpoint`, the keyspace's (null: empty), whose search index is in
+   * state `index`. Call `drain` first.
+   */
+  begin(checkpoint: string | null, index: IndexState): void {
+    this.mirror = new CatchUpMirror(this.deps.keyspace(), checkpoint, index);
   }
 
   async handle(parsed: PositionedEvent[], unreadable: Error | undefined, started: number): Promise<void> {
@@ -70,12 +76,19 @@ export class CatchUpPipeline {
     return current;
   }
 
-  /** Caught up: no mirror from now on. `then` runs once the last batch is stored; the next live batch waits for both. */
+  /**
+   * Caught up: no mirror from now on. Once the last batch is stored, a deferred search index is
+   * built, then `then` runs; the next live batch waits for all of it.
+   */
   finish(then: () => Promise<void>): Promise<void> {
+    const mirror = this.mirror;
     this.mirror = undefined;
     const last = this.inFlight;
     const finished = (async () => {
       await last;
+      const started = performance.now();
+      const rows = (await mirror?.buildIndex()) ?? 0;
+      if (rows > 0) this.deps.indexed?.(rows, performance.now() - started);
       await then();
     })();
     finished.catch(() => undefined); // reported by the caller and by whoever waits for it next

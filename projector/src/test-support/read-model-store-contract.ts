@@ -354,6 +354,44 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       expect((await store.keyspace(first.id).main()).sold).toBe(0);
     });
 
+    it('keeps a deferred search index out of searches until it is built in one pass, then marks it complete', async () => {
+      const ks = await store.active();
+      expect(await ks.indexState()).toBe('deferred');
+      const ana = row(1, { passes: 1, fullname: 'Ana' });
+      const bo = row(2, { fullname: 'Bo' });
+      // A catch-up from empty stores rows and the ranking without their index sets.
+      await ks.apply({ expectedCheckpoint: null, checkpoint: '2/2', writes: [{ op: 'indexState', state: 'deferred' }, ...putUser(ana), ...putUser(bo)] });
+      expect(await ks.indexState()).toBe('deferred');
+      expect(await store.outdated(ks.id)).toBe(false);
+      const search = (sets: Array<`ix:${string}`>) => ks.users({ membersOnly: false, sets, offset: 0, limit: 10 });
+      expect((await search(['ix:an'])).total).toBe(0);
+      const stored: UserRow[] = [];
+      for await (const page of ks.storedRows()) stored.push(...page);
+      expect(stored.map((r) => r.userId).sort()).toEqual(['u1', 'u2']);
+      // Built from the rows: many members per set, the checkpoint where it was.
+      await ks.apply({
+        expectedCheckpoint: '2/2',
+        checkpoint: '2/2',
+        writes: [
+          { op: 'zaddMany', set: 'ix:an', entries: [[ana.key, -1]] },
+          { op: 'zaddMany', set: 'ix:ab', entries: [[bo.key, 0], [ana.key, -1]] },
+          { op: 'indexState', state: 'complete' },
+        ],
+      });
+      expect(await ks.indexState()).toBe('complete');
+      expect((await search(['ix:ab'])).rows.map((r) => [r.rank, r.row.userId])).toEqual([[1, 'u1'], [2, 'u2']]);
+      // Dropped again (a build cut off is redone from the rows): every index set goes, the ranking stays.
+      await ks.dropIndex();
+      expect(Object.keys((await ks.dump()).sets)).toEqual(['users']);
+    });
+
+    it('calls a keyspace projected by older index code outdated, never an empty one', async () => {
+      const ks = await store.active();
+      expect(await store.outdated(ks.id)).toBe(false);
+      await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [{ op: 'indexState', state: 'complete' }, ...putUser(row(1))] });
+      expect([await ks.indexState(), await store.outdated(ks.id)]).toEqual(['complete', false]);
+    });
+
     it('dumps a keyspace as plain data', async () => {
       const ks = await store.active();
       await ks.apply({
