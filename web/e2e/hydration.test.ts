@@ -48,12 +48,8 @@ describe.skipIf(!hasChromium)('build-time HTML of the public shells, hydrated', 
     await site?.stop();
   });
 
-  /**
-   * A page at `path` whose console errors, warnings and uncaught errors are collected. A page the
-   * server does not yet send as its own file (it sends index.html, `/`'s, for every page path) is
-   * answered with that file, as the server would: the server's own headers (CSP), the file's body.
-   */
-  async function open(path: string, file?: string): Promise<{ page: Page; console: string[] }> {
+  /** A page at `path` whose console errors, warnings and uncaught errors are collected. */
+  async function open(path: string): Promise<{ page: Page; console: string[] }> {
     const context = await site.newContext({ viewport: VIEWPORTS.mobile });
     await context.addInitScript({ content: NOTE_PRERENDERED_NODE });
     const page = await site.newPage(context);
@@ -62,14 +58,6 @@ describe.skipIf(!hasChromium)('build-time HTML of the public shells, hydrated', 
       if (m.type() === 'error' || m.type() === 'warning') messages.push(`${m.type()}: ${m.text()}`);
     });
     page.on('pageerror', (e) => messages.push(`pageerror: ${e.message}`));
-    if (file) {
-      await page.route(site.url + path, async (route) => {
-        const response = await route.fetch();
-        const served = await response.text();
-        const own = served.includes(`data-page="${path}"`);
-        await route.fulfill({ response, body: own ? served : readFileSync(resolve(dist, file), 'utf8') });
-      });
-    }
     await page.goto(site.url + path);
     // The ad slot's frame is rendered by the first render after hydration (components/AdBanner.tsx).
     await page.locator('footer [data-ad-slot] iframe').waitFor({ state: 'attached' });
@@ -89,8 +77,11 @@ describe.skipIf(!hasChromium)('build-time HTML of the public shells, hydrated', 
       const html = readFileSync(resolve(dist, file), 'utf8');
       expect(html).toContain(`data-page="${path}"`);
       expect(html.replaceAll('<!-- -->', '')).toContain(heading);
+      // The server sends that file for the path (infra's pageFor), so it paints before any script.
+      const served = await (await fetch(site.url + path, { headers: { accept: 'text/html' } })).text();
+      expect(served).toContain(`data-page="${path}"`);
 
-      const { page, console } = await open(path, file);
+      const { page, console } = await open(path);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).first().textContent()).toContain(heading);
       // Hydrated: React kept the element the HTML made, instead of rendering a new one.
       expect(await page.evaluate(() => document.getElementById('root')?.firstElementChild === (window as { __prerenderedNode?: Element }).__prerenderedNode)).toBe(true);

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,5 +49,47 @@ describe('the page carries the ad network chosen where the image runs (AD_NETWOR
     expect(await (await (await serve({}))('/')).text()).toBe(INDEX);
     const odd = await (await (await serve({ AD_NETWORK_KEY: 'a"b<c&d' }))('/')).text();
     expect(odd).toContain('content="a&quot;b&lt;c&amp;d" data-host="www.highperformanceformat.com"');
+  });
+});
+
+describe('a public shell rendered at build time is sent for its own path', () => {
+  let dist: string;
+  let server: Server;
+  let get: (path: string) => Promise<Response>;
+  const ABOUT = INDEX.replace('<div id="root"></div>', '<div id="root" data-page="/content/about"><h1>About</h1></div>');
+  beforeAll(async () => {
+    dist = await mkdtemp(join(tmpdir(), 'pass-pages-'));
+    await writeFile(join(dist, 'index.html'), INDEX);
+    await mkdir(join(dist, 'pages/content'), { recursive: true });
+    await writeFile(join(dist, 'pages/content/about.html'), ABOUT);
+    // Not a page of the app: never sent, whatever the path says.
+    await writeFile(join(dist, 'pages/secret.html'), 'not a page');
+    const app = createAppShell({ logger: pino({ level: 'silent' }), routers: [], webDistDir: dist, ...shellSecurity(parseSettings({ AD_NETWORK_KEY: 'k1' })) });
+    server = createServer(app);
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', () => done()));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    get = (path) => fetch(url + path, { headers: { accept: 'text/html' } });
+  });
+  afterAll(async () => {
+    server.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  it('answers /content/about (with or without its trailing slash) with its own markup and the run-time settings', async () => {
+    for (const path of ['/content/about', '/content/about/']) {
+      const res = await get(path);
+      expect(res.status, path).toBe(200);
+      const html = await res.text();
+      expect(html, path).toContain('<div id="root" data-page="/content/about"><h1>About</h1></div>');
+      expect(html, path).toContain('<meta name="pass-ad-network" content="k1"');
+    }
+  });
+
+  it('answers a page without a build of its own, and an unknown path, with index.html', async () => {
+    expect(await (await get('/content/join')).text()).toContain('<div id="root"></div>');
+    const missing = await get('/secret');
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).not.toContain('not a page');
+    expect(await (await get('/content/../pages/secret')).text()).not.toContain('not a page');
   });
 });

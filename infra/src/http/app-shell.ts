@@ -96,9 +96,32 @@ const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, 
  */
 export async function appPage(indexHtml: string, adNetwork?: { key: string; host: string }): Promise<string> {
   const html = await readFile(indexHtml, 'utf8');
+  return withRunTimeSettings(html, adNetwork);
+}
+
+function withRunTimeSettings(html: string, adNetwork?: { key: string; host: string }): string {
   if (!adNetwork) return html;
   const meta = `<meta name="${AD_NETWORK_META}" content="${attribute(adNetwork.key)}" data-host="${attribute(adNetwork.host)}" />`;
   return html.replace('</head>', `  ${meta}\n  </head>`);
+}
+
+/**
+ * The HTML for an app page's path: its own build-time render (`pages<path>.html`, written by
+ * web/scripts/prerender.ts for the public shells) when the build has one, so the page paints
+ * before its script runs, else index.html (the app renders from an empty root or from `/`'s
+ * markup, which it hydrates only on `/`). Only the kernel's page paths are looked up, so a
+ * request path never names another file.
+ */
+export async function pageFor(dist: string, path: string, adNetwork?: { key: string; host: string }): Promise<string> {
+  const page = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  if (page !== '/' && isAppPagePath(page)) {
+    const own = await readFile(resolve(dist, `pages${page}.html`), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (own !== undefined) return withRunTimeSettings(own, adNetwork);
+  }
+  return appPage(resolve(dist, 'index.html'), adNetwork);
 }
 
 /**
@@ -150,8 +173,9 @@ export function createAppShell(options: AppShellOptions, shell: FastLaneShell = 
     app.get(/^(?!\/(api|socket\.io|uploads)\/).*/, (req, res, next) => {
       if (!req.accepts('html')) return next();
       res.setHeader('Cache-Control', 'no-cache');
-      appPage(indexHtml, options.security?.adNetwork).then((page) => {
-        if (isAppPagePath(req.path)) res.type('html').send(page);
+      const known = isAppPagePath(req.path);
+      (known ? pageFor(dist, req.path, options.security?.adNetwork) : appPage(indexHtml, options.security?.adNetwork)).then((page) => {
+        if (known) res.type('html').send(page);
         else res.status(404).type('html').end(page);
       }, next);
     });
