@@ -214,7 +214,8 @@ describe('projector over a PGlite event store', () => {
     const racedStore: ReadModelStore = { ...readModels, active: async () => raced, keyspace: () => raced };
     const registry = new Registry();
 
-    const p = await start({ readModels: racedStore, metrics: registry, maxBatchSize: 5 });
+    // Each catch-up batch stored on its own, so the 4th apply is the 4th batch's.
+    const p = await start({ readModels: racedStore, metrics: registry, maxBatchSize: 5, catchUpWindow: { events: 1, writes: 1 } });
     await p.caughtUp();
     await p.settled();
 
@@ -233,7 +234,7 @@ describe('projector over a PGlite event store', () => {
     const events = [...generateEvents({ users: 150, seed: 5 })];
     await appendEvents(store, events);
     const stored = await readModels.active();
-    // The 4th catch-up batch and the first write of the index build fail once each (Redis
+    // The 4th catch-up apply and the first write of the index build fail once each (Redis
     // unreachable for a moment): the projector resubscribes from what is stored.
     let applies = 0;
     let buildFailed = false;
@@ -253,7 +254,8 @@ describe('projector over a PGlite event store', () => {
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
       },
     });
-    const p = await start({ readModels: { ...readModels, active: async () => flaky, keyspace: () => flaky }, maxBatchSize: 20 });
+    // Windows of 3 batches: the 4th apply is a window in the middle of the catch-up.
+    const p = await start({ readModels: { ...readModels, active: async () => flaky, keyspace: () => flaky }, maxBatchSize: 20, catchUpWindow: { events: 60, writes: 10_000 } });
     await expect.poll(async () => (await p.status()).caughtUp, { timeout: 20_000 }).toBe(true);
     await p.settled();
     expect(buildFailed).toBe(true);

@@ -32,6 +32,8 @@ export interface ProjectorDeps {
    * (Redis may have restarted empty); default 2000 ms. 0: never (it then notices on the next batch).
    */
   checkIntervalMs?: number;
+  /** Catch-up batches stored together (CatchUpPipeline's CATCH_UP_WINDOW by default). */
+  catchUpWindow?: { events: number; writes: number };
 }
 
 export interface ProjectorStatus {
@@ -84,6 +86,14 @@ export interface Projector {
 const BEHIND_BATCH = 250;
 
 /**
+ * Events the subscription reads at a time when `maxBatchSize` is not given. A live batch rarely
+ * comes near it (one of BEHIND_BATCH already switches to a catch-up); a catch-up reads its pages
+ * this large, so fewer queries, pages read ahead cover more of the projection, and a window
+ * (CATCH_UP_WINDOW) is a few pages. 500 before: docs/benchmarks.md, "Full rebuild".
+ */
+const READ_PAGE = 5_000;
+
+/**
  * Catch-up subscription from the stored checkpoint into one keyspace. Each delivered batch is
  * projected and stored with its checkpoint in one atomic write, then announced to browsers
  * (while catching up, the announcements are coalesced: see LivePusher). A failed batch (read
@@ -123,6 +133,7 @@ class KeyspaceProjector implements Projector {
       pushMode: () => this.pusher.catchUpMode(),
       stored: (...batch) => this.stored(...batch),
       indexed: (rows, ms) => this.log.info({ keyspace: this.keyspace.id, rows, ms: Math.round(ms) }, 'search index built'),
+      ...(deps.catchUpWindow ? { window: deps.catchUpWindow } : {}),
     });
     this.watch = new CheckpointWatch({
       everyMs: deps.checkIntervalMs ?? CHECK_INTERVAL_MS,
@@ -204,7 +215,7 @@ class KeyspaceProjector implements Projector {
     this.log.info({ keyspace: this.keyspace.id, from: checkpoint ?? 'start' }, 'projector subscribing');
     const me: Subscription = this.deps.eventStore.subscribeToAll({
       after: this.progress.position,
-      ...(this.deps.maxBatchSize ? { maxBatchSize: this.deps.maxBatchSize } : {}),
+      maxBatchSize: this.deps.maxBatchSize ?? READ_PAGE,
       sealedTypes: UNPROJECTED_TYPES,
       onEvents: this.watch.track((recorded) => this.handle(recorded)),
       onCaughtUp: () => this.onCaughtUp(),

@@ -4,6 +4,13 @@ import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections
 import { CatchUpMirror } from './catch-up-mirror';
 import type { Keyspace } from '../read-models/port';
 import type { IndexState } from '../read-models/types';
+import { WriteWindow } from './write-window';
+
+/**
+ * A catch-up stores its batches in windows of this many events (or this many writes, whichever
+ * comes first): see WriteWindow. Measured in docs/benchmarks.md ("Full rebuild").
+ */
+export const CATCH_UP_WINDOW = { events: 50_000, writes: 20_000 };
 
 export interface CatchUpPipelineDeps {
   keyspace: () => Keyspace;
@@ -13,13 +20,17 @@ export interface CatchUpPipelineDeps {
   stored: (parsed: PositionedEvent[], applied: number, live: LiveNotice[], started: number, push: PushMode) => Promise<void>;
   /** Told once a deferred search index is built (rows indexed, milliseconds). */
   indexed?: (rows: number, ms: number) => void;
+  /** Default CATCH_UP_WINDOW; `{ events: 1 }` stores every batch on its own. */
+  window?: { events: number; writes: number };
 }
 
 /**
  * Catch-up: each batch is projected from the mirror of what this projector stored (not read
- * back from the keyspace) and left applying while the next one is read and projected. At most
- * one batch is in flight, and every apply still checks the checkpoint the previous one stored.
- * Any failure drops the mirror: the subscription restarts from what is stored.
+ * back from the keyspace); batches are stored together, a window at a time (WriteWindow), and a
+ * window is left applying while the next batches are read and projected. At most one window is
+ * in flight, and every apply still checks the checkpoint the previous one stored. A batch whose
+ * live events must go out now (push mode 'flush') closes its window at once. Any failure drops
+ * the mirror and the window: the subscription restarts from what is stored.
  */
 export class CatchUpPipeline {
   private mirror: CatchUpMirror | undefined;
@@ -27,8 +38,12 @@ export class CatchUpPipeline {
   private inFlight: Promise<void> | undefined;
   /** Batches sent but not yet stored. */
   private unstored = 0;
+  private readonly window: WriteWindow;
 
-  constructor(private readonly deps: CatchUpPipelineDeps) {}
+  constructor(private readonly deps: CatchUpPipelineDeps) {
+    const size = deps.window ?? CATCH_UP_WINDOW;
+    this.window = new WriteWindow(size.events, size.writes);
+  }
 
   get catchingUp(): boolean {
     return this.mirror !== undefined;
@@ -44,6 +59,7 @@ export class CatchUpPipeline {
    * state `index`. Call `drain` first.
    */
   begin(checkpoint: string | null, index: IndexState): void {
+    this.window.clear();
     this.mirror = new CatchUpMirror(this.deps.keyspace(), checkpoint, index);
   }
 
@@ -53,11 +69,19 @@ export class CatchUpPipeline {
     // the batch that pushes is not overlapped by the next one; the others hold theirs back.
     const push = this.deps.pushMode();
     const projected = await this.failing(this.mirror!.project(parsed));
-    const current = this.store(projected, previous, parsed, started, push);
-    // One batch in flight at most: the previous one must be stored before this returns.
+    this.window.add(projected, parsed, started);
+    if (!unreadable && push !== 'flush' && !this.window.full) return;
+    const current = this.storeWindow(previous, push);
+    // One window in flight at most: the previous one must be stored before this returns.
     await this.failing(previous);
     if (unreadable || push === 'flush') await this.failing(current);
     if (unreadable) throw unreadable;
+  }
+
+  /** Stores what the window holds (see store). */
+  private storeWindow(previous: Promise<void> | undefined, push: PushMode): Promise<void> | undefined {
+    const taken = this.window.take();
+    return taken ? this.store(taken.projected, previous, taken.last, taken.started, push) : previous;
   }
 
   /** Applies a projected batch now; its bookkeeping waits for the previous batch's. */
@@ -83,7 +107,7 @@ export class CatchUpPipeline {
   finish(then: () => Promise<void>): Promise<void> {
     const mirror = this.mirror;
     this.mirror = undefined;
-    const last = this.inFlight;
+    const last = this.storeWindow(this.inFlight, 'hold');
     const finished = (async () => {
       await last;
       const started = performance.now();
@@ -109,13 +133,14 @@ export class CatchUpPipeline {
 
   drop(): void {
     this.mirror = undefined;
+    this.window.clear();
   }
 
   private async failing<T>(step: T): Promise<Awaited<T>> {
     try {
       return await step;
     } catch (error) {
-      this.mirror = undefined;
+      this.drop();
       throw error;
     }
   }

@@ -14,7 +14,9 @@ if (!dataDir || !root) throw new Error('usage: crash-projector.ts <dataDir> <roo
 const logger = pino({ level: 'warn' });
 const store = await openPgliteEventStore({ dataDir });
 const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
-const projector = createProjector({ eventStore: store, readModels: createRedisReadModels({ redis, root }), logger, maxBatchSize: 50 });
+// Windows far smaller than production's, so the kill lands between stored windows of a catch-up
+// of this size (each a few batches), as it would in a large one.
+const projector = createProjector({ eventStore: store, readModels: createRedisReadModels({ redis, root }), logger, maxBatchSize: 50, catchUpWindow: { events: 200, writes: 1_000 } });
 await projector.start();
 await projector.settled();
 process.stdout.write('caught-up\n');

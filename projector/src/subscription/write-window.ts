@@ -1,0 +1,139 @@
+import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections/batch';
+import type { ReadModelWrite, WriteBatch } from '../read-models/types';
+
+/**
+ * Catch-up batches projected one after another, stored as one: the window's writes with the
+ * first batch's expected checkpoint and the last one's checkpoint, so the keyspace still moves
+ * from one stored position to another in a single atomic apply, and a crash loses nothing but
+ * what a resubscription from the stored checkpoint projects again.
+ *
+ * Writes that set a value a later write in the window sets again are dropped: a member's row
+ * (the catch-up of a site touches each member some ten times while they are active, ~55,000
+ * events apart on a busy site, so a 500-event batch wrote almost one row per event), their
+ * score in a sorted set, the main figures and the posts. Every other write (counters, chat
+ * lines, removals) is kept, in order. A value is never dropped across a write that removes it,
+ * so removing then setting again stays in that order.
+ */
+export class WriteWindow {
+  private writes: Array<ReadModelWrite | undefined> = [];
+  private kept = 0;
+  private readonly rowAt = new Map<string, number>();
+  private readonly scoreAt = new Map<string, number>();
+  private mainAt = -1;
+  private postsAt = -1;
+  private expectedCheckpoint: string | null | undefined;
+  private checkpoint: string | undefined;
+  private live: LiveNotice[] = [];
+  private applied = 0;
+  private events = 0;
+  private last: PositionedEvent | undefined;
+  private startedAt = 0;
+
+  /**
+   * @param maxEvents events after which the window is full
+   * @param maxWrites writes kept after which the window is full (bounds one apply's size)
+   */
+  constructor(
+    private readonly maxEvents: number,
+    private readonly maxWrites: number,
+  ) {}
+
+  get empty(): boolean {
+    return this.events === 0;
+  }
+
+  get full(): boolean {
+    return this.events >= this.maxEvents || this.kept >= this.maxWrites;
+  }
+
+  /** Adds a projected batch (of `parsed`, projection begun at `started`). */
+  add(projected: ProjectedBatch, parsed: PositionedEvent[], started: number): void {
+    if (this.events === 0) this.startedAt = started;
+    this.events += parsed.length;
+    this.last = parsed[parsed.length - 1] ?? this.last;
+    this.applied += projected.applied;
+    for (const notice of projected.live) this.live.push(notice);
+    const batch = projected.batch;
+    if (!batch) return;
+    if (this.expectedCheckpoint === undefined) this.expectedCheckpoint = batch.expectedCheckpoint;
+    this.checkpoint = batch.checkpoint;
+    for (const w of batch.writes) this.push(w);
+  }
+
+  /** What the window holds, as one batch to store, and empties it. */
+  take(): { projected: ProjectedBatch; last: PositionedEvent[]; started: number } | undefined {
+    if (this.events === 0) return undefined;
+    const batch: WriteBatch | null =
+      this.checkpoint === undefined
+        ? null
+        : { expectedCheckpoint: this.expectedCheckpoint ?? null, checkpoint: this.checkpoint, writes: this.writes.filter((w): w is ReadModelWrite => w !== undefined) };
+    const taken = { projected: { batch, live: this.live, applied: this.applied }, last: this.last ? [this.last] : [], started: this.startedAt };
+    this.clear();
+    return taken;
+  }
+
+  clear(): void {
+    this.writes = [];
+    this.kept = 0;
+    this.rowAt.clear();
+    this.scoreAt.clear();
+    this.mainAt = this.postsAt = -1;
+    this.expectedCheckpoint = this.checkpoint = this.last = undefined;
+    this.live = [];
+    this.applied = this.events = 0;
+  }
+
+  private push(w: ReadModelWrite): void {
+    switch (w.op) {
+      case 'user':
+        this.replace(this.rowAt, w.row.userId);
+        this.rowAt.set(w.row.userId, this.writes.length);
+        break;
+      case 'userRemove':
+        this.rowAt.delete(w.userId);
+        break;
+      case 'zadd': {
+        const key = `${w.set}\n${w.member}`;
+        this.replace(this.scoreAt, key);
+        this.scoreAt.set(key, this.writes.length);
+        break;
+      }
+      case 'zrem':
+        this.scoreAt.delete(`${w.set}\n${w.member}`);
+        break;
+      case 'main':
+        this.dropAt(this.mainAt);
+        this.mainAt = this.writes.length;
+        break;
+      case 'posts':
+        this.dropAt(this.postsAt);
+        this.postsAt = this.writes.length;
+        break;
+      case 'zaddMany':
+      case 'email':
+      case 'country':
+      case 'chatPush':
+      case 'chatClear':
+      case 'chatDropUser':
+      case 'indexState':
+        break;
+      default: {
+        const unknown: never = w;
+        throw new Error(`Unknown read-model write ${JSON.stringify(unknown)}`);
+      }
+    }
+    this.writes.push(w);
+    this.kept++;
+  }
+
+  private replace(at: Map<string, number>, key: string): void {
+    const index = at.get(key);
+    if (index !== undefined) this.dropAt(index);
+  }
+
+  private dropAt(index: number): void {
+    if (index < 0 || this.writes[index] === undefined) return;
+    this.writes[index] = undefined;
+    this.kept--;
+  }
+}
