@@ -34,6 +34,7 @@ import { encryptEvent, personalFieldsOf, PostgresKeyStore } from '@pass/events/p
 import { assertSchemaName, setupSchema } from '../events/src/event-store/sql';
 import { canConnect, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
 import { deleteKeysUnder } from '@pass/projector';
+import { SERVICE_NODE_FLAGS } from '../infra/src/services/node-flags';
 import { streamOf } from '@pass/projector/test-support';
 import { generateEvents, rng } from '@pass/projector/test-support';
 
@@ -344,6 +345,8 @@ function runChild(schema: string, root: string, interrupted: (kill: () => void) 
   const profile = process.env.BENCH_REBUILD_CPU_PROF;
   const proc = fork(fileURLToPath(import.meta.url), [], {
     execArgv: [
+      // The projector process's own flags: the rebuild runs there in production.
+      ...SERVICE_NODE_FLAGS.projector,
       '--import',
       'tsx',
       ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),

@@ -8,7 +8,11 @@ export type ServiceName = 'command-api' | 'projector' | 'query-api' | 'image-wor
  */
 export const SERVICE_NODE_FLAGS: Readonly<Record<ServiceName, readonly string[]>> = {
   'command-api': [],
-  projector: [],
+  // A catch-up (first start, admin rebuild) parses, decrypts and projects millions of short-lived
+  // events: with 16 MB semi-spaces the scavenger ran all the time and promoted batches that
+  // died soon after. 64 MB took a 1M-event rebuild from 42 to 36 s of one core (docs/benchmarks.md,
+  // "Full rebuild"); at most 64 MB more resident.
+  projector: ['--max-semi-space-size=64'],
   // Every ranking page parses and writes ~50 rows: with V8's default 16 MB semi-spaces its
   // young generation filled every few hundred requests and promoted enough for frequent old-space
   // collections, whose pauses and concurrent marking (a whole core of two) made the 99th
