@@ -1,7 +1,7 @@
 // First: no eval probe under the Content-Security-Policy (see the module). zod builds its
 // parsers when a schema is created, so this must run before any module that creates one.
 import '@pass/events/zod-jitless';
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
@@ -30,7 +30,12 @@ async function start(container: HTMLElement) {
     </StrictMode>
   );
   if (hydrating) {
-    hydrateRoot(container, app);
+    // As a transition, hydration yields to the browser every few milliseconds instead of holding
+    // the main thread for the whole page (one long task of ~1 s on a throttled phone): the page
+    // is already painted, so nothing is waiting for it but input, which React then hydrates first.
+    startTransition(() => {
+      hydrateRoot(container, app);
+    });
   } else {
     container.replaceChildren();
     createRoot(container).render(app);
