@@ -74,12 +74,21 @@ describe('the edges of the standalone server', () => {
 
   it('answers every page of the web app 200 with the app, and any other path 404 with the same app (its router shows "404 Not Found")', async () => {
     const index = await (await page('/')).text();
-    expect(index).toContain('<div id="root">');
+    expect(index).toContain('<div id="root" data-page="/">');
+    const scripts = (html: string) => html.match(/<script[^>]*src="[^"]+"[^>]*>/g) ?? [];
+    // The public shells rendered at build time come as their own HTML: the same app, their own markup.
+    const ownHtml: Record<string, string> = { '/content/participants': '/content/participants', '/content/about': '/content/about', '/content/about/': '/content/about' };
     for (const path of [...APP_PAGE_PATHS, '/content/about/', '/content/check?from=home', '/content/reset-password?token=u.secret']) {
       const res = await page(path);
       expect(res.status, path).toBe(200);
       expect(res.headers.get('content-type'), path).toMatch(/^text\/html/);
-      expect(await res.text(), path).toBe(index);
+      const html = await res.text();
+      if (ownHtml[path]) {
+        expect(html, path).toContain(`<div id="root" data-page="${ownHtml[path]}">`);
+        expect(scripts(html), path).toEqual(scripts(index));
+      } else {
+        expect(html, path).toBe(index);
+      }
     }
     for (const path of ['/content/no-such-page', '/nope', '/admin', '/content/admin/nope', '/index.htm']) {
       const res = await page(path);
