@@ -28,15 +28,14 @@ import { setupSchema } from '../events/src/event-store/sql';
 import { spawnStandalone, type SpawnedService } from '@pass/infra/test-support';
 import { streamOf } from '@pass/projector/test-support';
 import { generateEvents } from '@pass/projector/test-support';
+import { FLOOR_PAGE, readAllPages } from './read-floor';
 
 export const COMMAND = 'node --import tsx bench/cold-start.ts';
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1_000_000);
 const LIMIT_SECONDS = 60;
 const COPY_ROWS = 200_000;
-/** Issue 22: the first start within this many times the store's read floor (FLOOR_PAGE below). */
+/** Issue 22: the first start within this many times the store's read floor (read-floor.ts). */
 const FLOOR_TARGET = 1.5;
-/** Rows per page of the read floor, as issue 22 defines it. */
-const FLOOR_PAGE = 10_000;
 /** Bump when the seed changes, so a kept directory is seeded again. */
 const SEED_VERSION = 1;
 
@@ -125,31 +124,14 @@ function usage(pid: number): { peakRssBytes: number; rssBytes: number; cpuSecond
 }
 
 /**
- * PGlite's own read rate of the same events: every row the replay reads, with the store's
- * columns, order and visibility horizon (sql.ts), in pages of FLOOR_PAGE, handed back by the
- * driver and dropped (nothing done per row). Run on the closed directory before the server opens
- * it (PGlite is one process's). Seconds, including opening the database.
+ * PGlite's own read rate of the same events (read-floor.ts), on the closed directory before the
+ * server opens it (PGlite is one process's). Seconds, including opening the database.
  */
 export async function readFloor(dataDir: string): Promise<{ seconds: number; rows: number }> {
   const started = performance.now();
   const db = await PGlite.create({ dataDir: join(dataDir, 'events') });
   try {
-    const columns = `event_id::text AS event_id, stream_id, revision, transaction_id::text AS tx, global_position, type, data, metadata,
-      floor(extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms`;
-    const horizon = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
-    let rows = 0;
-    let last: { tx: string; global_position: string | number } | undefined;
-    for (;;) {
-      const page = last
-        ? await db.query<{ tx: string; global_position: string | number }>(
-            `SELECT ${columns} FROM event_store.events WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${horizon} ORDER BY transaction_id, global_position LIMIT ${FLOOR_PAGE}`,
-            [last.tx, String(last.global_position)],
-          )
-        : await db.query<{ tx: string; global_position: string | number }>(`SELECT ${columns} FROM event_store.events WHERE ${horizon} ORDER BY transaction_id, global_position LIMIT ${FLOOR_PAGE}`);
-      rows += page.rows.length;
-      if (page.rows.length < FLOOR_PAGE) break;
-      last = page.rows[page.rows.length - 1]!;
-    }
+    const rows = await readAllPages((sql, params) => db.query(sql, params), 'event_store');
     return { seconds: (performance.now() - started) / 1000, rows };
   } finally {
     await db.close();

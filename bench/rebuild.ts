@@ -37,6 +37,7 @@ import { deleteKeysUnder } from '@pass/projector';
 import { SERVICE_NODE_FLAGS } from '../infra/src/services/node-flags';
 import { streamOf } from '@pass/projector/test-support';
 import { generateEvents, rng } from '@pass/projector/test-support';
+import { FLOOR_PAGE, readAllPages } from './read-floor';
 
 export const COMMAND = 'node --import tsx bench/rebuild.ts';
 const EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 10_000_000);
@@ -370,35 +371,13 @@ function runChild(schema: string, root: string, interrupted: (kill: () => void) 
 
 // ---------------------------------------------------------------- floor
 
-/** Rows per page of the read floor, as issue 22 defines it. */
-const FLOOR_PAGE = 10_000;
-
-/**
- * PostgreSQL's own read rate of the same events: every row the rebuild reads, with the store's
- * columns, order and visibility horizon, in pages of FLOOR_PAGE, parsed by the driver and then
- * dropped (nothing done per row). Seconds.
- */
+/** PostgreSQL's own read rate of the same events (read-floor.ts), parsed by the driver. Seconds. */
 async function readFloor(schema: string): Promise<{ seconds: number; rows: number }> {
   const client = new pg.Client({ connectionString: benchUrl() });
   await client.connect();
   try {
-    const columns = `event_id::text AS event_id, stream_id, revision, transaction_id::text AS tx, global_position, type, data, metadata,
-      floor(extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms`;
-    const horizon = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
     const started = performance.now();
-    let rows = 0;
-    let last: { tx: string; global_position: string } | undefined;
-    for (;;) {
-      const page = last
-        ? await client.query<{ tx: string; global_position: string }>(
-            `SELECT ${columns} FROM ${schema}.events WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint) AND ${horizon} ORDER BY transaction_id, global_position LIMIT ${FLOOR_PAGE}`,
-            [last.tx, last.global_position],
-          )
-        : await client.query<{ tx: string; global_position: string }>(`SELECT ${columns} FROM ${schema}.events WHERE ${horizon} ORDER BY transaction_id, global_position LIMIT ${FLOOR_PAGE}`);
-      rows += page.rows.length;
-      if (page.rows.length < FLOOR_PAGE) break;
-      last = page.rows[page.rows.length - 1]!;
-    }
+    const rows = await readAllPages((sql, params) => client.query(sql, params), schema);
     return { seconds: (performance.now() - started) / 1000, rows };
   } finally {
     await client.end();
