@@ -31,10 +31,14 @@ export type ContentPage = (typeof CONTENT_PAGES)[number];
  */
 export const APP_PAGE_PATHS: readonly string[] = ['/', '/content', ...CONTENT_PAGES.map((page) => `/content/${page}`)];
 
+/** The page a path names: one trailing slash dropped, as the router drops it. */
+export function appPagePathOf(pathname: string): string {
+  return pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+}
+
 /** True for a page of the app (one trailing slash allowed, as the router allows it). */
 export function isAppPagePath(pathname: string): boolean {
-  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
-  return APP_PAGE_PATH_SET.has(path);
+  return APP_PAGE_PATH_SET.has(appPagePathOf(pathname));
 }
 
 const APP_PAGE_PATH_SET = new Set(APP_PAGE_PATHS);

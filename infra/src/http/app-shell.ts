@@ -5,7 +5,7 @@ import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { keepWebhookRawBody } from '@pass/command-api';
-import { AD_NETWORK_META, isAppPagePath } from '@pass/events';
+import { AD_NETWORK_META, appPagePathOf, isAppPagePath } from '@pass/events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestLogger } from './access-log';
 import { CROSS_SITE_MESSAGE, crossSiteRefusal } from './csrf';
@@ -113,7 +113,7 @@ function withRunTimeSettings(html: string, adNetwork?: { key: string; host: stri
  * request path never names another file.
  */
 export async function pageFor(dist: string, path: string, adNetwork?: { key: string; host: string }): Promise<string> {
-  const page = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  const page = appPagePathOf(path);
   if (page !== '/' && isAppPagePath(page)) {
     const own = await readFile(resolve(dist, `pages${page}.html`), 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
@@ -173,9 +173,8 @@ export function createAppShell(options: AppShellOptions, shell: FastLaneShell = 
     app.get(/^(?!\/(api|socket\.io|uploads)\/).*/, (req, res, next) => {
       if (!req.accepts('html')) return next();
       res.setHeader('Cache-Control', 'no-cache');
-      const known = isAppPagePath(req.path);
-      (known ? pageFor(dist, req.path, options.security?.adNetwork) : appPage(indexHtml, options.security?.adNetwork)).then((page) => {
-        if (known) res.type('html').send(page);
+      pageFor(dist, req.path, options.security?.adNetwork).then((page) => {
+        if (isAppPagePath(req.path)) res.type('html').send(page);
         else res.status(404).type('html').end(page);
       }, next);
     });
