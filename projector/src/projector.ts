@@ -8,6 +8,7 @@ import { parseUntilInvalid, projectInto } from './projections/apply';
 import { UNPROJECTED_TYPES, type LiveNotice, type PositionedEvent } from './projections/batch';
 import type { Keyspace, ReadModelStore } from './read-models/port';
 import { LAG_SCAN_LIMIT, lagOf } from './rebuild/status';
+import type { WindowSize } from './subscription/write-window';
 import { CatchUpPipeline } from './subscription/catch-up-pipeline';
 import { CHECK_INTERVAL_MS, CheckpointWatch } from './subscription/checkpoint-watch';
 import { ProjectorProgress } from './subscription/progress';
@@ -33,7 +34,7 @@ export interface ProjectorDeps {
    */
   checkIntervalMs?: number;
   /** Catch-up batches stored together (CatchUpPipeline's CATCH_UP_WINDOW by default). */
-  catchUpWindow?: { events: number; writes: number };
+  catchUpWindow?: WindowSize;
 }
 
 export interface ProjectorStatus {

@@ -163,8 +163,15 @@ class MemoryKeyspace implements Keyspace {
   }
 
   async *storedRows(): AsyncIterable<UserRow[]> {
-    const all = [...this.rows.values()];
-    for (let i = 0; i < all.length; i += ROWS_PAGE) yield all.slice(i, i + ROWS_PAGE);
+    let page: UserRow[] = [];
+    for (const row of this.rows.values()) {
+      page.push(row);
+      if (page.length === ROWS_PAGE) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
   }
 
   async dropIndex(): Promise<void> {

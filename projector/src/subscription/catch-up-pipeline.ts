@@ -4,13 +4,13 @@ import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections
 import { CatchUpMirror } from './catch-up-mirror';
 import type { Keyspace } from '../read-models/port';
 import type { IndexState } from '../read-models/types';
-import { WriteWindow } from './write-window';
+import { WriteWindow, type WindowSize } from './write-window';
 
 /**
  * A catch-up stores its batches in windows of this many events (or this many writes, whichever
  * comes first): see WriteWindow. Measured in docs/benchmarks.md ("Full rebuild").
  */
-export const CATCH_UP_WINDOW = { events: 50_000, writes: 20_000 };
+export const CATCH_UP_WINDOW: WindowSize = { events: 50_000, writes: 20_000 };
 
 export interface CatchUpPipelineDeps {
   keyspace: () => Keyspace;
@@ -21,7 +21,7 @@ export interface CatchUpPipelineDeps {
   /** Told once a deferred search index is built (rows indexed, milliseconds). */
   indexed?: (rows: number, ms: number) => void;
   /** Default CATCH_UP_WINDOW; `{ events: 1 }` stores every batch on its own. */
-  window?: { events: number; writes: number };
+  window?: WindowSize;
 }
 
 /**

@@ -1,6 +1,12 @@
 import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections/batch';
 import type { ReadModelWrite, WriteBatch } from '../read-models/types';
 
+/** How large a window grows before it is stored: events read, or writes kept. */
+export interface WindowSize {
+  events: number;
+  writes: number;
+}
+
 /**
  * Catch-up batches projected one after another, stored as one: the window's writes with the
  * first batch's expected checkpoint and the last one's checkpoint, so the keyspace still moves
