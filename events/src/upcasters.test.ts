@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZodError } from 'zod';
 import { eventSchemaVersions } from './domain-events';
-import { UnknownEventError, toDomainEvent, upcasters, type UpcasterRegistry } from './upcasters';
+import { UnknownEventError, toCurrentEvent, toDomainEvent, UPCAST_METADATA_KEYS, upcasters, type UpcasterRegistry } from './upcasters';
 
 const at = '2026-01-02T03:04:05.000Z';
 const registered = {
@@ -112,5 +112,34 @@ describe('toDomainEvent with upcasters', () => {
     eventSchemaVersions.ChatMessageSent = 2;
     const faulty: UpcasterRegistry = { ChatMessageSent: { 1: (data) => data } };
     expect(() => toDomainEvent('ChatMessageSent', v1, 1, faulty)).toThrow(ZodError);
+  });
+});
+
+describe('toCurrentEvent', () => {
+  it('reads no metadata key but UPCAST_METADATA_KEYS (what the projector asks the store for)', () => {
+    const read = new Set<string>();
+    const metadata = new Proxy({ schemaVersion: 1, actor: { type: 'user', id: 'u-1' }, correlationId: 'c-1' } as Record<string, unknown>, {
+      get: (target, key) => (typeof key === 'string' && read.add(key), target[key as string]),
+    });
+    expect(toCurrentEvent({ type: 'UserRegistered', data: registered, metadata })).toEqual({ type: 'UserRegistered', data: registered });
+    expect([...read].filter((key) => !UPCAST_METADATA_KEYS.includes(key))).toEqual([]);
+    expect(UPCAST_METADATA_KEYS).toContain('schemaVersion');
+  });
+
+  it('an event whose metadata kept only those keys reads as with all of it, its version included', () => {
+    const upcasting: UpcasterRegistry = { UserRegistered: { 1: (data) => ({ ...(data as object), priority: 'specialUser' }) } };
+    const versions = eventSchemaVersions as Record<string, number>;
+    const current = versions.UserRegistered!;
+    versions.UserRegistered = 2;
+    try {
+      // Stored at version 2: read as version 1 (its version lost), it would be upcast again.
+      const full = { type: 'UserRegistered', data: registered, metadata: { schemaVersion: 2, correlationId: 'c-1' } };
+      const slim = { ...full, metadata: Object.fromEntries(UPCAST_METADATA_KEYS.map((key) => [key, full.metadata[key as keyof typeof full.metadata]])) };
+      expect(toCurrentEvent(slim, upcasting)).toEqual(toCurrentEvent(full, upcasting));
+      expect(toCurrentEvent(slim, upcasting).data).toMatchObject({ priority: '' });
+      expect(toCurrentEvent({ ...full, metadata: {} }, upcasting).data).toMatchObject({ priority: 'specialUser' });
+    } finally {
+      versions.UserRegistered = current;
+    }
   });
 });

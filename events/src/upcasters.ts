@@ -44,6 +44,9 @@ export interface StoredEventShape {
   metadata: Record<string, unknown>;
 }
 
+/** The metadata keys `toCurrentEvent` reads: a reader that only upcasts asks the store for these alone. */
+export const UPCAST_METADATA_KEYS: readonly string[] = ['schemaVersion'];
+
 /** A stored event in its current shape: its schema version read from its metadata (1 when absent), upcast and validated. */
 export function toCurrentEvent(recorded: StoredEventShape, registry: UpcasterRegistry = upcasters): DomainEvent {
   const version = typeof recorded.metadata.schemaVersion === 'number' ? recorded.metadata.schemaVersion : 1;

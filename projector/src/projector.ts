@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { positionToString, type EventStore, type RecordedEvent, type Subscription } from '@pass/events';
+import { positionToString, UPCAST_METADATA_KEYS, type EventStore, type RecordedEvent, type Subscription } from '@pass/events';
 import type { LivePublisher } from './live/publisher';
 import { LivePusher, type PushMode } from './live/pusher';
 import { projectorMetrics, type ProjectorMetrics } from './metrics';
@@ -218,6 +218,8 @@ class KeyspaceProjector implements Projector {
       after: this.progress.position,
       maxBatchSize: this.deps.maxBatchSize ?? READ_PAGE,
       sealedTypes: UNPROJECTED_TYPES,
+      // Projections read no metadata but what upcasting needs: the rest is neither sent nor parsed.
+      metadataKeys: UPCAST_METADATA_KEYS,
       onEvents: this.watch.track((recorded) => this.handle(recorded)),
       onCaughtUp: () => this.onCaughtUp(),
       onError: (error) => {

@@ -79,6 +79,12 @@ export interface ReadAllOptions {
   /** Exclusive: events strictly after this position. Default START. */
   after?: GlobalPosition;
   maxCount?: number;
+  /**
+   * The metadata keys this reader uses: a store may deliver each event's metadata with only
+   * these keys (the SQL stores do), so a long read neither sends nor parses the rest.
+   * Default: all of it.
+   */
+  metadataKeys?: readonly string[];
 }
 
 export interface SubscribeToAllOptions {
@@ -95,6 +101,8 @@ export interface SubscribeToAllOptions {
   onError?: (error: unknown) => void;
   /** Upper bound on a batch. */
   maxBatchSize?: number;
+  /** As ReadAllOptions.metadataKeys, for every batch. */
+  metadataKeys?: readonly string[];
   /**
    * Event types whose personal fields this subscriber never reads: a store that keeps personal
    * data sealed (EncryptingEventStore) delivers them still sealed instead of decrypting them.

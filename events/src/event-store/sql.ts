@@ -262,7 +262,7 @@ interface AppendRow {
 
 const toNumber = (v: string | number | bigint) => Number(v);
 
-function toEvent(row: EventRow): RecordedEvent {
+function toEvent(row: EventRow, metadata: Record<string, unknown> = row.metadata ?? {}): RecordedEvent {
   return {
     id: row.event_id,
     streamId: row.stream_id,
@@ -270,9 +270,19 @@ function toEvent(row: EventRow): RecordedEvent {
     position: { commit: BigInt(row.tx), prepare: BigInt(row.global_position) },
     type: row.type,
     data: row.data,
-    metadata: row.metadata ?? {},
+    metadata,
     recordedAt: new Date(Number(row.recorded_ms)),
   };
+}
+
+/** An event of a `$all` read that kept only some metadata keys, each in its own column (slimColumns). */
+function toSlimEvent(row: EventRow & Record<string, unknown>, keys: readonly string[]): RecordedEvent {
+  const metadata: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) {
+    const value = row[`m${i}`];
+    if (value !== null && value !== undefined) metadata[keys[i]!] = value;
+  }
+  return toEvent(row, metadata);
 }
 
 const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE']);
@@ -296,6 +306,13 @@ export function isConnectionFailure(error: unknown): boolean {
 
 const COLUMNS = `event_id::text AS event_id, stream_id, revision, transaction_id::text AS tx, global_position, type, data, metadata,
   floor(extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms`;
+
+/** COLUMNS with, instead of the whole metadata, each of `keys` as a column `m<i>` (metadata->'<key>'). */
+function slimColumns(keys: readonly string[]): string {
+  for (const key of keys) if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(key)) throw new Error(`Not a metadata key to read: "${key}"`);
+  const metadata = keys.map((key, i) => `metadata->'${key}' AS m${i}`).join(', ');
+  return COLUMNS.replace('metadata,', keys.length > 0 ? `${metadata},` : '');
+}
 
 export interface SqlEventStoreOptions {
   kind: string;
@@ -347,6 +364,8 @@ export class SqlEventStore implements EventStore {
     streamBackwards: string;
     allFromStart: string;
     allAfter: string;
+    /** allFromStart and allAfter for a set of metadata keys (ReadAllOptions.metadataKeys), made once each. */
+    slimAll: (keys: readonly string[]) => { fromStart: string; after: string };
     head: string;
     count: string;
     pendingFromStart: string;
@@ -390,6 +409,7 @@ export class SqlEventStore implements EventStore {
     const s = quoteIdent(options.schema);
     const horizon = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
     const after = `(transaction_id, global_position) > ($1::text::xid8, $2::bigint)`;
+    const slim = new Map<string, { fromStart: string; after: string }>();
     this.sql = {
       append: `SELECT ${s}.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS r`,
       appendOne: `SELECT ${s}.append_event($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb) AS r`,
@@ -406,6 +426,19 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       streamBackwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
       allFromStart: `SELECT ${COLUMNS} FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id, global_position LIMIT $1`,
       allAfter: `SELECT ${COLUMNS} FROM ${s}.events WHERE ${after} AND ${horizon} ORDER BY transaction_id, global_position LIMIT $3`,
+      slimAll: (keys) => {
+        const name = keys.join(',');
+        let made = slim.get(name);
+        if (!made) {
+          const columns = slimColumns(keys);
+          made = {
+            fromStart: `SELECT ${columns} FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id, global_position LIMIT $1`,
+            after: `SELECT ${columns} FROM ${s}.events WHERE ${after} AND ${horizon} ORDER BY transaction_id, global_position LIMIT $3`,
+          };
+          slim.set(name, made);
+        }
+        return made;
+      },
       head: `SELECT transaction_id::text AS tx, global_position FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
       count: `SELECT count(*) AS n FROM ${s}.events WHERE ${horizon}`,
       pendingFromStart: `SELECT EXISTS (SELECT 1 FROM ${s}.events WHERE NOT (${horizon})) AS pending`,
@@ -523,18 +556,20 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
     if (limit !== null && limit <= 0) return [];
     const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
     const rows = await this.run<EventRow>(backwards ? this.sql.streamBackwards : this.sql.streamForwards, [streamId, from, limit], `read stream "${streamId}"`);
-    return rows.map(toEvent);
+    return rows.map((row) => toEvent(row));
   }
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const limit = options.maxCount ?? null;
     if (limit !== null && limit <= 0) return [];
     const after = options.after ?? START;
+    const keys = options.metadataKeys;
+    const sql = keys ? this.sql.slimAll(keys) : { fromStart: this.sql.allFromStart, after: this.sql.allAfter };
     const rows =
       after.commit < 0n
-        ? await this.run<EventRow>(this.sql.allFromStart, [limit], 'read $all')
-        : await this.run<EventRow>(this.sql.allAfter, [after.commit.toString(), after.prepare.toString(), limit], 'read $all');
-    return rows.map(toEvent);
+        ? await this.run<EventRow>(sql.fromStart, [limit], 'read $all')
+        : await this.run<EventRow>(sql.after, [after.commit.toString(), after.prepare.toString(), limit], 'read $all');
+    return keys ? rows.map((row) => toSlimEvent(row as EventRow & Record<string, unknown>, keys)) : rows.map((row) => toEvent(row));
   }
 
   async headPosition(): Promise<GlobalPosition> {
@@ -597,7 +632,7 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       const read = (from: GlobalPosition) => {
         // Cleared before reading: an append acknowledged during the read sets it again.
         signalled = false;
-        return this.readAll({ after: from, maxCount: maxBatch });
+        return this.readAll({ after: from, maxCount: maxBatch, ...(options.metadataKeys ? { metadataKeys: options.metadataKeys } : {}) });
       };
       /** The page after a full batch, read while the handler works on that batch (catch-up). */
       let ahead: { after: GlobalPosition; page: Promise<RecordedEvent[]> } | undefined;

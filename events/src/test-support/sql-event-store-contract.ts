@@ -1,11 +1,13 @@
 /**
  * Behaviour of the SQL adapters (PGlite, PostgreSQL) beyond the shared contract: event ids are
- * unique across the whole store, and a closed store says it is unavailable.
+ * unique across the whole store, a read can ask for some metadata keys alone, and a closed store
+ * says it is unavailable.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEvent, type ContractHarness } from './event-store-contract';
-import { EventStoreUnavailableError, WrongExpectedRevisionError, type EventStore } from '../event-store/port';
+import { EventStoreUnavailableError, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '../event-store/port';
+import { eventually } from './eventually';
 import { DuplicateEventIdError } from '../event-store/sql';
 
 export function describeSqlEventStoreSpecifics(name: string, makeHarness: () => Promise<ContractHarness>, options: { skip?: boolean } = {}): void {
@@ -70,6 +72,35 @@ export function describeSqlEventStoreSpecifics(name: string, makeHarness: () => 
       expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected', 'fulfilled']);
       expect((outcomes[3] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
       expect((await store.readStream(s)).map((e) => e.revision)).toEqual([0, 1, 2]);
+    });
+
+    it('a $all read asked for some metadata keys delivers those alone, the events otherwise whole', async () => {
+      const s = stream('slim');
+      const before = await store.headPosition();
+      const rich = { ...newEvent('Rich', { n: 1, name: 'Ann' }), metadata: { schemaVersion: 2, actor: { type: 'user', id: 'u-1' }, correlationId: randomUUID() } };
+      const bare = { ...newEvent('Bare'), metadata: { correlationId: randomUUID() } };
+      await store.append(s, [rich, bare]);
+      const whole = (await store.readAll({ after: before })).filter((e) => e.streamId === s);
+      const slim = (await store.readAll({ after: before, metadataKeys: ['schemaVersion', 'actor'] })).filter((e) => e.streamId === s);
+      expect(slim.map((e) => e.metadata)).toEqual([{ schemaVersion: 2, actor: { type: 'user', id: 'u-1' } }, {}]);
+      expect(slim.map(({ metadata: _m, ...rest }) => rest)).toEqual(whole.map(({ metadata: _m, ...rest }) => rest));
+      expect((await store.readAll({ after: before, metadataKeys: [] })).filter((e) => e.streamId === s).map((e) => e.metadata)).toEqual([{}, {}]);
+      await expect(store.readAll({ metadataKeys: ["x'; DROP TABLE events; --"] })).rejects.toThrow(/Not a metadata key/);
+    });
+
+    it('a subscription asked for some metadata keys delivers every batch with those alone', async () => {
+      const s = stream('slim-sub');
+      const before = await store.headPosition();
+      await store.append(s, [{ ...newEvent(), metadata: { schemaVersion: 3, correlationId: randomUUID() } }]);
+      const delivered: RecordedEvent[] = [];
+      const sub = store.subscribeToAll({ after: before, maxBatchSize: 1, metadataKeys: ['schemaVersion'], onEvents: (batch) => void delivered.push(...batch.filter((e) => e.streamId === s)) });
+      try {
+        await eventually(() => expect(delivered).toHaveLength(1));
+        await store.append(s, [{ ...newEvent(), metadata: { schemaVersion: 4, correlationId: randomUUID() } }]);
+        await eventually(() => expect(delivered.map((e) => e.metadata)).toEqual([{ schemaVersion: 3 }, { schemaVersion: 4 }]));
+      } finally {
+        await sub.stop();
+      }
     });
 
     it('a closed store answers EventStoreUnavailableError', async () => {
