@@ -15,6 +15,7 @@
  * projection code), then, after a graceful stop that writes the read-model snapshot, again: the
  * restart loads the snapshots and catches up from their checkpoints. Both are reported;
  * the limit is the restart's. The seeded directory is kept in bench/.cache between runs.
+ * BENCH_COLD_CPU_PROF=<dir> starts the standalone process with --cpu-prof into that folder.
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -151,7 +152,10 @@ interface Start {
 /** Starts the standalone process on `dir` and times it until /readyz answers 200. */
 async function timedStart(dir: string, secret: string): Promise<Start> {
   const started = performance.now();
-  const service = await spawnStandalone({ DATA_DIR: dir, WEB_DIST_DIR: join(dir, 'no-web-build'), SESSION_SECRET: secret }, 20 * 60_000);
+  const profile = process.env.BENCH_COLD_CPU_PROF;
+  const service = await spawnStandalone({ DATA_DIR: dir, WEB_DIST_DIR: join(dir, 'no-web-build'), SESSION_SECRET: secret }, 20 * 60_000, {
+    ...(profile ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profile}`] } : {}),
+  });
   while ((await status(`${service.url}/readyz`)) !== 200) {
     if (performance.now() - started > 30 * 60_000) throw new Error('not ready after 30 minutes');
     await new Promise((done) => setTimeout(done, 100));

@@ -186,6 +186,7 @@ export async function openPgliteEventStore(options: PgliteEventStoreOptions = {}
     client,
     schema: SCHEMA,
     singleWriter: true,
+    pagesAsJson: true,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
     release: async () => {

@@ -1,14 +1,14 @@
 /**
  * Behaviour of the SQL adapters (PGlite, PostgreSQL) beyond the shared contract: event ids are
- * unique across the whole store, a read can ask for some metadata keys alone, and a closed store
- * says it is unavailable.
+ * unique across the whole store, a read can ask for some metadata keys alone, a page read as one
+ * JSON value equals the same page read as rows, and a closed store says it is unavailable.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEvent, type ContractHarness } from './event-store-contract';
 import { EventStoreUnavailableError, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '../event-store/port';
 import { eventually } from './eventually';
-import { DuplicateEventIdError } from '../event-store/sql';
+import { DuplicateEventIdError, SqlEventStore } from '../event-store/sql';
 
 export function describeSqlEventStoreSpecifics(name: string, makeHarness: () => Promise<ContractHarness>, options: { skip?: boolean } = {}): void {
   describe.skipIf(options.skip === true)(`SQL event store: ${name}`, () => {
@@ -101,6 +101,26 @@ export function describeSqlEventStoreSpecifics(name: string, makeHarness: () => 
       } finally {
         await sub.stop();
       }
+    });
+
+    it('a $all page read as one JSON value is the page read as rows, event for event', async () => {
+      const sql = store as SqlEventStore;
+      const reading = (pagesAsJson: boolean) => new SqlEventStore({ kind: sql.kind, client: sql.client, schema: sql.schema, pagesAsJson, release: async () => {} });
+      const s = stream('json-page');
+      const before = await store.headPosition();
+      const odd = { text: 'tab\t"quote" \\ ünï 😀\n', nested: { a: [1, 2.5, null, true], empty: {} }, big: 9007199254740991 };
+      await store.append(s, [
+        { ...newEvent('Odd', odd), metadata: { schemaVersion: 2, actor: { type: 'user', id: 'u-1' } } },
+        { ...newEvent('NullData', null), metadata: {} },
+      ]);
+      for (const keys of [undefined, ['schemaVersion'], ['schemaVersion', 'actor', 'missing']]) {
+        const options = { after: before, ...(keys ? { metadataKeys: keys } : {}) };
+        const [rows, json] = await Promise.all([reading(false).readAll(options), reading(true).readAll(options)]);
+        expect(json).toEqual(rows);
+        expect(json.filter((e) => e.streamId === s).map((e) => e.data)).toEqual([odd, null]);
+        expect((await reading(true).readAll({ ...options, maxCount: 1 })).map((e) => e.id)).toEqual([rows[0]!.id]);
+      }
+      expect(await reading(true).readAll({ after: await store.headPosition() })).toEqual([]);
     });
 
     it('a closed store answers EventStoreUnavailableError', async () => {

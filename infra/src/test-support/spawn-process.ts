@@ -43,8 +43,8 @@ export function spawnService(name: ServiceName, env: Record<string, string>, tim
 }
 
 /** The standalone process, as `npm start` runs it (minus the web build). */
-export function spawnStandalone(env: Record<string, string>, timeoutMs = 60_000): Promise<SpawnedService> {
-  return spawnEntry('standalone', standaloneEntry, env, timeoutMs);
+export function spawnStandalone(env: Record<string, string>, timeoutMs = 60_000, options: { nodeFlags?: string[] } = {}): Promise<SpawnedService> {
+  return spawnEntry('standalone', standaloneEntry, env, timeoutMs, options);
 }
 
 const HEAD_LINES = 500;
