@@ -396,6 +396,8 @@ export interface SqlEventStoreOptions {
 }
 
 const DEFAULT_BATCH = 500;
+/** The largest `$all` read sent back as one JSON value (pagesAsJson): ~500 bytes an event. */
+const JSON_PAGE_MAX = 50_000;
 
 /** Which subscription's handler is running, so stop() called from inside it does not wait for itself. */
 const handlerContext = new AsyncLocalStorage<object>();
@@ -417,8 +419,8 @@ export class SqlEventStore implements EventStore {
     appendRetry: string;
     streamForwards: string;
     streamBackwards: string;
-    /** The `$all` reads for the whole metadata (undefined) or a set of its keys (ReadAllOptions.metadataKeys), made once each. */
-    all: (keys: readonly string[] | undefined) => { fromStart: string; after: string };
+    /** The `$all` reads for the whole metadata (undefined) or a set of its keys (ReadAllOptions.metadataKeys), as rows or JSON pages, made once each. */
+    all: (keys: readonly string[] | undefined, asJson: boolean) => { fromStart: string; after: string };
     head: string;
     count: string;
     pendingFromStart: string;
@@ -479,10 +481,10 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       appendRetry: `SELECT ${s}.append_retry($1, $2, $3::uuid[]) AS r`,
       streamForwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
       streamBackwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
-      all: (keys) => {
-        const name = keys ? keys.join(',') : '*';
+      all: (keys, asJson) => {
+        const name = `${asJson ? 'json' : 'rows'}:${keys ? keys.join(',') : '*'}`;
         let made = reads.get(name);
-        if (!made) reads.set(name, (made = allReads(s, keys, this.pagesAsJson)));
+        if (!made) reads.set(name, (made = allReads(s, keys, asJson)));
         return made;
       },
       head: `SELECT transaction_id::text AS tx, global_position FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
@@ -610,12 +612,14 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
     if (limit !== null && limit <= 0) return [];
     const after = options.after ?? START;
     const keys = options.metadataKeys;
-    const sql = this.sql.all(keys);
+    // A read without a bound stays rows: the whole store as one JSON text could outgrow a string.
+    const asJson = this.pagesAsJson && limit !== null && limit <= JSON_PAGE_MAX;
+    const sql = this.sql.all(keys, asJson);
     const rows =
       after.commit < 0n
         ? await this.run<EventRow>(sql.fromStart, [limit], 'read $all')
         : await this.run<EventRow>(sql.after, [after.commit.toString(), after.prepare.toString(), limit], 'read $all');
-    if (this.pagesAsJson) return fromJsonPage((rows[0] as unknown as { page: JsonPageEvent[] }).page, keys);
+    if (asJson) return fromJsonPage((rows[0] as unknown as { page: JsonPageEvent[] }).page, keys);
     return keys ? rows.map((row) => toSlimEvent(row as EventRow & Record<string, unknown>, keys)) : rows.map((row) => toEvent(row));
   }
 

@@ -114,13 +114,15 @@ export function describeSqlEventStoreSpecifics(name: string, makeHarness: () => 
         { ...newEvent('NullData', null), metadata: {} },
       ]);
       for (const keys of [undefined, ['schemaVersion'], ['schemaVersion', 'actor', 'missing']]) {
-        const options = { after: before, ...(keys ? { metadataKeys: keys } : {}) };
+        const options = { after: before, maxCount: 1_000, ...(keys ? { metadataKeys: keys } : {}) };
         const [rows, json] = await Promise.all([reading(false).readAll(options), reading(true).readAll(options)]);
         expect(json).toEqual(rows);
         expect(json.filter((e) => e.streamId === s).map((e) => e.data)).toEqual([odd, null]);
         expect((await reading(true).readAll({ ...options, maxCount: 1 })).map((e) => e.id)).toEqual([rows[0]!.id]);
       }
-      expect(await reading(true).readAll({ after: await store.headPosition() })).toEqual([]);
+      expect(await reading(true).readAll({ after: await store.headPosition(), maxCount: 10 })).toEqual([]);
+      // Unbounded, it reads rows: the whole store as one JSON text could outgrow a string.
+      expect((await reading(true).readAll({ after: before })).filter((e) => e.streamId === s).map((e) => e.data)).toEqual([odd, null]);
     });
 
     it('a closed store answers EventStoreUnavailableError', async () => {
