@@ -62,6 +62,18 @@ const freshDir = () => {
 };
 
 describe('EncryptingEventStore', () => {
+  it('text a member typed that starts like a sealed value (pd1:…) is sealed like any other and reads back as typed', async () => {
+    const inner = await openPgliteEventStore();
+    const store = new EncryptingEventStore(inner, new MemoryKeyStore());
+    const typed = 'pd1:AAAA secret text';
+    await store.append('user-p', [registered('p', 'pat@example.com'), chat('p', 'pd1:', typed)]);
+    expect(await rawRows(inner)).not.toContain('secret text');
+    const read = await store.readAll();
+    expect(read.map((e) => (e.data as { message?: string; nickname?: string }).message ?? null)).toEqual([null, typed]);
+    expect((read[1]!.data as { nickname: string }).nickname).toBe('pd1:');
+    await store.close();
+  });
+
   it('the inner store never sees a personal field in clear; every read gives it back', async () => {
     const inner = await openPgliteEventStore();
     const store = new EncryptingEventStore(inner, new MemoryKeyStore());

@@ -109,9 +109,12 @@ function ownerWhere(type: string, data: unknown, wanted: (value: unknown) => boo
 const ownerToEncrypt = (type: string, data: unknown) => ownerWhere(type, data, needsEncryption);
 const ownerToDecrypt = (type: string, data: unknown) => ownerWhere(type, data, isEncrypted);
 
-/** '' says nothing about the member and stays as it is; `pd1:` values are encrypted already. */
+/**
+ * '' says nothing about the member and stays as it is; any other text is sealed, even one that
+ * starts like a sealed value: a member may type `pd1:` too, and what is appended is always clear.
+ */
 function needsEncryption(value: unknown): value is string {
-  return typeof value === 'string' && value !== '' && !isEncrypted(value);
+  return typeof value === 'string' && value !== '';
 }
 
 /**
@@ -122,14 +125,16 @@ function needsEncryption(value: unknown): value is string {
 const SEALED_FIELDS = '*';
 const IN_SEALED = ENCRYPTED_PREFIX;
 
-/** The event as stored: its personal fields encrypted, or erased when the member's key is destroyed. */
+/**
+ * The event as stored: its personal fields encrypted, or erased when the member's key is destroyed.
+ * Its fields are clear text (what the command side appends; the migration passes only events that
+ * still hold clear text): one that starts with `pd1:` is sealed like any other.
+ */
 export function encryptEvent<E extends { type: string; data: unknown }>(e: E, keys: Map<string, Buffer>): E {
   const spec = personalFieldsOf(e.type);
   if (!spec || !isObject(e.data)) return e;
   const owner = e.data[spec.owner];
   if (typeof owner !== 'string') return e;
-  // An event already sealed is stored as it is (the migration meets such events again).
-  if (spec.fields.some((f) => isEncrypted((e.data as Data)[f]))) return e;
   const clear = spec.fields.filter((f) => needsEncryption((e.data as Data)[f]));
   if (clear.length === 0) return e;
   const key = keys.get(owner);
