@@ -275,14 +275,19 @@ function toEvent(row: EventRow, metadata: Record<string, unknown> = row.metadata
   };
 }
 
-/** An event of a `$all` read that kept only some metadata keys, each in its own column (slimColumns). */
-function toSlimEvent(row: EventRow & Record<string, unknown>, keys: readonly string[]): RecordedEvent {
+/** The metadata of a read that kept only `keys`: the i-th key's value is `valueAt(i)`; absent ones are left out. */
+function pickMetadata(keys: readonly string[], valueAt: (i: number) => unknown): Record<string, unknown> {
   const metadata: Record<string, unknown> = {};
   for (let i = 0; i < keys.length; i++) {
-    const value = row[`m${i}`];
+    const value = valueAt(i);
     if (value !== null && value !== undefined) metadata[keys[i]!] = value;
   }
-  return toEvent(row, metadata);
+  return metadata;
+}
+
+/** An event of a `$all` read that kept only some metadata keys, each in its own column (slimColumns). */
+function toSlimEvent(row: EventRow & Record<string, unknown>, keys: readonly string[]): RecordedEvent {
+  return toEvent(row, pickMetadata(keys, (i) => row[`m${i}`]));
 }
 
 /** One event of a page read as JSON (allReads): the row's columns in order, metadata as asked. */
@@ -291,14 +296,7 @@ type JsonPageEvent = [id: string, streamId: string, revision: number, tx: string
 /** The events of a page read as one JSON array; `keys`: the metadata keys asked for (else the whole metadata). */
 function fromJsonPage(page: JsonPageEvent[], keys: readonly string[] | undefined): RecordedEvent[] {
   return page.map((e) => {
-    let metadata: Record<string, unknown>;
-    if (keys) {
-      metadata = {};
-      for (let i = 0; i < keys.length; i++) {
-        const value = e[7 + i];
-        if (value !== null && value !== undefined) metadata[keys[i]!] = value;
-      }
-    } else metadata = (e[7] as Record<string, unknown> | null) ?? {};
+    const metadata = keys ? pickMetadata(keys, (i) => e[7 + i]) : ((e[7] as Record<string, unknown> | null) ?? {});
     return {
       id: e[0],
       streamId: e[1],
@@ -331,6 +329,11 @@ export function isConnectionFailure(error: unknown): boolean {
   );
 }
 
+/** `$all` holds what committed below every transaction still running: see docs/architecture.md, "Event store". */
+const HORIZON = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
+/** Strictly after the position given as $1 (transaction id as text) and $2 (global position). */
+const AFTER = `(transaction_id, global_position) > ($1::text::xid8, $2::bigint)`;
+
 const COLUMNS = `event_id::text AS event_id, stream_id, revision, transaction_id::text AS tx, global_position, type, data, metadata,
   floor(extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms`;
 
@@ -342,13 +345,12 @@ function slimColumns(keys: readonly string[]): string {
 }
 
 /**
- * The two `$all` reads (from the start, after a position) for the whole metadata (`keys`
- * undefined) or only some keys; as rows, or (`asJson`) each page as one JSON array of arrays
- * (fromJsonPage), so the driver hands back one value instead of every field of every row.
+ * The two `$all` reads (from the start: `$1` the limit; after a position: `$1`, `$2` as AFTER,
+ * `$3` the limit) of schema `s` (quoted), for the whole metadata (`keys` undefined) or only some
+ * keys; as rows, or (`asJson`) each page as one JSON array of arrays (fromJsonPage), so the driver
+ * hands back one value instead of every field of every row. The bench's read floor uses the rows.
  */
-function allReads(s: string, keys: readonly string[] | undefined, asJson: boolean): { fromStart: string; after: string } {
-  const horizon = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
-  const after = `(transaction_id, global_position) > ($1::text::xid8, $2::bigint)`;
+export function allReads(s: string, keys: readonly string[] | undefined, asJson: boolean): { fromStart: string; after: string } {
   const columns = keys ? slimColumns(keys) : COLUMNS;
   const order = 'ORDER BY transaction_id, global_position';
   const read = (where: string, limit: string) => {
@@ -358,7 +360,7 @@ function allReads(s: string, keys: readonly string[] | undefined, asJson: boolea
     const fields = ['e.event_id', 'e.stream_id', 'e.revision', 'e.tx', 'e.global_position::text', 'e.type', 'e.data', ...metadata, 'e.recorded_ms'];
     return `SELECT coalesce(json_agg(json_build_array(${fields.join(', ')}) ORDER BY e.tx::xid8, e.global_position), '[]') AS page FROM (${rows}) e`;
   };
-  return { fromStart: read(horizon, '$1'), after: read(`${after} AND ${horizon}`, '$3') };
+  return { fromStart: read(HORIZON, '$1'), after: read(`${AFTER} AND ${HORIZON}`, '$3') };
 }
 
 export interface SqlEventStoreOptions {
@@ -406,6 +408,7 @@ export class SqlEventStore implements EventStore {
   readonly kind: string;
   /** The store's own connection, for tools that must measure or inspect the same database (bench). */
   readonly client: SqlClient;
+  /** The schema its tables live in (unquoted). */
   readonly schema: string;
   private readonly logger: EventStoreLogger | undefined;
   private readonly pollIntervalMs: number;
@@ -464,8 +467,6 @@ export class SqlEventStore implements EventStore {
     this.pagesAsJson = options.pagesAsJson ?? false;
     this.release = options.release;
     const s = quoteIdent(options.schema);
-    const horizon = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
-    const after = `(transaction_id, global_position) > ($1::text::xid8, $2::bigint)`;
     const reads = new Map<string, { fromStart: string; after: string }>();
     this.sql = {
       append: `SELECT ${s}.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS r`,
@@ -487,10 +488,10 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
         if (!made) reads.set(name, (made = allReads(s, keys, asJson)));
         return made;
       },
-      head: `SELECT transaction_id::text AS tx, global_position FROM ${s}.events WHERE ${horizon} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
-      count: `SELECT count(*) AS n FROM ${s}.events WHERE ${horizon}`,
-      pendingFromStart: `SELECT EXISTS (SELECT 1 FROM ${s}.events WHERE NOT (${horizon})) AS pending`,
-      pendingAfter: `SELECT EXISTS (SELECT 1 FROM ${s}.events WHERE ${after} AND NOT (${horizon})) AS pending`,
+      head: `SELECT transaction_id::text AS tx, global_position FROM ${s}.events WHERE ${HORIZON} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+      count: `SELECT count(*) AS n FROM ${s}.events WHERE ${HORIZON}`,
+      pendingFromStart: `SELECT EXISTS (SELECT 1 FROM ${s}.events WHERE NOT (${HORIZON})) AS pending`,
+      pendingAfter: `SELECT EXISTS (SELECT 1 FROM ${s}.events WHERE ${AFTER} AND NOT (${HORIZON})) AS pending`,
     };
   }
 
