@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { deserialize, serialize } from 'node:v8';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EventStore } from '@pass/events';
@@ -42,7 +41,8 @@ describe('read-model snapshots (standalone restarts)', () => {
     await projectInto(direct, toPositioned(await store.readAll({ maxCount: 100_000 })));
     return direct.dump();
   };
-  const snapshots = (readModels: MemoryReadModelStore, eventStore = store) => createReadModelSnapshots({ file, readModels, eventStore, logger });
+  // Parts of 40 entries: the file holds many of each kind, read back one at a time.
+  const snapshots = (readModels: MemoryReadModelStore, eventStore = store) => createReadModelSnapshots({ file, readModels, eventStore, logger, partEntries: 40 });
 
   it('a restart restores the read models and catches up from their checkpoint, equal to a clean rebuild', async () => {
     await appendEvents(store, events.slice(0, 500));
@@ -84,14 +84,25 @@ describe('read-model snapshots (standalone restarts)', () => {
     await snapshots(readModels).save('shutdown');
     const bytes = readFileSync(file);
     const headerEnd = 4 + bytes.readUInt32BE(0);
-    const body = deserialize(bytes.subarray(headerEnd)) as { fingerprint: string };
-    writeFileSync(file, Buffer.concat([bytes.subarray(0, headerEnd), serialize({ ...body, fingerprint: 'older projections' })]));
+    const header = JSON.parse(bytes.subarray(4, headerEnd).toString('utf8')) as { fingerprint: string };
+    const older = Buffer.from(JSON.stringify({ ...header, fingerprint: 'older projections' }));
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(older.length);
+    writeFileSync(file, Buffer.concat([length, older, bytes.subarray(headerEnd)]));
     expect(await snapshots(createMemoryReadModels()).load()).toBe('discarded');
 
     await snapshots(readModels).save('again'); // the discarded file was removed, so this writes anew
     writeFileSync(file, readFileSync(file).subarray(0, 200));
     expect(await snapshots(createMemoryReadModels()).load()).toBe('discarded');
     expect(await snapshots(createMemoryReadModels()).load()).toBe('none');
+
+    // Cut in a later part: the read models restored so far are not kept.
+    await snapshots(readModels).save('once more');
+    const whole = readFileSync(file);
+    writeFileSync(file, whole.subarray(0, whole.length - 10));
+    const damaged = createMemoryReadModels();
+    expect(await snapshots(damaged).load()).toBe('discarded');
+    expect((await (await damaged.active()).dump()).rows).toEqual([]);
   });
 
   it('nothing is written for empty read models, and a missing file loads nothing', async () => {

@@ -8,23 +8,29 @@
  * is still in the store with the same id (the data directory was not replaced or restored);
  * otherwise it is ignored and the read models are rebuilt from the events. It is written to a
  * temporary file, flushed and renamed, so a crash leaves the previous one whole.
+ *
+ * The file: a 4-byte length and a JSON header (format, fingerprint, the checkpoint's event id,
+ * the number of parts), then each part of the state (MemoryStatePart) as a 4-byte length and its
+ * v8 serialisation. A restart reads, checks and takes one part at a time.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { Logger } from 'pino';
 import { positionFromString, positionToString, type EventStore } from '@pass/events';
-import type { MemoryKeyspaceState, MemoryReadModelStore } from './memory';
+import type { MemoryReadModelStore, MemoryStateHead, MemoryStatePart } from './memory';
 
-const FORMAT = 1;
+const FORMAT = 3;
 
-interface SnapshotFile {
+interface SnapshotHeader {
   format: number;
   fingerprint: string;
   savedAt: string;
-  state: MemoryKeyspaceState;
+  /** The id of the checkpoint's event (which store the snapshot belongs to). */
+  eventId: string;
+  parts: number;
 }
 
 const here = import.meta.dirname;
@@ -58,17 +64,42 @@ async function eventIdAt(store: EventStore, checkpoint: string): Promise<string 
   return event && positionToString(event.position) === checkpoint ? event.id : undefined;
 }
 
-/** The snapshot in `file` and the id of its checkpoint's event (written as a small header before it). */
-async function readSnapshotFile(file: string): Promise<{ snapshot: SnapshotFile; eventId: string } | { unusable: string }> {
+/** Reads exactly `length` bytes at the file's current position (a short read: the file is damaged). */
+function readExactly(fd: number, length: number): Buffer {
+  const bytes = Buffer.allocUnsafe(length);
+  let done = 0;
+  while (done < length) {
+    const n = readSync(fd, bytes, done, length - done, null);
+    if (n === 0) throw new Error(`the file ends ${length - done} bytes early`);
+    done += n;
+  }
+  return bytes;
+}
+
+/** A length-prefixed item at the file's current position. */
+const readItem = (fd: number): Buffer => readExactly(fd, readExactly(fd, 4).readUInt32BE(0));
+
+/** The header and the head part of the snapshot open at `fd` (the position moves past them). */
+function openSnapshot(fd: number): { header: SnapshotHeader; head: MemoryStateHead } | { unusable: string } {
   try {
-    const bytes = await readFile(file);
-    const headerLength = bytes.readUInt32BE(0);
-    const header = JSON.parse(bytes.subarray(4, 4 + headerLength).toString('utf8')) as { format: number; eventId: string };
+    const header = JSON.parse(readItem(fd).toString('utf8')) as SnapshotHeader;
     if (header.format !== FORMAT) return { unusable: `format ${header.format}, expected ${FORMAT}` };
-    return { snapshot: deserialize(bytes.subarray(4 + headerLength)) as SnapshotFile, eventId: header.eventId };
+    // The head part comes first and holds the checkpoint.
+    const [head] = readParts(fd, 1);
+    return head?.part === 'head' ? { header, head } : { unusable: 'it does not begin with the head of the state' };
   } catch (error) {
     return { unusable: `unreadable: ${(error as Error).message}` };
   }
+}
+
+function* withHead(head: MemoryStatePart, rest: Iterable<MemoryStatePart>): Generator<MemoryStatePart> {
+  yield head;
+  yield* rest;
+}
+
+/** The parts after the header, read and deserialised one at a time. */
+function* readParts(fd: number, count: number): Generator<MemoryStatePart> {
+  for (let i = 0; i < count; i++) yield deserialize(readItem(fd)) as MemoryStatePart;
 }
 
 export interface ReadModelSnapshotsDeps {
@@ -76,6 +107,8 @@ export interface ReadModelSnapshotsDeps {
   readModels: MemoryReadModelStore;
   eventStore: EventStore;
   logger: Logger;
+  /** Entries per part of the file (default: the memory adapter's); small in tests, to write many parts. */
+  partEntries?: number;
 }
 
 export type LoadOutcome = 'loaded' | 'none' | 'discarded';
@@ -103,25 +136,26 @@ export function createReadModelSnapshots(deps: ReadModelSnapshotsDeps): ReadMode
   async function write(reason: string): Promise<void> {
     const started = performance.now();
     // Captured and serialised in one synchronous step, so no batch lands in between.
-    const state = deps.readModels.exportActive();
-    const { checkpoint } = state;
+    const { checkpoint, parts } = deps.readModels.exportActive(deps.partEntries);
     if (!fingerprint || checkpoint === null || checkpoint === savedCheckpoint) return;
-    const body = serialize({ format: FORMAT, fingerprint, savedAt: new Date().toISOString(), state } satisfies SnapshotFile);
+    const bodies = parts.map((part) => serialize(part));
     const serialisedMs = performance.now() - started;
     const eventId = await eventIdAt(deps.eventStore, checkpoint);
     if (!eventId) {
       log.warn({ checkpoint }, 'the checkpoint has no event in the store; snapshot not written');
       return;
     }
-    // The id of the checkpoint's event (which store the snapshot belongs to) goes in a small
-    // header; the state was serialised before the await above.
-    const header = Buffer.from(JSON.stringify({ format: FORMAT, eventId }));
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(header.length);
+    const header = Buffer.from(JSON.stringify({ format: FORMAT, fingerprint, savedAt: new Date().toISOString(), eventId, parts: bodies.length } satisfies SnapshotHeader));
+    const items = [header, ...bodies].flatMap((item) => {
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(item.length);
+      return [length, item];
+    });
+    const bytes = items.reduce((sum, item) => sum + item.length, 0);
     const tmp = `${deps.file}.tmp`;
     const handle = await open(tmp, 'w');
     try {
-      await handle.writev([length, header, body]);
+      await handle.writev(items);
       await handle.sync();
     } finally {
       await handle.close();
@@ -130,24 +164,35 @@ export function createReadModelSnapshots(deps: ReadModelSnapshotsDeps): ReadMode
     const dir = await open(dirname(deps.file), 'r');
     await dir.sync().finally(() => dir.close());
     savedCheckpoint = checkpoint;
-    log.info({ reason, checkpoint, bytes: body.length + header.length + 4, serialisedMs: Math.round(serialisedMs), ms: Math.round(performance.now() - started) }, 'read-model snapshot written');
+    log.info({ reason, checkpoint, bytes, parts: bodies.length, serialisedMs: Math.round(serialisedMs), ms: Math.round(performance.now() - started) }, 'read-model snapshot written');
   }
 
   return {
     async load() {
       if (!fingerprint || !existsSync(deps.file)) return 'none';
       const started = performance.now();
-      const read = await readSnapshotFile(deps.file);
-      if ('unusable' in read) return discard(read.unusable);
-      const { snapshot, eventId } = read;
-      if (snapshot.fingerprint !== fingerprint) return discard('the projection code changed since it was written');
-      const checkpoint = snapshot.state.checkpoint;
-      if (checkpoint === null) return discard('it holds no checkpoint');
-      if ((await eventIdAt(deps.eventStore, checkpoint)) !== eventId) return discard('the event store does not hold the event it was taken at');
-      deps.readModels.importActive(snapshot.state);
-      savedCheckpoint = checkpoint;
-      log.info({ checkpoint, savedAt: snapshot.savedAt, users: snapshot.state.rows.length, ms: Math.round(performance.now() - started) }, 'read models restored from snapshot');
-      return 'loaded';
+      const fd = openSync(deps.file, 'r');
+      try {
+        const opened = openSnapshot(fd);
+        if ('unusable' in opened) return await discard(opened.unusable);
+        const { header, head } = opened;
+        if (header.fingerprint !== fingerprint) return await discard('the projection code changed since it was written');
+        const checkpoint = head.checkpoint;
+        if (checkpoint === null) return await discard('it holds no checkpoint');
+        if ((await eventIdAt(deps.eventStore, checkpoint)) !== header.eventId) return await discard('the event store does not hold the event it was taken at');
+        let users: number;
+        try {
+          // A part that cannot be read throws, and nothing is restored.
+          users = deps.readModels.importActive(withHead(head, readParts(fd, header.parts - 1)));
+        } catch (error) {
+          return await discard(`unreadable: ${(error as Error).message}`);
+        }
+        savedCheckpoint = checkpoint;
+        log.info({ checkpoint, savedAt: header.savedAt, users, parts: header.parts, ms: Math.round(performance.now() - started) }, 'read models restored from snapshot');
+        return 'loaded';
+      } finally {
+        closeSync(fd);
+      }
     },
     save(reason) {
       // One write at a time; a save asked for during another runs after it (with newer state).

@@ -1,5 +1,7 @@
 import { assertNever, type ChatHistory, type ChatMessageView, type GlobalPostView } from '@pass/events';
 import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
+import { MemberIds, MemberScores } from './member-ids';
+import { packRow, unpackRow, type PackedRow } from './packed-row';
 import { searchPlan, UNPAIRED_SET, type SearchPlan } from './search';
 import { SortedList, type Chunk, type Entry } from './sorted-list';
 
@@ -9,7 +11,7 @@ const ROWS_PAGE = 5_000;
 const INTERSECTION_TTL_MS = 10_000;
 
 /** The rows a search matches: an index set read as it is, or an intersection kept a while. */
-type Matches = SortedList | Array<{ member: string; score: number }>;
+type Matches = SortedList | Entry[];
 
 /** The part of a match a page reads: members only (a prefix: their scores are negative) or all. */
 interface Scope {
@@ -26,13 +28,12 @@ function inScope(matches: Matches | undefined, membersOnly: boolean): Scope {
   return { size: membersOnly && firstNonMember >= 0 ? firstNonMember : matches.length, slice: (start, stop) => matches.slice(start, stop) };
 }
 
-const before = (x: Entry, y: Entry) => x.score < y.score || (x.score === y.score && x.member < y.member);
-
 /**
  * Ranks [start, stop) of the union of two matches holding different rows, as the Redis adapter
  * pages it: bisection for how many of the first `start` rows are a's, then one range of each.
  */
-function mergedPage(a: Scope, b: Scope, start: number, stop: number): { total: number; entries: Entry[] } {
+function mergedPage(ids: MemberIds, a: Scope, b: Scope, start: number, stop: number): { total: number; entries: Entry[] } {
+  const before = (x: Entry, y: Entry) => x.score < y.score || (x.score === y.score && ids.before(x.member, y.member));
   const total = a.size + b.size;
   if (start >= total) return { total, entries: [] };
   let lo = Math.max(0, start - b.size);
@@ -56,7 +57,6 @@ function mergedPage(a: Scope, b: Scope, start: number, stop: number): { total: n
 }
 import {
   CHAT_HISTORY_LIMIT,
-  copyRow,
   emptyMain,
   type BatchSnapshot,
   type CountriesRecord,
@@ -70,18 +70,51 @@ import {
   type WriteBatch,
 } from './types';
 
-/** Everything a memory keyspace holds, as plain data (for `memory-snapshot.ts`). */
-export interface MemoryKeyspaceState {
+/**
+ * Entries per part of a keyspace's state: a snapshot serialises and reads back one part at a
+ * time, so a restart never holds the whole file and the whole state at once (at a million
+ * members the file alone is ~0.35 GiB).
+ */
+const PART_ENTRIES = 200_000;
+
+/** The state's one small part, first: figures, chat, posts, and what the other parts need. */
+export interface MemoryStateHead {
+  part: 'head';
   checkpoint: string | null;
   main: MainRecord;
-  rows: UserRow[];
-  sets: Array<[name: string, chunks: readonly Chunk[]]>;
-  emails: Array<[email: string, member: string]>;
+  /** The members that are not rank keys, by number (MemberIds). */
+  memberNames: string[];
   countries: Array<[country: string, users: number]>;
   chat: ChatMessageView[];
   posts: GlobalPostView[];
   /** The last indexState write (null: none yet). */
   index: 'deferred' | 'complete' | null;
+}
+
+/** Everything a memory keyspace holds, as plain data in parts (for `memory-snapshot.ts`), the head first. */
+export type MemoryStatePart =
+  | MemoryStateHead
+  /** User rows by member number (MemberIds), packed. */
+  | { part: 'rows'; members: number[]; packed: PackedRow[] }
+  /** The member number of each user id, and of each e-mail. */
+  | { part: 'userIds'; keys: string[]; members: number[] }
+  | { part: 'emails'; keys: string[]; members: number[] }
+  | { part: 'sets'; sets: Array<[name: string, chunks: readonly Chunk[]]> };
+
+/** A map's entries in parts of PART_ENTRIES, as parallel arrays. */
+function mapParts<K, V>(map: Map<K, V>, size: number, part: (keys: K[], values: V[]) => MemoryStatePart, out: MemoryStatePart[]): void {
+  let keys: K[] = [];
+  let values: V[] = [];
+  for (const [k, v] of map) {
+    keys.push(k);
+    values.push(v);
+    if (keys.length === size) {
+      out.push(part(keys, values));
+      keys = [];
+      values = [];
+    }
+  }
+  if (keys.length > 0) out.push(part(keys, values));
 }
 
 /**
@@ -92,46 +125,105 @@ export interface MemoryKeyspaceState {
 class MemoryKeyspace implements Keyspace {
   private cp: string | null = null;
   private mainRecord: MainRecord = emptyMain();
-  private rows = new Map<string, UserRow>();
-  private keyOf = new Map<string, string>();
+  /** Rows by member number (each kept once, packed), and the member number of each user id and e-mail. */
+  private rows = new Map<number, PackedRow>();
+  private keyOf = new Map<string, number>();
+  private emails = new Map<string, number>();
+  private ids = new MemberIds();
+  private where = new MemberScores();
   private sets = new Map<string, SortedList>();
-  private emails = new Map<string, string>();
   private countryCounts = new Map<string, number>();
   private chatLog: ChatMessageView[] = [];
   private postList: GlobalPostView[] = [];
-  private intersections = new Map<string, { at: number; entries: Array<{ member: string; score: number }> }>();
-  private index: MemoryKeyspaceState['index'] = null;
+  private intersections = new Map<string, { at: number; entries: Entry[] }>();
+  private index: MemoryStateHead['index'] = null;
+
+  readonly inProcess = true;
 
   constructor(readonly id: string) {}
 
-  /** The state as plain data, shared with the keyspace: serialise it before the next write. */
-  exportState(): MemoryKeyspaceState {
-    return {
+  /** The state as plain data in parts, shared with the keyspace: serialise them before the next write. */
+  exportState(partEntries = PART_ENTRIES): { checkpoint: string | null; parts: MemoryStatePart[] } {
+    const head: MemoryStateHead = {
+      part: 'head',
       checkpoint: this.cp,
       main: this.mainRecord,
-      rows: [...this.rows.values()],
-      sets: [...this.sets].map(([name, list]) => [name, list.toChunks()]),
-      emails: [...this.emails],
+      memberNames: this.ids.table(),
       countries: [...this.countryCounts],
       chat: this.chatLog,
       posts: this.postList,
       index: this.index,
     };
+    const parts: MemoryStatePart[] = [head];
+    mapParts(this.rows, partEntries, (members, packed) => ({ part: 'rows', members, packed }), parts);
+    mapParts(this.keyOf, partEntries, (keys, members) => ({ part: 'userIds', keys, members }), parts);
+    mapParts(this.emails, partEntries, (keys, members) => ({ part: 'emails', keys, members }), parts);
+    let sets: Array<[string, readonly Chunk[]]> = [];
+    let entries = 0;
+    for (const [name, list] of this.sets) {
+      sets.push([name, list.toChunks()]);
+      entries += list.size;
+      if (entries >= partEntries) {
+        parts.push({ part: 'sets', sets });
+        sets = [];
+        entries = 0;
+      }
+    }
+    if (sets.length > 0) parts.push({ part: 'sets', sets });
+    return { checkpoint: this.cp, parts };
   }
 
-  /** Replaces everything with `state` (taken, not copied). */
-  importState(state: MemoryKeyspaceState): void {
-    this.cp = state.checkpoint;
-    this.mainRecord = state.main;
-    this.rows = new Map(state.rows.map((row) => [row.key, row]));
-    this.keyOf = new Map(state.rows.map((row) => [row.userId, row.key]));
-    this.sets = new Map(state.sets.map(([name, chunks]) => [name, SortedList.fromChunks([...chunks])]));
-    this.emails = new Map(state.emails);
-    this.countryCounts = new Map(state.countries);
-    this.chatLog = state.chat;
-    this.postList = state.posts;
-    this.index = state.index;
+  /**
+   * Replaces everything with the state in `parts` (taken, not copied), read one at a time. When
+   * reading them fails, nothing is replaced. Answers the number of users restored.
+   */
+  importState(parts: Iterable<MemoryStatePart>): number {
+    let head: MemoryStateHead | undefined;
+    let ids: MemberIds | undefined;
+    const rows = new Map<number, PackedRow>();
+    const keyOf = new Map<string, number>();
+    const emails = new Map<string, number>();
+    const sets = new Map<string, SortedList>();
+    const where = new MemberScores();
+    for (const part of parts) {
+      if (part.part === 'head') {
+        head = part;
+        ids = new MemberIds(part.memberNames);
+        continue;
+      }
+      if (!ids) throw new Error('the state does not begin with its head');
+      switch (part.part) {
+        case 'rows':
+          for (let i = 0; i < part.members.length; i++) rows.set(part.members[i]!, part.packed[i]!);
+          break;
+        case 'userIds':
+        case 'emails': {
+          const map = part.part === 'userIds' ? keyOf : emails;
+          for (let i = 0; i < part.keys.length; i++) map.set(part.keys[i]!, part.members[i]!);
+          break;
+        }
+        case 'sets':
+          for (const [name, chunks] of part.sets) sets.set(name, SortedList.fromChunks([...chunks], ids, where));
+          break;
+        default:
+          assertNever(part);
+      }
+    }
+    if (!head || !ids) throw new Error('the state has no head');
+    this.rows = rows;
+    this.keyOf = keyOf;
+    this.emails = emails;
+    this.ids = ids;
+    this.where = where;
+    this.sets = sets;
+    this.cp = head.checkpoint;
+    this.mainRecord = head.main;
+    this.countryCounts = new Map(head.countries);
+    this.chatLog = head.chat;
+    this.postList = head.posts;
+    this.index = head.index;
     this.intersections.clear();
+    return rows.size;
   }
 
   async checkpoint(): Promise<string | null> {
@@ -141,10 +233,7 @@ class MemoryKeyspace implements Keyspace {
   async snapshot(userIds: Iterable<string>): Promise<BatchSnapshot> {
     const users = new Map<string, UserRow>();
     for (const id of userIds) {
-      const key = this.keyOf.get(id);
-      const row = key === undefined ? undefined : this.rows.get(key);
-      // Shared, not copied: stored rows are never changed in place (a write replaces them) and
-      // projectBatch copies a row before evolving it.
+      const row = this.row(this.keyOf.get(id));
       if (row) users.set(id, row);
     }
     return { checkpoint: this.cp, main: { ...this.mainRecord }, users, posts: [...this.postList] };
@@ -164,8 +253,8 @@ class MemoryKeyspace implements Keyspace {
 
   async *storedRows(): AsyncIterable<UserRow[]> {
     let page: UserRow[] = [];
-    for (const row of this.rows.values()) {
-      page.push(row);
+    for (const member of this.rows.keys()) {
+      page.push(this.row(member)!);
       if (page.length === ROWS_PAGE) {
         yield page;
         page = [];
@@ -175,8 +264,24 @@ class MemoryKeyspace implements Keyspace {
   }
 
   async dropIndex(): Promise<void> {
-    for (const name of [...this.sets.keys()]) if (name.startsWith('ix:')) this.sets.delete(name);
+    for (const [name, set] of [...this.sets]) {
+      if (!name.startsWith('ix:')) continue;
+      set.scan((member, score) => this.where.removed(member, score));
+      this.sets.delete(name);
+    }
     this.intersections.clear();
+  }
+
+  /** The row of a member number, unpacked (a fresh object: callers may change it). */
+  private row(member: number | undefined): UserRow | undefined {
+    const packed = member === undefined ? undefined : this.rows.get(member);
+    return packed === undefined ? undefined : unpackRow(this.ids.member(member!), packed);
+  }
+
+  private set(name: string): SortedList {
+    let set = this.sets.get(name);
+    if (!set) this.sets.set(name, (set = new SortedList(this.ids, this.where)));
+    return set;
   }
 
   private write(w: ReadModelWrite): void {
@@ -184,31 +289,33 @@ class MemoryKeyspace implements Keyspace {
       case 'main':
         this.mainRecord = { ...w.main };
         return;
-      case 'user':
-        this.rows.set(w.row.key, copyRow(w.row));
-        this.keyOf.set(w.row.userId, w.row.key);
-        return;
-      case 'zadd': {
-        let set = this.sets.get(w.set);
-        if (!set) this.sets.set(w.set, (set = new SortedList()));
-        set.add(w.member, w.score);
+      case 'user': {
+        const member = this.ids.id(w.row.key);
+        this.rows.set(member, packRow(w.row));
+        this.keyOf.set(w.row.userId, member);
         return;
       }
+      case 'zadd':
+        this.set(w.set).add(this.ids.id(w.member), w.score);
+        return;
       case 'zaddMany': {
-        let set = this.sets.get(w.set);
-        if (!set) this.sets.set(w.set, (set = new SortedList()));
-        set.addMany(w.entries);
+        const members = w.entries.map((e) => this.ids.id(e[0]));
+        this.set(w.set).addMany(
+          members,
+          w.entries.map((e) => e[1]),
+        );
         return;
       }
       case 'indexState':
         this.index = w.state;
         return;
       case 'email':
-        this.emails.set(w.email, w.member);
+        this.emails.set(w.email, this.ids.id(w.member));
         return;
       case 'zrem': {
         const set = this.sets.get(w.set);
-        if (set?.remove(w.member) && set.size === 0) this.sets.delete(w.set);
+        const member = this.ids.find(w.member);
+        if (set && member !== undefined && set.remove(member) && set.size === 0) this.sets.delete(w.set);
         return;
       }
       case 'country': {
@@ -227,11 +334,14 @@ class MemoryKeyspace implements Keyspace {
       case 'posts':
         this.postList = [...w.posts];
         return;
-      case 'userRemove':
-        this.rows.delete(w.key);
-        if (this.keyOf.get(w.userId) === w.key) this.keyOf.delete(w.userId);
-        if (w.email && this.emails.get(w.email) === w.key) this.emails.delete(w.email);
+      case 'userRemove': {
+        const member = this.ids.find(w.key);
+        if (member === undefined) return;
+        this.rows.delete(member);
+        if (this.keyOf.get(w.userId) === member) this.keyOf.delete(w.userId);
+        if (w.email && this.emails.get(w.email) === member) this.emails.delete(w.email);
         return;
+      }
       case 'chatDropUser':
         this.chatLog = this.chatLog.filter((m) => m.userId !== w.userId);
         return;
@@ -254,19 +364,20 @@ class MemoryKeyspace implements Keyspace {
     const all = this.sets.get('users');
     if (!all) return { total: 0, rows: [] };
     if (query.email !== undefined) {
-      const key = this.emails.get(query.email);
-      const score = key === undefined ? undefined : all.score(key);
-      if (key === undefined || score === undefined || (query.membersOnly && score >= 0) || query.offset > 0) {
-        return { total: key !== undefined && score !== undefined && !(query.membersOnly && score >= 0) ? 1 : 0, rows: [] };
+      const member = this.emails.get(query.email);
+      const score = member === undefined ? undefined : all.score(member);
+      if (member === undefined || score === undefined || (query.membersOnly && score >= 0) || query.offset > 0) {
+        return { total: score !== undefined && !(query.membersOnly && score >= 0) ? 1 : 0, rows: [] };
       }
-      return { total: 1, rows: [{ rank: all.rank(key)! + 1, row: { ...this.rows.get(key)! } }] };
+      return { total: 1, rows: [{ rank: all.rank(member)! + 1, row: this.row(member)! }] };
     }
     const plan = searchPlan(query.sets);
     const stop = query.offset + query.limit;
     let total: number;
-    let entries: Array<{ member: string; score: number }>;
+    let entries: Entry[];
     if (query.registrySets) {
       ({ total, entries } = mergedPage(
+        this.ids,
         inScope(this.matching(plan), query.membersOnly),
         inScope(this.matching(searchPlan(query.registrySets)), query.membersOnly),
         query.offset,
@@ -279,7 +390,7 @@ class MemoryKeyspace implements Keyspace {
     }
     return {
       total,
-      rows: entries.map((e) => ({ rank: all.rank(e.member)! + 1, row: { ...this.rows.get(e.member)! } })),
+      rows: entries.map((e) => ({ rank: all.rank(e.member)! + 1, row: this.row(e.member)! })),
     };
   }
 
@@ -311,10 +422,10 @@ class MemoryKeyspace implements Keyspace {
       if (walk.length === 1) return pair;
     }
     const [smallest, ...rest] = [...walk].sort((x, y) => x.size - y.size);
-    const entries: Array<{ member: string; score: number }> = [];
-    smallest!.scan((e) => {
-      for (const l of rest) if (l.score(e.member) === undefined) return;
-      entries.push(e);
+    const entries: Entry[] = [];
+    smallest!.scan((member, score) => {
+      for (const l of rest) if (l.score(member) === undefined) return;
+      entries.push({ member, score });
     });
     for (const [k, v] of this.intersections) if (now - v.at >= INTERSECTION_TTL_MS) this.intersections.delete(k);
     this.intersections.set(cacheKey, { at: now, entries });
@@ -322,9 +433,7 @@ class MemoryKeyspace implements Keyspace {
   }
 
   async userById(userId: string): Promise<UserRow | null> {
-    const key = this.keyOf.get(userId);
-    const row = key === undefined ? undefined : this.rows.get(key);
-    return row ? { ...row } : null;
+    return this.row(this.keyOf.get(userId)) ?? null;
   }
 
   async chat(limit: number): Promise<ChatHistory> {
@@ -338,14 +447,14 @@ class MemoryKeyspace implements Keyspace {
   async dump(): Promise<ReadModelDump> {
     const sets: ReadModelDump['sets'] = {};
     for (const name of [...this.sets.keys()].sort()) {
-      sets[name] = [...this.sets.get(name)!].map((e) => [e.member, e.score === 0 ? 0 : e.score]);
+      sets[name] = [...this.sets.get(name)!].map((e) => [this.ids.member(e.member), e.score === 0 ? 0 : e.score]);
     }
     return {
       checkpoint: this.cp,
       main: { ...this.mainRecord },
-      rows: [...this.rows.values()].sort((a, b) => (a.key < b.key ? -1 : 1)),
+      rows: [...this.rows.keys()].map((member) => this.row(member)!).sort((a, b) => (a.key < b.key ? -1 : 1)),
       sets,
-      emails: [...this.emails].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+      emails: [...this.emails].map(([email, member]): [string, string] => [email, this.ids.member(member)]).sort((a, b) => (a[0] < b[0] ? -1 : 1)),
       countries: [...this.countryCounts].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
       chat: [...this.chatLog],
       posts: [...this.postList],
@@ -355,9 +464,10 @@ class MemoryKeyspace implements Keyspace {
 
 /** The memory adapter, which can also hand out and take back its active keyspace's state. */
 export interface MemoryReadModelStore extends ReadModelStore {
-  /** Synchronous, so a caller can serialise it before any write lands. */
-  exportActive(): MemoryKeyspaceState;
-  importActive(state: MemoryKeyspaceState): void;
+  /** Synchronous, so a caller can serialise it before any write lands. `partEntries`: entries per part (tests). */
+  exportActive(partEntries?: number): { checkpoint: string | null; parts: MemoryStatePart[] };
+  /** Replaces the active keyspace's state with `parts`' (read one at a time; nothing replaced if reading fails). */
+  importActive(parts: Iterable<MemoryStatePart>): number;
 }
 
 export function createMemoryReadModels(): MemoryReadModelStore {
@@ -390,7 +500,7 @@ export function createMemoryReadModels(): MemoryReadModelStore {
     close: async () => {
       keyspaces.clear();
     },
-    exportActive: () => keyspace(activeId).exportState(),
-    importActive: (state) => keyspace(activeId).importState(state),
+    exportActive: (partEntries) => keyspace(activeId).exportState(partEntries),
+    importActive: (parts) => keyspace(activeId).importState(parts),
   };
 }

@@ -17,6 +17,12 @@ import type {
  */
 export interface Keyspace {
   readonly id: string;
+  /**
+   * The keyspace lives in this process: `apply` has stored a batch's writes when it returns, and
+   * reading rows back costs no round trip. A catch-up then keeps no copy of the rows it has
+   * stored (CatchUpMirror), which at a million members would double the rows held in memory.
+   */
+  readonly inProcess: boolean;
 
   // ---- projector side
   /** Global position of the last event whose writes are stored here, or null. */

@@ -369,6 +369,7 @@ const parseJson = <T>(raw: string | null | undefined, fallback: T): T => (raw ? 
 
 class RedisKeyspace implements Keyspace {
   private readonly p: string;
+  readonly inProcess = false;
 
   constructor(
     private readonly redis: RedisConnection,

@@ -287,3 +287,10 @@ export function maskedEmailSets(email: string): string[] {
 export function rankKey(seq: number): string {
   return seq.toString(36).padStart(8, '0');
 }
+
+const RANK_KEY = /^[0-9a-z]{8}$/;
+
+/** The ordinal `rankKey` wrote `key` from, or undefined for a string it cannot have written. */
+export function rankKeySeq(key: string): number | undefined {
+  return RANK_KEY.test(key) ? Number.parseInt(key, 36) : undefined;
+}

@@ -1,39 +1,49 @@
+import type { MemberIds, MemberScores } from './member-ids';
+
 /**
  * An ordered set of (score, member) with rank lookups, ordered like a Redis sorted set: by score,
  * then by member. Stored as chunks of bounded size so inserts stay cheap at a million entries
  * (a flat array would shift every element on each insert). A chunk keeps members and scores in
- * two parallel arrays rather than an object per entry: a keyspace holds ~10 entries per user
- * (words, date, pairs), so the objects cost about 40 bytes each and most of the insert time.
+ * two parallel arrays of numbers (MemberIds) rather than an object or a string per entry, and the
+ * list keeps no member → score map: it finds a member at the scores the keyspace's MemberScores
+ * says its entries hold. An entry costs two array slots.
  */
 
 const MAX_CHUNK = 1024;
+/** `locate` answers chunk * SLOT + position (positions stay below MAX_CHUNK + 1). */
+const SLOT = 2048;
 
 export interface Entry {
   score: number;
-  member: string;
+  /** A MemberIds number. */
+  member: number;
 }
 
 /** A run of entries in order; also the shape a snapshot stores. */
 export interface Chunk {
-  members: string[];
+  members: number[];
   scores: number[];
-}
-
-/** The chunk's entry at i strictly before (score, member). */
-function atLessThan(chunk: Chunk, i: number, score: number, member: string): boolean {
-  const s = chunk.scores[i]!;
-  return s < score || (s === score && chunk.members[i]! < member);
 }
 
 export class SortedList {
   private chunks: Chunk[] = [];
-  private scores = new Map<string, number>();
+  private count = 0;
+  /** The score `find` found its member at. */
+  private found = 0;
+
+  constructor(
+    private readonly ids: MemberIds,
+    private readonly where: MemberScores,
+  ) {}
 
   /** A list from `toChunks()`'s output (a snapshot); the chunks are taken, not copied. */
-  static fromChunks(chunks: Chunk[]): SortedList {
-    const list = new SortedList();
+  static fromChunks(chunks: Chunk[], ids: MemberIds, where: MemberScores): SortedList {
+    const list = new SortedList(ids, where);
     list.chunks = chunks.filter((c) => c.members.length > 0);
-    for (const chunk of list.chunks) for (let i = 0; i < chunk.members.length; i++) list.scores.set(chunk.members[i]!, chunk.scores[i]!);
+    for (const chunk of list.chunks) {
+      for (let i = 0; i < chunk.members.length; i++) where.added(chunk.members[i]!, chunk.scores[i]!);
+      list.count += chunk.members.length;
+    }
     return list;
   }
 
@@ -43,18 +53,141 @@ export class SortedList {
   }
 
   get size(): number {
-    return this.scores.size;
+    return this.count;
   }
 
-  score(member: string): number | undefined {
-    return this.scores.get(member);
+  score(member: number): number | undefined {
+    return this.find(member) < 0 ? undefined : this.found;
   }
 
-  add(member: string, score: number): void {
-    const old = this.scores.get(member);
-    if (old === score) return;
-    if (old !== undefined) this.removeEntry(member, old);
-    this.scores.set(member, score);
+  add(member: number, score: number): void {
+    const at = this.find(member);
+    if (at >= 0) {
+      if (this.found === score) return;
+      this.removeAt(at, member, this.found);
+    }
+    this.insert(member, score);
+  }
+
+  /**
+   * Adds many entries (parallel arrays): into an empty list by one sort (an index built in one
+   * pass), else one by one. Like `add`, a member already present takes the new score, and of a
+   * member given twice the last score counts.
+   */
+  addMany(members: readonly number[], scores: readonly number[]): void {
+    if (this.count > 0) {
+      for (let i = 0; i < members.length; i++) this.add(members[i]!, scores[i]!);
+      return;
+    }
+    const last = new Map<number, number>();
+    members.forEach((member, i) => last.set(member, i));
+    const order = last.size === members.length ? members.map((_, i) => i) : [...last.values()];
+    order.sort((a, b) => (this.before(scores[a]!, members[a]!, scores[b]!, members[b]!) ? -1 : a === b ? 0 : 1));
+    for (let i = 0; i < order.length; i += MAX_CHUNK / 2) {
+      const run = order.slice(i, i + MAX_CHUNK / 2);
+      this.chunks.push({ members: run.map((k) => members[k]!), scores: run.map((k) => scores[k]!) });
+    }
+    for (const k of order) this.where.added(members[k]!, scores[k]!);
+    this.count = order.length;
+  }
+
+  remove(member: number): boolean {
+    const at = this.find(member);
+    if (at < 0) return false;
+    this.removeAt(at, member, this.found);
+    return true;
+  }
+
+  /** 0-based rank, or undefined. */
+  rank(member: number): number | undefined {
+    const at = this.find(member);
+    if (at < 0) return undefined;
+    const ci = Math.floor(at / SLOT);
+    let before = 0;
+    for (let i = 0; i < ci; i++) before += this.chunks[i]!.members.length;
+    return before + (at % SLOT);
+  }
+
+  /** Number of entries with score strictly below `score`. */
+  countBelow(score: number): number {
+    let n = 0;
+    for (const chunk of this.chunks) {
+      const len = chunk.members.length;
+      if (chunk.scores[len - 1]! < score) {
+        n += len;
+        continue;
+      }
+      let lo = 0;
+      let hi = len;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (chunk.scores[mid]! < score) lo = mid + 1;
+        else hi = mid;
+      }
+      return n + lo;
+    }
+    return n;
+  }
+
+  /** Entries with rank in [start, stop). */
+  range(start: number, stop: number): Entry[] {
+    const out: Entry[] = [];
+    let offset = 0;
+    for (const chunk of this.chunks) {
+      const len = chunk.members.length;
+      if (offset + len <= start) {
+        offset += len;
+        continue;
+      }
+      for (let i = Math.max(0, start - offset); i < len && offset + i < stop; i++) out.push({ score: chunk.scores[i]!, member: chunk.members[i]! });
+      offset += len;
+      if (offset >= stop) break;
+    }
+    return out;
+  }
+
+  /** Calls `fn` on every entry in order (faster than the iterator on hot paths). */
+  scan(fn: (member: number, score: number) => void): void {
+    for (const chunk of this.chunks) for (let i = 0; i < chunk.members.length; i++) fn(chunk.members[i]!, chunk.scores[i]!);
+  }
+
+  *[Symbol.iterator](): IterableIterator<Entry> {
+    for (const chunk of this.chunks) for (let i = 0; i < chunk.members.length; i++) yield { score: chunk.scores[i]!, member: chunk.members[i]! };
+  }
+
+  /** Where `member` is (chunk * SLOT + position), its score in `found`; -1 when absent. */
+  private find(member: number): number {
+    if (this.count === 0) return -1;
+    const main = this.where.mainScore(member);
+    if (main === undefined) return -1;
+    let at = this.locate(main, member);
+    if (at >= 0) {
+      this.found = main;
+      return at;
+    }
+    const others = this.where.otherScores(member);
+    if (others) {
+      for (const score of others.keys()) {
+        at = this.locate(score, member);
+        if (at >= 0) {
+          this.found = score;
+          return at;
+        }
+      }
+    }
+    return -1;
+  }
+
+  private locate(score: number, member: number): number {
+    const ci = this.chunkFor(score, member);
+    const chunk = this.chunks[ci]!;
+    const i = this.positionIn(chunk, score, member);
+    return i < chunk.members.length && chunk.members[i] === member && chunk.scores[i] === score ? ci * SLOT + i : -1;
+  }
+
+  private insert(member: number, score: number): void {
+    this.where.added(member, score);
+    this.count++;
     if (this.chunks.length === 0) {
       this.chunks.push({ members: [member], scores: [score] });
       return;
@@ -78,86 +211,10 @@ export class SortedList {
     }
   }
 
-  /**
-   * Adds many entries: into an empty list by one sort (an index built in one pass), else one by
-   * one. Like `add`, a member already present takes the new score.
-   */
-  addMany(entries: ReadonlyArray<readonly [member: string, score: number]>): void {
-    if (this.chunks.length > 0) {
-      for (const [member, score] of entries) this.add(member, score);
-      return;
-    }
-    for (const [member, score] of entries) this.scores.set(member, score);
-    const sorted = [...this.scores].sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    for (let i = 0; i < sorted.length; i += MAX_CHUNK / 2) {
-      const run = sorted.slice(i, i + MAX_CHUNK / 2);
-      this.chunks.push({ members: run.map((e) => e[0]), scores: run.map((e) => e[1]) });
-    }
-  }
-
-  remove(member: string): boolean {
-    const old = this.scores.get(member);
-    if (old === undefined) return false;
-    this.scores.delete(member);
-    this.removeEntry(member, old);
-    return true;
-  }
-
-  /** 0-based rank, or undefined. */
-  rank(member: string): number | undefined {
-    const score = this.scores.get(member);
-    if (score === undefined) return undefined;
-    const ci = this.chunkFor(score, member);
-    let before = 0;
-    for (let i = 0; i < ci; i++) before += this.chunks[i]!.members.length;
-    return before + this.positionIn(this.chunks[ci]!, score, member);
-  }
-
-  /** Number of entries with score strictly below `score`. */
-  countBelow(score: number): number {
-    let n = 0;
-    for (const chunk of this.chunks) {
-      const len = chunk.members.length;
-      if (atLessThan(chunk, len - 1, score, '')) {
-        n += len;
-        continue;
-      }
-      return n + this.positionIn(chunk, score, '');
-    }
-    return n;
-  }
-
-  /** Entries with rank in [start, stop). */
-  range(start: number, stop: number): Entry[] {
-    const out: Entry[] = [];
-    let offset = 0;
-    for (const chunk of this.chunks) {
-      const len = chunk.members.length;
-      if (offset + len <= start) {
-        offset += len;
-        continue;
-      }
-      for (let i = Math.max(0, start - offset); i < len && offset + i < stop; i++) out.push({ score: chunk.scores[i]!, member: chunk.members[i]! });
-      offset += len;
-      if (offset >= stop) break;
-    }
-    return out;
-  }
-
-  /** Calls `fn` on every entry in order (faster than the iterator on hot paths). */
-  scan(fn: (entry: Entry) => void): void {
-    for (const chunk of this.chunks) for (let i = 0; i < chunk.members.length; i++) fn({ score: chunk.scores[i]!, member: chunk.members[i]! });
-  }
-
-  *[Symbol.iterator](): IterableIterator<Entry> {
-    for (const chunk of this.chunks) for (let i = 0; i < chunk.members.length; i++) yield { score: chunk.scores[i]!, member: chunk.members[i]! };
-  }
-
-  private removeEntry(member: string, score: number): void {
-    const ci = this.chunkFor(score, member);
+  private removeAt(at: number, member: number, score: number): void {
+    const ci = Math.floor(at / SLOT);
+    const i = at % SLOT;
     const chunk = this.chunks[ci]!;
-    const i = this.positionIn(chunk, score, member);
-    if (chunk.members[i] !== member) throw new Error(`SortedList out of order at ${member}`);
     if (i === chunk.members.length - 1) {
       chunk.members.pop();
       chunk.scores.pop();
@@ -166,28 +223,36 @@ export class SortedList {
       chunk.scores.splice(i, 1);
     }
     if (chunk.members.length === 0) this.chunks.splice(ci, 1);
+    this.where.removed(member, score);
+    this.count--;
+  }
+
+  /** (s1, m1) strictly before (s2, m2). */
+  private before(s1: number, m1: number, s2: number, m2: number): boolean {
+    return s1 < s2 || (s1 === s2 && m1 !== m2 && this.ids.before(m1, m2));
   }
 
   /** Index of the first chunk whose last entry is not before (score, member) (or the last chunk). */
-  private chunkFor(score: number, member: string): number {
+  private chunkFor(score: number, member: number): number {
     let lo = 0;
     let hi = this.chunks.length - 1;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
       const chunk = this.chunks[mid]!;
-      if (atLessThan(chunk, chunk.members.length - 1, score, member)) lo = mid + 1;
+      const last = chunk.members.length - 1;
+      if (this.before(chunk.scores[last]!, chunk.members[last]!, score, member)) lo = mid + 1;
       else hi = mid;
     }
     return lo;
   }
 
   /** First index in `chunk` whose entry is not before (score, member). */
-  private positionIn(chunk: Chunk, score: number, member: string): number {
+  private positionIn(chunk: Chunk, score: number, member: number): number {
     let lo = 0;
     let hi = chunk.members.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (atLessThan(chunk, mid, score, member)) lo = mid + 1;
+      if (this.before(chunk.scores[mid]!, chunk.members[mid]!, score, member)) lo = mid + 1;
       else hi = mid;
     }
     return lo;

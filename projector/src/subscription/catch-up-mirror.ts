@@ -25,6 +25,11 @@ const INDEX_BUILD_ROWS = 10_000;
  * With a deferred search index (IndexState) it holds every row of the keyspace (a catch-up from
  * empty sees them all; one resumed after a failure reads them back first), projects without the
  * index, and builds it from those rows once caught up (`buildIndex`).
+ *
+ * An in-process keyspace (Keyspace.inProcess, the standalone's memory) has stored a window's
+ * rows by the time the window is handed to it and reads them back for nothing, so the mirror
+ * forgets them then (`windowStored`): it holds the current window's rows only, and a deferred
+ * index is built from the keyspace's own rows.
  */
 export class CatchUpMirror {
   private readonly rows = new Map<string, UserRow>();
@@ -32,6 +37,15 @@ export class CatchUpMirror {
   /** Whether `rows` holds every row of the keyspace (so a row it lacks does not exist). */
   private allRows: boolean;
   private readonly deferred: boolean;
+  /** Whether rows stay once stored (not for an in-process keyspace). */
+  private readonly keepsRows: boolean;
+  /**
+   * Users whose row a projected batch removed (an erasure): never read back, since the window
+   * removing them may not be stored yet.
+   */
+  private readonly removed = new Set<string>();
+  /** Whether a deferred catch-up has dealt with what an earlier, cut-off one left. */
+  private resumed = false;
 
   /**
    * `checkpoint`: the keyspace's checkpoint when the projector subscribed (null: empty keyspace);
@@ -42,8 +56,14 @@ export class CatchUpMirror {
     private readonly checkpoint: string | null,
     index: IndexState = 'complete',
   ) {
-    this.allRows = checkpoint === null;
+    this.keepsRows = !keyspace.inProcess;
+    this.allRows = this.keepsRows && checkpoint === null;
     this.deferred = index === 'deferred';
+  }
+
+  /** The window holding every batch projected so far was handed to the keyspace to store. */
+  windowStored(): void {
+    if (!this.keepsRows) this.rows.clear();
   }
 
   /**
@@ -51,10 +71,10 @@ export class CatchUpMirror {
    * caller must apply the returned batch (in order) and drop the mirror if any apply fails.
    */
   async project(events: PositionedEvent[]): Promise<ProjectedBatch> {
-    if (this.deferred && !this.allRows) await this.resumeDeferred();
+    if (this.deferred && !this.resumed) await this.resumeDeferred();
     const ids = usersOf(events);
     const missing: string[] = [];
-    if (!this.base || !this.allRows) for (const id of ids) if (!this.rows.has(id)) missing.push(id);
+    if (!this.base || !this.allRows) for (const id of ids) if (!this.rows.has(id) && !this.removed.has(id)) missing.push(id);
     if (!this.base || missing.length > 0) {
       // Sent after the applies still in flight on the same connection, so it sees them.
       const read = await this.keyspace.snapshot(missing);
@@ -73,8 +93,13 @@ export class CatchUpMirror {
     const projected = projectBatch(events, snapshot, this.deferred ? 'defer' : 'write');
     if (!projected.batch) return projected;
     for (const w of projected.batch.writes) {
-      if (w.op === 'user') this.rows.set(w.row.userId, w.row);
-      else if (w.op === 'userRemove') this.rows.delete(w.userId);
+      if (w.op === 'user') {
+        this.rows.set(w.row.userId, w.row);
+        this.removed.delete(w.row.userId);
+      } else if (w.op === 'userRemove') {
+        this.rows.delete(w.userId);
+        this.removed.add(w.userId);
+      }
       else if (w.op === 'main') this.base.main = w.main;
       else if (w.op === 'posts') this.base.posts = w.posts;
     }
@@ -87,7 +112,10 @@ export class CatchUpMirror {
    * and every stored row is read back, so the build at the end has them all.
    */
   private async resumeDeferred(): Promise<void> {
+    this.resumed = true;
+    if (this.checkpoint === null) return;
     await this.keyspace.dropIndex();
+    if (!this.keepsRows) return;
     for await (const page of this.keyspace.storedRows()) for (const row of page) this.rows.set(row.userId, row);
     this.allRows = true;
   }
@@ -100,19 +128,31 @@ export class CatchUpMirror {
   async buildIndex(): Promise<number> {
     const checkpoint = this.base ? this.base.checkpoint : this.checkpoint;
     if (!this.deferred || checkpoint === null) return 0;
-    if (!this.allRows) await this.resumeDeferred();
+    if (!this.resumed) await this.resumeDeferred();
     const apply = async (writes: WriteBatch['writes']) => {
       if ((await this.keyspace.apply({ expectedCheckpoint: checkpoint, checkpoint, writes })) === 'stale') throw new ConcurrentProjectionError(this.keyspace.id);
     };
+    let indexed = 0;
     let chunk: UserRow[] = [];
-    for (const row of this.rows.values()) {
+    for await (const row of this.allStoredRows()) {
       chunk.push(row);
       if (chunk.length === INDEX_BUILD_ROWS) {
         await apply(indexWrites(chunk));
+        indexed += chunk.length;
         chunk = [];
       }
     }
     await apply([...indexWrites(chunk), { op: 'indexState', state: 'complete' }]);
-    return this.rows.size;
+    return indexed + chunk.length;
+  }
+
+  /** Every row stored: the mirror's own, or the keyspace's when the mirror keeps none. */
+  private async *allStoredRows(): AsyncIterable<UserRow> {
+    if (this.keepsRows) {
+      yield* this.rows.values();
+      return;
+    }
+    // Stored rows are read a page at a time; the build adds index sets only, never rows.
+    for await (const page of this.keyspace.storedRows()) yield* page;
   }
 }

@@ -81,6 +81,7 @@ export class CatchUpPipeline {
   /** Stores what the window holds (see store). */
   private storeWindow(previous: Promise<void> | undefined, push: PushMode): Promise<void> | undefined {
     const taken = this.window.take();
+    this.mirror?.windowStored();
     return taken ? this.store(taken.projected, previous, taken.last, taken.started, push) : previous;
   }
 

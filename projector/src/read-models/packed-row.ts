@@ -1,0 +1,23 @@
+import type { UserRow } from './types';
+
+/**
+ * A user row as the memory keyspace keeps it: one JSON text of its values in a fixed order, its
+ * key left out (the member's number gives it back, MemberIds). A row as an object held its
+ * fields, a dozen strings and an image object of three more: about 540 bytes a member against
+ * about 250 packed, at a million members most of the standalone's memory (docs/benchmarks.md).
+ * Rows are read a page or a batch at a time, so unpacking costs little; it is the same JSON
+ * round trip the Redis adapter makes.
+ */
+export type PackedRow = string;
+
+export function packRow(r: UserRow): PackedRow {
+  return JSON.stringify([r.userId, r.email, r.priority, r.points, r.passes, r.buyed, r.fullname, r.country, r.link, r.image, r.message, r.createdAt, r.updatedAt]);
+}
+
+type Values = [string, string, UserRow['priority'], number, number, number, string, string, string, UserRow['image'], string, string, string];
+
+/** The row `packRow` packed, with its key; every row comes out with the same shape (copyRow's field order). */
+export function unpackRow(key: string, packed: PackedRow): UserRow {
+  const [userId, email, priority, points, passes, buyed, fullname, country, link, image, message, createdAt, updatedAt] = JSON.parse(packed) as Values;
+  return { userId, key, email, priority, points, passes, buyed, fullname, country, link, image, message, createdAt, updatedAt };
+}
