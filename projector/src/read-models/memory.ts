@@ -388,9 +388,11 @@ class MemoryKeyspace implements Keyspace {
       total = source.size;
       entries = source.slice(query.offset, Math.min(stop, total));
     }
+    // An unfiltered page is a range of `users` itself: its rows' ranks are their positions.
+    const unfiltered = plan.sets.length === 0 && !query.registrySets;
     return {
       total,
-      rows: entries.map((e) => ({ rank: all.rank(e.member)! + 1, row: this.row(e.member)! })),
+      rows: entries.map((e, i) => ({ rank: unfiltered ? query.offset + i + 1 : all.rank(e.member)! + 1, row: this.row(e.member)! })),
     };
   }
 
