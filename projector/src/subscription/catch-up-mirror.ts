@@ -99,9 +99,11 @@ export class CatchUpMirror {
       } else if (w.op === 'userRemove') {
         this.rows.delete(w.userId);
         this.removed.add(w.userId);
+      } else if (w.op === 'main') {
+        this.base.main = w.main;
+      } else if (w.op === 'posts') {
+        this.base.posts = w.posts;
       }
-      else if (w.op === 'main') this.base.main = w.main;
-      else if (w.op === 'posts') this.base.posts = w.posts;
     }
     this.base.checkpoint = projected.batch.checkpoint;
     return projected;
