@@ -27,7 +27,7 @@ import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { eventSchemaVersions, type DomainEvent } from '@pass/events';
 import { setupSchema } from '../events/src/event-store/sql';
-import { spawnStandalone, type SpawnedService } from '@pass/infra/test-support';
+import { metricValue, spawnStandalone, type SpawnedService } from '@pass/infra/test-support';
 import { streamOf } from '@pass/projector/test-support';
 import { generateEvents } from '@pass/projector/test-support';
 import { FLOOR_PAGE, readAllPages } from './read-floor';
@@ -149,11 +149,7 @@ interface MemorySplit {
 }
 
 function memorySplit(metrics: string): MemorySplit {
-  const value = (name: string) => {
-    const match = new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(metrics);
-    return match ? Number(match[1]) : Number.NaN;
-  };
-  return { heapUsedBytes: value('nodejs_heap_size_used_bytes'), externalBytes: value('nodejs_external_memory_bytes') };
+  return { heapUsedBytes: metricValue(metrics, 'nodejs_heap_size_used_bytes'), externalBytes: metricValue(metrics, 'nodejs_external_memory_bytes') };
 }
 
 interface Start {

@@ -49,7 +49,7 @@ import { createRedisReadModels } from '@pass/projector';
 import { deleteKeysUnder } from '@pass/projector';
 import { appendEvents, streamOf } from '@pass/projector/test-support';
 import { generateEvents } from '@pass/projector/test-support';
-import { spawnService, type ServiceName, type SpawnedService } from '@pass/infra/test-support';
+import { metricValue, spawnService, type ServiceName, type SpawnedService } from '@pass/infra/test-support';
 import { rawTableSql } from './event-store';
 import { startCaddy, type RunningCaddy } from './caddy';
 import { FLOOR_APPLICATION_NAME, startFloorServer } from './floor-server';
@@ -801,7 +801,7 @@ interface ProjectionFigures {
 }
 
 /** The process CPU seconds a /metrics text reports (prom-client's default process metrics). */
-const processCpuSeconds = (metrics: string) => Number(/^process_cpu_seconds_total(?:\{[^}]*\})? (\S+)/m.exec(metrics)?.[1] ?? Number.NaN);
+const processCpuSeconds = (metrics: string) => metricValue(metrics, 'process_cpu_seconds_total');
 
 async function benchProjection(layout: Layout): Promise<ProjectionFigures> {
   const schema = `${layout.schema}_backlog`;

@@ -8,6 +8,7 @@ import type { RecordedEvent } from '@pass/events';
 import { openEventStore } from '@pass/events/store';
 import { settledReadSide } from '../test-support/faults/checks';
 import { Load, missingAcks, readEverything, type Ack } from '../test-support/faults/load';
+import { metricValue } from '../test-support/metrics';
 import { spawnStandalone, type SpawnedService } from '../test-support/spawn-process';
 import { backupAuthorization } from './endpoint';
 
@@ -55,7 +56,6 @@ async function storeEvents(dataDir: string): Promise<RecordedEvent[]> {
 /** The images the site shows (withdrawn ones, replaced before the backup, are rightly gone). */
 const uploadUrls = (reads: unknown) => [...new Set(JSON.stringify(reads).match(/\/uploads\/[\w./-]+/g) ?? [])];
 const essence = (e: RecordedEvent) => ({ id: e.id, streamId: e.streamId, revision: e.revision, type: e.type, data: e.data, metadata: e.metadata });
-const metric = (text: string, name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
 
 describe('backup of a live standalone, restored and started', () => {
   it('keeps every command acknowledged before the backup, the uploads, and the site as it reads', { timeout: 240_000 }, async () => {
@@ -81,8 +81,8 @@ describe('backup of a live standalone, restored and started', () => {
     }
     expect(ackedBefore.some((a) => a.command === 'claim')).toBe(true);
     const metrics = await (await fetch(`${original.url}/metrics`)).text();
-    expect(metric(metrics, 'pass_backup_last_success_timestamp_seconds')).toBeGreaterThan(Date.now() / 1000 - 600);
-    expect(metric(metrics, 'pass_data_dir_free_bytes')).toBeGreaterThan(0);
+    expect(metricValue(metrics, 'pass_backup_last_success_timestamp_seconds')).toBeGreaterThan(Date.now() / 1000 - 600);
+    expect(metricValue(metrics, 'pass_data_dir_free_bytes')).toBeGreaterThan(0);
 
     // The settled site, backed up again while it serves nothing, is the reference for reads.
     const live = await settledReadSide(original.url);

@@ -2,3 +2,4 @@
 export * from './spawn-process';
 export * from './client';
 export * from './distributed';
+export * from './metrics';
