@@ -20,7 +20,8 @@ import { dirname, join, resolve } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
 import type { Logger } from 'pino';
 import { positionFromString, positionToString, type EventStore } from '@pass/events';
-import type { MemoryReadModelStore, MemoryStateHead, MemoryStatePart } from './memory';
+import type { MemoryReadModelStore } from './memory';
+import type { MemoryStateHead, MemoryStatePart } from './memory-state';
 
 const FORMAT = 3;
 

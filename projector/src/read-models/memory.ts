@@ -1,9 +1,11 @@
 import { assertNever, type ChatHistory, type ChatMessageView, type GlobalPostView } from '@pass/events';
 import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
-import { MemberIds, MemberScores } from './member-ids';
+import { MemberIds } from './member-ids';
+import { MemberScores } from './member-scores';
+import { mapParts, PART_ENTRIES, type MemoryStateHead, type MemoryStatePart } from './memory-state';
 import { packRow, unpackRow, type PackedRow } from './packed-row';
 import { searchPlan, UNPAIRED_SET, type SearchPlan } from './search';
-import { SortedList, type Chunk, type Entry } from './sorted-list';
+import { entryBefore, SortedList, type Chunk, type Entry } from './sorted-list';
 
 /** Rows per page of `storedRows()`. */
 const ROWS_PAGE = 5_000;
@@ -33,7 +35,7 @@ function inScope(matches: Matches | undefined, membersOnly: boolean): Scope {
  * pages it: bisection for how many of the first `start` rows are a's, then one range of each.
  */
 function mergedPage(ids: MemberIds, a: Scope, b: Scope, start: number, stop: number): { total: number; entries: Entry[] } {
-  const before = (x: Entry, y: Entry) => x.score < y.score || (x.score === y.score && ids.before(x.member, y.member));
+  const before = (x: Entry, y: Entry) => entryBefore(ids, x.score, x.member, y.score, y.member);
   const total = a.size + b.size;
   if (start >= total) return { total, entries: [] };
   let lo = Math.max(0, start - b.size);
@@ -69,53 +71,6 @@ import {
   type UserRow,
   type WriteBatch,
 } from './types';
-
-/**
- * Entries per part of a keyspace's state: a snapshot serialises and reads back one part at a
- * time, so a restart never holds the whole file and the whole state at once (at a million
- * members the file alone is ~0.35 GiB).
- */
-const PART_ENTRIES = 200_000;
-
-/** The state's one small part, first: figures, chat, posts, and what the other parts need. */
-export interface MemoryStateHead {
-  part: 'head';
-  checkpoint: string | null;
-  main: MainRecord;
-  /** The members that are not rank keys, by number (MemberIds). */
-  memberNames: string[];
-  countries: Array<[country: string, users: number]>;
-  chat: ChatMessageView[];
-  posts: GlobalPostView[];
-  /** The last indexState write (null: none yet). */
-  index: 'deferred' | 'complete' | null;
-}
-
-/** Everything a memory keyspace holds, as plain data in parts (for `memory-snapshot.ts`), the head first. */
-export type MemoryStatePart =
-  | MemoryStateHead
-  /** User rows by member number (MemberIds), packed. */
-  | { part: 'rows'; members: number[]; packed: PackedRow[] }
-  /** The member number of each user id, and of each e-mail. */
-  | { part: 'userIds'; keys: string[]; members: number[] }
-  | { part: 'emails'; keys: string[]; members: number[] }
-  | { part: 'sets'; sets: Array<[name: string, chunks: readonly Chunk[]]> };
-
-/** A map's entries in parts of PART_ENTRIES, as parallel arrays. */
-function mapParts<K, V>(map: Map<K, V>, size: number, part: (keys: K[], values: V[]) => MemoryStatePart, out: MemoryStatePart[]): void {
-  let keys: K[] = [];
-  let values: V[] = [];
-  for (const [k, v] of map) {
-    keys.push(k);
-    values.push(v);
-    if (keys.length === size) {
-      out.push(part(keys, values));
-      keys = [];
-      values = [];
-    }
-  }
-  if (keys.length > 0) out.push(part(keys, values));
-}
 
 /**
  * Read models in process memory (standalone mode): rebuilt from the event store at start, or

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MemberIds, MemberScores } from './member-ids';
+import { MemberIds } from './member-ids';
+import { MemberScores } from './member-scores';
 import { rankKey } from './search';
 import { SortedList } from './sorted-list';
 

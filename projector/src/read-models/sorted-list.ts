@@ -1,4 +1,5 @@
-import type { MemberIds, MemberScores } from './member-ids';
+import type { MemberIds } from './member-ids';
+import type { MemberScores } from './member-scores';
 
 /**
  * An ordered set of (score, member) with rank lookups, ordered like a Redis sorted set: by score,
@@ -23,6 +24,11 @@ export interface Entry {
 export interface Chunk {
   members: number[];
   scores: number[];
+}
+
+/** (s1, m1) strictly before (s2, m2) in a sorted set's order: by score, then by member. */
+export function entryBefore(ids: MemberIds, s1: number, m1: number, s2: number, m2: number): boolean {
+  return s1 < s2 || (s1 === s2 && m1 !== m2 && ids.before(m1, m2));
 }
 
 export class SortedList {
@@ -227,9 +233,8 @@ export class SortedList {
     this.count--;
   }
 
-  /** (s1, m1) strictly before (s2, m2). */
   private before(s1: number, m1: number, s2: number, m2: number): boolean {
-    return s1 < s2 || (s1 === s2 && m1 !== m2 && this.ids.before(m1, m2));
+    return entryBefore(this.ids, s1, m1, s2, m2);
   }
 
   /** Index of the first chunk whose last entry is not before (score, member) (or the last chunk). */
