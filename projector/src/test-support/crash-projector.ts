@@ -19,6 +19,9 @@ const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
 const projector = createProjector({ eventStore: store, readModels: createRedisReadModels({ redis, root }), logger, maxBatchSize: 50, catchUpWindow: { events: 200, writes: 1_000 } });
 await projector.start();
 await projector.settled();
+// Settled means every event is stored; a catch-up from empty builds its search index after that
+// (deferred), and only then is the projector caught up (what /readyz waits for).
+await projector.caughtUp();
 process.stdout.write('caught-up\n');
 process.on('SIGTERM', () => {
   void (async () => {
