@@ -17,6 +17,24 @@ describe('format', () => {
     expect(formatFunds(1000000.126)).toBe('1,000,000.13');
   });
 
+  it("gives en-US's output for any number, rounding half away from zero on the shortest decimal form", () => {
+    // What the browser's Intl.NumberFormat prints; the formatter avoids building one at start.
+    const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+    const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const edges = [-0, -0.001, 2.5, -2.5, 1.005, 0.125, 999.995, 0.995, 99_999.5, 1e21, 1.2345678901234566e25, 5e-7, 123e-20, Number.MAX_VALUE, Number.MIN_VALUE];
+    let seed = 7;
+    const random = () => ((seed = (seed * 16_807) % 2_147_483_647) / 2_147_483_647);
+    const values = [...edges];
+    for (let i = 0; i < 20_000; i++) {
+      const v = (random() - 0.3) * 10 ** Math.floor(random() * 40 - 12);
+      values.push(v, Math.round(v * 1000) / 1000, Math.round(v * 100) / 100 + 0.005, Math.round(v) + 0.5);
+    }
+    const wrong = values.filter((v) => formatNumber(v) !== integer.format(v) || formatFunds(v) !== money.format(v));
+    expect(wrong).toEqual([]);
+    expect(formatFunds(1.005)).toBe('1.01');
+    expect(formatNumber(-2.5)).toBe('-3');
+  });
+
   it('masks e-mails as first 3 characters, stars, domain', () => {
     expect(maskEmail('johnsmith@mail.com')).toBe('joh******@mail.com');
     expect(maskEmail('ab@x.io')).toBe('ab***@x.io');

@@ -3,15 +3,47 @@
  * 00:SS. The rules behind the figures (masked e-mails, the day counter) are the kernel's.
  */
 
-const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-const money = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+// No Intl.NumberFormat: building the first one loads the browser's locale data, ~60 ms of the
+// entry script's one task on a phone (docs/benchmarks.md, web client). These give en-US's output,
+// rounding the shortest decimal form of the number half away from zero, as ICU does.
+
+/** The number's shortest round-trip digits, written out without an exponent. */
+function plainDigits(abs: number): { int: string; frac: string } {
+  const [mantissa = '0', exponent] = String(abs).split('e');
+  const [whole = '0', fraction = ''] = mantissa.split('.');
+  const shift = Number(exponent ?? 0);
+  const digits = whole + fraction;
+  const point = whole.length + shift;
+  if (point <= 0) return { int: '0', frac: '0'.repeat(-point) + digits };
+  if (point >= digits.length) return { int: digits + '0'.repeat(point - digits.length), frac: '' };
+  return { int: digits.slice(0, point), frac: digits.slice(point) };
+}
+
+/** Adds one to a string of decimal digits. */
+function increment(digits: string): string {
+  let i = digits.length - 1;
+  while (i >= 0 && digits[i] === '9') i--;
+  if (i < 0) return '1' + '0'.repeat(digits.length);
+  return digits.slice(0, i) + String(Number(digits[i]) + 1) + '0'.repeat(digits.length - i - 1);
+}
+
+function formatFixed(n: number, fractionDigits: number): string {
+  const value = Number.isFinite(n) ? n : 0;
+  const sign = value < 0 || Object.is(value, -0) ? '-' : '';
+  const { int, frac } = plainDigits(Math.abs(value));
+  let kept = (int + frac.padEnd(fractionDigits, '0').slice(0, fractionDigits)).replace(/^0+(?=\d)/, '');
+  if ((frac[fractionDigits] ?? '0') >= '5') kept = increment(kept);
+  const intPart = kept.slice(0, kept.length - fractionDigits).padStart(1, '0');
+  const grouped = intPart.replace(/\B(?=(\d{3})+$)/g, ',');
+  return sign + (fractionDigits > 0 ? `${grouped}.${kept.slice(-fractionDigits).padStart(fractionDigits, '0')}` : grouped);
+}
 
 export function formatNumber(n: number): string {
-  return integer.format(Number.isFinite(n) ? n : 0);
+  return formatFixed(n, 0);
 }
 
 export function formatFunds(n: number): string {
-  return money.format(Number.isFinite(n) ? n : 0);
+  return formatFixed(n, 2);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
