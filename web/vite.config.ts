@@ -37,8 +37,67 @@ function inlineStylesheet(): Plugin {
   };
 }
 
+/**
+ * What `/` runs at start, as a few chunks that main.tsx runs one per task (the libraries, then
+ * the app: app/start.tsx and everything it imports statically). Lazy routes (and what only they use) still split off. Earlier groups win a module;
+ * a group takes its modules' dependencies too unless an earlier group has them. Left to itself,
+ * Rolldown carves the modules `/` shares with lazy routes into several small common chunks that
+ * `/` then loads one by one, depending on how the imports happen to chain.
+ */
+const BOOT_CHUNKS = [
+  // The entry: main.tsx and what it imports itself (with Vite's helpers), which every other chunk
+  // may import from it without running anything more.
+  { name: 'main', test: /\/src\/main\.tsx$|^\0vite\/(modulepreload-polyfill|preload-helper)/ },
+  { name: 'react', test: /\/node_modules\/(react|react-dom|scheduler)\/|\/src\/app\/boot\/react\.ts$/ },
+  { name: 'router', test: /\/node_modules\/(react-router|react-router-dom|cookie|set-cookie-parser)\/|\/src\/app\/boot\/router\.ts$/ },
+  { name: 'state', test: /\/node_modules\/(@reduxjs\/toolkit|immer|redux|reselect|redux-thunk|redux-saga|@redux-saga\/[^/]+|react-redux|use-sync-external-store)\/|\/src\/app\/boot\/state\.ts$/ },
+  { name: 'toast', test: /\/node_modules\/(react-hot-toast|goober)\/|\/src\/app\/boot\/toast\.ts$/ },
+  { name: 'app', test: /\/src\/app\/start\.tsx$/ },
+];
+
+/**
+ * index.html preloads every start-up chunk (modulepreload, at low priority like the entry script),
+ * so they download together with the entry rather than one after another as main.tsx asks for
+ * them. Vite itself preloads only what the entry imports statically: nothing, by design of main.tsx.
+ */
+function preloadBootChunks(): Plugin {
+  const names = new Set(BOOT_CHUNKS.map((c) => c.name));
+  return {
+    name: 'pass:preload-boot-chunks',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return html;
+        const links = Object.values(bundle)
+          .filter((chunk) => chunk.type === 'chunk' && names.has(chunk.name) && !html.includes(`/${chunk.fileName}"`))
+          .map((chunk) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${chunk.fileName}">`);
+        return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+      },
+    },
+  };
+}
+
+/**
+ * The module scripts Vite names in index.html are fetched at low priority: they are deferred (the
+ * page paints from its HTML before they run), so the first paint's stylesheet and the largest
+ * image go first on a slow link. At Chromium's default priority for a module script ("High"),
+ * Lighthouse's simulation also counts them as render-blocking and puts the whole entry script's
+ * download before the first paint (docs/benchmarks.md, web client).
+ */
+function lowPriorityScripts(): Plugin {
+  return {
+    name: 'pass:low-priority-scripts',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html) => html.replace(/<script type="module" crossorigin src=/g, '<script type="module" crossorigin fetchpriority="low" src='),
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), inlineStylesheet()],
+  plugins: [react(), inlineStylesheet(), lowPriorityScripts(), preloadBootChunks()],
   resolve: {
     alias:
       mode === 'production'
@@ -64,11 +123,7 @@ export default defineConfig(({ mode }) => ({
     sourcemap: false,
     rolldownOptions: {
       output: {
-        // What `/` runs at start is one chunk: main.tsx and everything it imports statically, with
-        // Vite's modulepreload polyfill. Lazy routes (and what only they use) still split off. Left
-        // to itself, Rolldown carves the modules `/` shares with lazy routes into several small
-        // common chunks that `/` then loads one by one, depending on how the imports happen to chain.
-        codeSplitting: { groups: [{ name: 'app', test: /\/src\/main\.tsx$|^\0vite\/modulepreload-polyfill/ }] },
+        codeSplitting: { groups: BOOT_CHUNKS.map(({ name, test }, i) => ({ name, test, priority: BOOT_CHUNKS.length - i })) },
       },
     },
   },

@@ -1,26 +1,29 @@
-// First: no eval probe under the Content-Security-Policy (see the module). zod builds its
-// parsers when a schema is created, so this must run before any module that creates one.
-import '@pass/events/zod-jitless';
 import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
-import { createAppRouter, routes } from './app/router';
-import { createAppStore, guestState } from './app/store';
-import { browserServices } from './app/browserServices';
-import { holdsMarkupOf, resolveLazyRoutes } from './app/hydration';
-import { prefetchOnIntent } from './app/prefetchOnIntent';
-import './styles.css';
+import { nextTask } from '../lib/nextTask';
+import { browserServices } from './browserServices';
+import { holdsMarkupOf, resolveLazyRoutes } from './hydration';
+import { prefetchOnIntent } from './prefetchOnIntent';
+import { createAppRouter, routes } from './router';
+import { createAppStore, guestState } from './store';
 
-async function start(container: HTMLElement) {
+/** Hydrates (or renders) the app into `container`, a step per task. */
+export async function start(container: HTMLElement): Promise<void> {
   const pathname = window.location.pathname;
   // The build-time HTML of / , /content/participants and /content/about (app/prerender.tsx) is
   // hydrated; any other path starts from an empty root (the server may have sent /'s markup).
   const hydrating = holdsMarkupOf(container, pathname);
   if (hydrating) await resolveLazyRoutes(routes, pathname);
 
+  // Each step in a task of its own: the page is painted from its HTML already, and one task for
+  // the whole start would hold a phone's main thread for hundreds of milliseconds.
+  await nextTask();
   const router = createAppRouter();
+  await nextTask();
   const store = createAppStore(browserServices((to, options) => router.navigate(to, options)));
+  await nextTask();
   const app = (
     <StrictMode>
       {/* serverState: hydration renders the guest state the HTML was made from, then the store's. */}
@@ -42,7 +45,3 @@ async function start(container: HTMLElement) {
   }
   prefetchOnIntent(routes);
 }
-
-const container = document.getElementById('root');
-if (!container) throw new Error('#root is missing from index.html');
-void start(container);
