@@ -56,12 +56,14 @@ const BOOT_CHUNKS = [
 ];
 
 /**
- * index.html preloads every start-up chunk (modulepreload, at low priority like the entry script),
- * so they download together with the entry rather than one after another as main.tsx asks for
- * them. Vite itself preloads only what the entry imports statically: nothing, by design of main.tsx.
+ * index.html preloads every start-up chunk and the runtime they share (modulepreload, at low
+ * priority like the entry script), so they download together with the entry rather than one after
+ * another as main.tsx asks for them. Vite itself preloads only what the entry imports statically:
+ * nothing, by design of main.tsx.
  */
 function preloadBootChunks(): Plugin {
-  const names = new Set(BOOT_CHUNKS.map((c) => c.name));
+  // Rolldown's runtime helpers come as a chunk of their own that the others import.
+  const names = new Set([...BOOT_CHUNKS.map((c) => c.name), 'rolldown-runtime']);
   return {
     name: 'pass:preload-boot-chunks',
     apply: 'build',
