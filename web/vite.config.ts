@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type IndexHtmlTransformContext, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // The standalone server serves web/dist with /api, /uploads and Socket.IO on the same origin;
@@ -13,34 +13,40 @@ const require = createRequire(import.meta.url);
 const routerDev = dirname(require.resolve('react-router'));
 const routerProd = resolve(routerDev, '../production');
 
-/**
- * The stylesheet (a few KB) goes into index.html as a <style>, so the first paint waits for no
- * second request. The file is still emitted (nothing else names it today, but a stale HTML could).
- * The CSP allows inline styles ('unsafe-inline' in style-src).
- */
-function inlineStylesheet(): Plugin {
+type Bundle = NonNullable<IndexHtmlTransformContext['bundle']>;
+
+/** A build-only plugin that rewrites index.html once Vite has written its own tags into it. */
+function rewriteBuiltHtml(name: string, rewrite: (html: string, bundle: Bundle) => string): Plugin {
   return {
-    name: 'pass:inline-stylesheet',
+    name,
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
-      handler(html, { bundle }) {
-        if (!bundle) return html;
-        return html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, fileName: string) => {
-          const asset = bundle[fileName];
-          if (asset?.type !== 'asset') return tag;
-          const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
-          return `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
-        });
-      },
+      handler: (html, { bundle }) => (bundle ? rewrite(html, bundle) : html),
     },
   };
 }
 
 /**
+ * The stylesheet (a few KB) goes into index.html as a <style>, so the first paint waits for no
+ * second request. The file is still emitted (nothing else names it today, but a stale HTML could).
+ * The CSP allows inline styles ('unsafe-inline' in style-src).
+ */
+const inlineStylesheet = () =>
+  rewriteBuiltHtml('pass:inline-stylesheet', (html, bundle) =>
+    html.replace(/<link rel="stylesheet"[^>]*href="\/([^"]+\.css)"[^>]*>/g, (tag, fileName: string) => {
+      const asset = bundle[fileName];
+      if (asset?.type !== 'asset') return tag;
+      const css = typeof asset.source === 'string' ? asset.source : new TextDecoder().decode(asset.source);
+      return `<style>${css.replaceAll('</style', '<\\/style')}</style>`;
+    }),
+  );
+
+/**
  * What `/` runs at start, as a few chunks that main.tsx runs one per task (the libraries, then
- * the app: app/start.tsx and everything it imports statically). Lazy routes (and what only they use) still split off. Earlier groups win a module;
- * a group takes its modules' dependencies too unless an earlier group has them. Left to itself,
+ * the app: app/start.tsx and everything it imports statically). Lazy routes (and what only they
+ * use) still split off. Earlier groups win a module; a group takes its modules' dependencies too
+ * unless an earlier group has them. Left to itself,
  * Rolldown carves the modules `/` shares with lazy routes into several small common chunks that
  * `/` then loads one by one, depending on how the imports happen to chain.
  */
@@ -64,39 +70,25 @@ const BOOT_CHUNKS = [
 function preloadBootChunks(): Plugin {
   // Rolldown's runtime helpers come as a chunk of their own that the others import.
   const names = new Set([...BOOT_CHUNKS.map((c) => c.name), 'rolldown-runtime']);
-  return {
-    name: 'pass:preload-boot-chunks',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, { bundle }) {
-        if (!bundle) return html;
-        const links = Object.values(bundle)
-          .filter((chunk) => chunk.type === 'chunk' && names.has(chunk.name) && !html.includes(`/${chunk.fileName}"`))
-          .map((chunk) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${chunk.fileName}">`);
-        return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
-      },
-    },
-  };
+  return rewriteBuiltHtml('pass:preload-boot-chunks', (html, bundle) => {
+    const links = Object.values(bundle)
+      .filter((chunk) => chunk.type === 'chunk' && names.has(chunk.name) && !html.includes(`/${chunk.fileName}"`))
+      .map((chunk) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${chunk.fileName}">`);
+    return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+  });
 }
 
 /**
- * The module scripts Vite names in index.html are fetched at low priority: they are deferred (the
- * page paints from its HTML before they run), so the first paint's stylesheet and the largest
- * image go first on a slow link. At Chromium's default priority for a module script ("High"),
- * Lighthouse's simulation also counts them as render-blocking and puts the whole entry script's
- * download before the first paint (docs/benchmarks.md, web client).
+ * The module script Vite names in index.html is fetched at low priority: it is deferred (the page
+ * paints from its HTML before it runs), so the first paint's stylesheet and the largest image go
+ * first on a slow link. At Chromium's default priority for a module script ("High"), Lighthouse's
+ * simulation also counts it as render-blocking and puts its download before the first paint
+ * (docs/benchmarks.md, web client).
  */
-function lowPriorityScripts(): Plugin {
-  return {
-    name: 'pass:low-priority-scripts',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler: (html) => html.replace(/<script type="module" crossorigin src=/g, '<script type="module" crossorigin fetchpriority="low" src='),
-    },
-  };
-}
+const lowPriorityScripts = () =>
+  rewriteBuiltHtml('pass:low-priority-scripts', (html) =>
+    html.replace(/<script type="module" crossorigin src=/g, '<script type="module" crossorigin fetchpriority="low" src='),
+  );
 
 export default defineConfig(({ mode }) => ({
   plugins: [react(), inlineStylesheet(), lowPriorityScripts(), preloadBootChunks()],
