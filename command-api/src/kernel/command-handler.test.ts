@@ -66,4 +66,25 @@ describe('command handler', () => {
     expect(typeof recorded?.metadata.causationId).toBe('string');
     expect(recorded?.metadata.occurredAt).toBe(new Date(nowMs).toISOString());
   });
+
+  it('loads a stream longer than its read page whole, however its length falls on the pages', async () => {
+    // Pages of 3 events. A member's stream: their registration, then one event per message, so
+    // 2, 3, 6 and 9 events: within a page, and exactly one, two and three pages.
+    const paged = new CommandHandler({ eventStore: store, logger, readPage: 3 });
+    const asked: (number | undefined)[] = [];
+    const counting = { readStream: (id: string, options?: { fromRevision?: number; maxCount?: number }) => (asked.push(options?.maxCount), store.readStream(id, options)) } as EventStore;
+    for (const sent of [1, 2, 5, 8]) {
+      const userId = await member(10);
+      for (let i = 0; i < sent; i++) {
+        await paged.handle(userDecider, streams.user(userId), { type: 'SendChatMessage', data: { userId, messageId: randomUUID(), message: `m${i}` }, now: clock() }, ctx());
+      }
+      const fresh = new CommandHandler({ eventStore: counting, logger, readPage: 3 });
+      const loaded = await fresh.load(userDecider, streams.user(userId));
+      expect(loaded.state.points).toBe(10 - sent);
+      expect(loaded.revision).toBe(sent);
+    }
+    // Never more than a page held at once.
+    expect(asked.length).toBeGreaterThan(4);
+    expect(asked.every((n) => n === 3)).toBe(true);
+  });
 });

@@ -25,7 +25,15 @@ export interface CommandHandlerOptions {
   snapshots?: AggregateSnapshotStore;
   /** The process's Prometheus registry: commands by type and outcome, and their latency. */
   metrics?: Registry;
+  /** Events read at a time when bringing a stream's state up to date. Default STREAM_READ_PAGE. */
+  readPage?: number;
 }
+
+/**
+ * A member's stream is a page or two; the passes pool's is read in a few hundred at 1,000,000
+ * members, each a round trip of ~10 ms against the seconds it takes to evolve them.
+ */
+export const STREAM_READ_PAGE = 5_000;
 
 export class CommandRejectedByConflicts extends Error {
   constructor(streamId: string, attempts: number) {
@@ -52,10 +60,12 @@ export class CommandHandler {
   private readonly queues = new StreamQueues<Queued>((streamId, batch) => this.decideBatch(streamId, batch));
   private readonly snapshots: SnapshotPolicy;
   private readonly log: CommandLog;
+  private readonly readPage: number;
 
   constructor(options: CommandHandlerOptions) {
     this.store = options.eventStore;
     this.maxRetries = options.maxRetries ?? 8;
+    this.readPage = Math.max(1, options.readPage ?? STREAM_READ_PAGE);
     this.cache = new StateCache(options.cacheSize ?? 50_000);
     this.snapshots = new SnapshotPolicy(options.eventStore, options.snapshots, options.logger);
     this.log = new CommandLog(options.logger, options.metrics ? commandMetrics(options.metrics) : undefined);
@@ -127,17 +137,23 @@ export class CommandHandler {
     if (this.cache.remember(decider, streamId, value)) this.snapshots.maybeSave(decider.snapshot, streamId, value);
   }
 
-  /** `from` brought up to date with the events stored after it (from the snapshot when starting from nothing). */
+  /**
+   * `from` brought up to date with the events stored after it (from the snapshot when starting
+   * from nothing), read a page at a time: a long stream without a snapshot (the passes pool on a
+   * first start, over a million events at 1,000,000 members) is never held whole in memory.
+   */
   private async catchUp<C extends AnyCommand, S, E extends DomainEvent>(decider: Decider<C, S, E>, streamId: string, from: StreamState<S>): Promise<StreamState<S>> {
     if (from.revision < 0) from = (await this.snapshots.load(decider.snapshot, streamId)) ?? from;
-    const recorded = await this.store.readStream(streamId, { fromRevision: from.revision + 1 });
     let { state, revision } = from;
-    for (const r of recorded) {
-      const event = toCurrentEvent(r);
-      if (!decider.isEvent(event)) throw new Error(`Stream "${streamId}" holds ${event.type}, which is not a ${decider.name} event`);
-      state = decider.evolve(state, event);
-      revision = r.revision;
+    for (;;) {
+      const recorded = await this.store.readStream(streamId, { fromRevision: revision + 1, maxCount: this.readPage });
+      for (const r of recorded) {
+        const event = toCurrentEvent(r);
+        if (!decider.isEvent(event)) throw new Error(`Stream "${streamId}" holds ${event.type}, which is not a ${decider.name} event`);
+        state = decider.evolve(state, event);
+        revision = r.revision;
+      }
+      if (recorded.length < this.readPage) return { state, revision };
     }
-    return { state, revision };
   }
 }
