@@ -355,12 +355,24 @@ export function allReads(s: string, keys: readonly string[] | undefined, asJson:
   const order = 'ORDER BY transaction_id, global_position';
   const read = (where: string, limit: string) => {
     const rows = `SELECT ${columns} FROM ${s}.events WHERE ${where} ${order} LIMIT ${limit}`;
-    if (!asJson) return rows;
-    const metadata = keys ? keys.map((_, i) => `e.m${i}`) : ['e.metadata'];
-    const fields = ['e.event_id', 'e.stream_id', 'e.revision', 'e.tx', 'e.global_position::text', 'e.type', 'e.data', ...metadata, 'e.recorded_ms'];
-    return `SELECT coalesce(json_agg(json_build_array(${fields.join(', ')}) ORDER BY e.tx::xid8, e.global_position), '[]') AS page FROM (${rows}) e`;
+    return asJson ? jsonPage(rows, keys ? keys.map((_, i) => `e.m${i}`) : ['e.metadata'], 'e.tx::xid8, e.global_position') : rows;
   };
   return { fromStart: read(HORIZON, '$1'), after: read(`${AFTER} AND ${HORIZON}`, '$3') };
+}
+
+/** A stream's reads ($1 stream id, $2 first revision, $3 how many), as rows or one JSON value (see jsonPage). */
+function streamReads(s: string, asJson: boolean): { forwards: string; backwards: string } {
+  const read = (where: string, order: string) => {
+    const rows = `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND ${where} ORDER BY revision ${order} LIMIT $3`;
+    return asJson ? jsonPage(rows, ['e.metadata'], `e.revision ${order}`) : rows;
+  };
+  return { forwards: read('revision >= $2', 'ASC'), backwards: read('revision <= $2', 'DESC') };
+}
+
+/** `rows` (a SELECT of COLUMNS or slimColumns) as one value `page`: a JSON array of arrays, read by fromJsonPage. */
+function jsonPage(rows: string, metadata: readonly string[], order: string): string {
+  const fields = ['e.event_id', 'e.stream_id', 'e.revision', 'e.tx', 'e.global_position::text', 'e.type', 'e.data', ...metadata, 'e.recorded_ms'];
+  return `SELECT coalesce(json_agg(json_build_array(${fields.join(', ')}) ORDER BY ${order}), '[]') AS page FROM (${rows}) e`;
 }
 
 export interface SqlEventStoreOptions {
@@ -384,9 +396,10 @@ export interface SqlEventStoreOptions {
    */
   singleWriter?: boolean;
   /**
-   * `$all` pages come back as one JSON value each instead of rows (allReads). For PGlite, whose
-   * client turns every field of every row into its own buffer and string, a page of 5,000 events
-   * reads in about a third of the time; PostgreSQL's server would pay for it instead. Default false.
+   * `$all` pages and bounded stream reads come back as one JSON value each instead of rows
+   * (jsonPage). For PGlite, whose client turns every field of every row into its own buffer and
+   * string, a page of 5,000 events reads in about a third of the time; PostgreSQL's server would
+   * pay for it instead. Default false.
    */
   pagesAsJson?: boolean;
   /**
@@ -420,8 +433,8 @@ export class SqlEventStore implements EventStore {
     appendOne: string;
     appendFast: string;
     appendRetry: string;
-    streamForwards: string;
-    streamBackwards: string;
+    /** A stream's reads, as rows and as JSON pages (pagesAsJson). */
+    stream: { rows: { forwards: string; backwards: string }; json: { forwards: string; backwards: string } };
     /** The `$all` reads for the whole metadata (undefined) or a set of its keys (ReadAllOptions.metadataKeys), as rows or JSON pages, made once each. */
     all: (keys: readonly string[] | undefined, asJson: boolean) => { fromStart: string; after: string };
     head: string;
@@ -480,8 +493,7 @@ INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata)
 SELECT $3::uuid, $1, c.revision, $4, $5::jsonb, $6::jsonb FROM claimed c
 RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       appendRetry: `SELECT ${s}.append_retry($1, $2, $3::uuid[]) AS r`,
-      streamForwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision >= $2 ORDER BY revision LIMIT $3`,
-      streamBackwards: `SELECT ${COLUMNS} FROM ${s}.events WHERE stream_id = $1 AND revision <= $2 ORDER BY revision DESC LIMIT $3`,
+      stream: { rows: streamReads(s, false), json: streamReads(s, true) },
       all: (keys, asJson) => {
         const name = `${asJson ? 'json' : 'rows'}:${keys ? keys.join(',') : '*'}`;
         let made = reads.get(name);
@@ -604,7 +616,11 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
     const limit = options.maxCount ?? null;
     if (limit !== null && limit <= 0) return [];
     const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
-    const rows = await this.run<EventRow>(backwards ? this.sql.streamBackwards : this.sql.streamForwards, [streamId, from, limit], `read stream "${streamId}"`);
+    // As readAll: a bounded read as one JSON value; one without a bound stays rows.
+    const asJson = this.pagesAsJson && limit !== null && limit <= JSON_PAGE_MAX;
+    const reads = asJson ? this.sql.stream.json : this.sql.stream.rows;
+    const rows = await this.run<EventRow>(backwards ? reads.backwards : reads.forwards, [streamId, from, limit], `read stream "${streamId}"`);
+    if (asJson) return fromJsonPage((rows[0] as unknown as { page: JsonPageEvent[] }).page, undefined);
     return rows.map((row) => toEvent(row));
   }
 

@@ -125,6 +125,25 @@ export function describeSqlEventStoreSpecifics(name: string, makeHarness: () => 
       expect((await reading(true).readAll({ after: before })).filter((e) => e.streamId === s).map((e) => e.data)).toEqual([odd, null]);
     });
 
+    it('a bounded stream read as one JSON value is the read as rows, forwards and backwards', async () => {
+      const sql = store as SqlEventStore;
+      const reading = (pagesAsJson: boolean) => new SqlEventStore({ kind: sql.kind, client: sql.client, schema: sql.schema, pagesAsJson, release: async () => {} });
+      const s = stream('json-stream');
+      const odd = { text: 'tab\t"quote" \\ ünï 😀\n', nested: { a: [1, 2.5, null, true], empty: {} } };
+      await store.append(s, [
+        { ...newEvent('Odd', odd), metadata: { schemaVersion: 2, actor: { type: 'user', id: 'u-1' } } },
+        { ...newEvent('NullData', null), metadata: {} },
+        ...Array.from({ length: 5 }, (_, i) => newEvent('E', { i })),
+      ]);
+      for (const options of [{ maxCount: 100 }, { fromRevision: 2, maxCount: 3 }, { direction: 'backwards' as const, maxCount: 4 }, { direction: 'backwards' as const, fromRevision: 1, maxCount: 10 }, { fromRevision: 7, maxCount: 5 }]) {
+        const [rows, json] = await Promise.all([reading(false).readStream(s, options), reading(true).readStream(s, options)]);
+        expect(json).toEqual(rows);
+      }
+      expect((await reading(true).readStream(s, { maxCount: 2 })).map((e) => e.data)).toEqual([odd, null]);
+      expect((await reading(true).readStream(s, { direction: 'backwards', maxCount: 2 })).map((e) => e.revision)).toEqual([6, 5]);
+      expect(await reading(true).readStream(stream('json-none'), { maxCount: 10 })).toEqual([]);
+    });
+
     it('a closed store answers EventStoreUnavailableError', async () => {
       await store.close();
       await expect(store.readStream('x')).rejects.toBeInstanceOf(EventStoreUnavailableError);
