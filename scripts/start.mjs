@@ -29,8 +29,12 @@ if (webExists && !process.env.WEB_DIST_DIR && (!existsSync(builtIndex) || statSy
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// Node's flags for the standalone process: STANDALONE_NODE_FLAGS in infra/src/services/node-flags.ts
+// says why (node-flags.test.ts holds this line to it).
+const NODE_FLAGS = ['--max-semi-space-size=64', '--heap-growing-percent=40'];
+
 // The IPC channel only carries the server's "stopping" notice (infra/src/wiring/process.ts).
-const child = spawn(process.execPath, ['--import', 'tsx', resolve(root, 'infra/src/standalone/main.ts')], {
+const child = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', resolve(root, 'infra/src/standalone/main.ts')], {
   cwd: root,
   stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
 });

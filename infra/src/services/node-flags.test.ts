@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { SERVICE_NODE_FLAGS, type ServiceName } from './node-flags';
+import { SERVICE_NODE_FLAGS, STANDALONE_NODE_FLAGS, type ServiceName } from './node-flags';
 
 const root = resolve(import.meta.dirname, '../../..');
 const services = Object.keys(SERVICE_NODE_FLAGS) as ServiceName[];
@@ -38,5 +38,22 @@ describe("each service's node flags", () => {
       expect(flags, container).toEqual(SERVICE_NODE_FLAGS[name]);
     }
     expect([...seen].sort()).toEqual([...services].sort());
+  });
+});
+
+describe("the standalone process's node flags", () => {
+  it('are the ones `npm start` runs it with (scripts/start.mjs)', () => {
+    const script = readFileSync(resolve(root, 'scripts/start.mjs'), 'utf8');
+    const line = /^const NODE_FLAGS = (\[.*\]);$/m.exec(script);
+    expect(line, 'start.mjs declares NODE_FLAGS on one line').not.toBeNull();
+    expect(JSON.parse(line![1]!.replaceAll("'", '"'))).toEqual(STANDALONE_NODE_FLAGS);
+    expect(script).toContain("spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', resolve(root, 'infra/src/standalone/main.ts')]");
+  });
+
+  it("are the ones of the image's default command (infra/deploy/Dockerfile)", () => {
+    const cmd = /^CMD (\[.*\])$/m.exec(readFileSync(resolve(root, 'infra/deploy/Dockerfile'), 'utf8'));
+    const { flags, entry } = nodeFlagsOf(JSON.parse(cmd![1]!) as string[]);
+    expect(entry).toBe('infra/src/standalone/main.ts');
+    expect(flags).toEqual(STANDALONE_NODE_FLAGS);
   });
 });

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { SERVICE_NODE_FLAGS, type ServiceName } from '../services/node-flags';
+import { SERVICE_NODE_FLAGS, STANDALONE_NODE_FLAGS, type ServiceName } from '../services/node-flags';
 
 export type { ServiceName };
 const root = resolve(import.meta.dirname, '../../..');
@@ -44,7 +44,8 @@ export function spawnService(name: ServiceName, env: Record<string, string>, tim
 
 /** The standalone process, as `npm start` runs it (minus the web build). */
 export function spawnStandalone(env: Record<string, string>, timeoutMs = 60_000, options: { nodeFlags?: string[] } = {}): Promise<SpawnedService> {
-  return spawnEntry('standalone', standaloneEntry, env, timeoutMs, options);
+  // Its own flags first: a bench's flags to try come after them, and V8 takes the last of each.
+  return spawnEntry('standalone', standaloneEntry, env, timeoutMs, { ...options, nodeFlags: [...STANDALONE_NODE_FLAGS, ...(options.nodeFlags ?? [])] });
 }
 
 const HEAD_LINES = 500;
