@@ -30,8 +30,8 @@ export interface CommandHandlerOptions {
 }
 
 /**
- * A member's stream is a page or two; the passes pool's is read in a few hundred at 1,000,000
- * members, each a round trip of ~10 ms against the seconds it takes to evolve them.
+ * A member's stream fits in one page; the passes pool's, 1.2 million events at 1,000,000
+ * members, is read in 241 of them and never held whole (docs/benchmarks.md, "Standalone cold start").
  */
 export const STREAM_READ_PAGE = 5_000;
 
