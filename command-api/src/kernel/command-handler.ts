@@ -30,10 +30,10 @@ export interface CommandHandlerOptions {
 }
 
 /**
- * A member's stream fits in one page; the passes pool's, 1.2 million events at 1,000,000
- * members, is read in 241 of them and never held whole (docs/benchmarks.md, "Standalone cold start").
+ * A member's stream fits in one page; the passes pool's, long on a large site, is read in many and
+ * never held whole (docs/benchmarks.md, "Standalone cold start").
  */
-export const STREAM_READ_PAGE = 5_000;
+const STREAM_READ_PAGE = 5_000;
 
 export class CommandRejectedByConflicts extends Error {
   constructor(streamId: string, attempts: number) {

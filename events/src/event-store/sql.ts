@@ -294,6 +294,11 @@ function toSlimEvent(row: EventRow & Record<string, unknown>, keys: readonly str
 type JsonPageEvent = [id: string, streamId: string, revision: number, tx: string, globalPosition: string, type: string, data: unknown, ...rest: unknown[]];
 
 /** The events of a page read as one JSON array; `keys`: the metadata keys asked for (else the whole metadata). */
+/** The `page` value of a jsonPage read's one row. */
+function pageOf(rows: unknown[]): JsonPageEvent[] {
+  return (rows[0] as { page: JsonPageEvent[] }).page;
+}
+
 function fromJsonPage(page: JsonPageEvent[], keys: readonly string[] | undefined): RecordedEvent[] {
   return page.map((e) => {
     const metadata = keys ? pickMetadata(keys, (i) => e[7 + i]) : ((e[7] as Record<string, unknown> | null) ?? {});
@@ -616,11 +621,10 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
     const limit = options.maxCount ?? null;
     if (limit !== null && limit <= 0) return [];
     const from = options.fromRevision ?? (backwards ? Number.MAX_SAFE_INTEGER : 0);
-    // As readAll: a bounded read as one JSON value; one without a bound stays rows.
-    const asJson = this.pagesAsJson && limit !== null && limit <= JSON_PAGE_MAX;
+    const asJson = this.readsAsJson(limit);
     const reads = asJson ? this.sql.stream.json : this.sql.stream.rows;
     const rows = await this.run<EventRow>(backwards ? reads.backwards : reads.forwards, [streamId, from, limit], `read stream "${streamId}"`);
-    if (asJson) return fromJsonPage((rows[0] as unknown as { page: JsonPageEvent[] }).page, undefined);
+    if (asJson) return fromJsonPage(pageOf(rows), undefined);
     return rows.map((row) => toEvent(row));
   }
 
@@ -629,15 +633,22 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
     if (limit !== null && limit <= 0) return [];
     const after = options.after ?? START;
     const keys = options.metadataKeys;
-    // A read without a bound stays rows: the whole store as one JSON text could outgrow a string.
-    const asJson = this.pagesAsJson && limit !== null && limit <= JSON_PAGE_MAX;
+    const asJson = this.readsAsJson(limit);
     const sql = this.sql.all(keys, asJson);
     const rows =
       after.commit < 0n
         ? await this.run<EventRow>(sql.fromStart, [limit], 'read $all')
         : await this.run<EventRow>(sql.after, [after.commit.toString(), after.prepare.toString(), limit], 'read $all');
-    if (asJson) return fromJsonPage((rows[0] as unknown as { page: JsonPageEvent[] }).page, keys);
+    if (asJson) return fromJsonPage(pageOf(rows), keys);
     return keys ? rows.map((row) => toSlimEvent(row as EventRow & Record<string, unknown>, keys)) : rows.map((row) => toEvent(row));
+  }
+
+  /**
+   * Whether a read of at most `limit` events comes back as one JSON value (pagesAsJson). A read
+   * without a bound stays rows: the whole store as one JSON text could outgrow a string.
+   */
+  private readsAsJson(limit: number | null): boolean {
+    return this.pagesAsJson && limit !== null && limit <= JSON_PAGE_MAX;
   }
 
   async headPosition(): Promise<GlobalPosition> {

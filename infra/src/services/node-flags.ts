@@ -27,11 +27,10 @@ export const SERVICE_NODE_FLAGS: Readonly<Record<ServiceName, readonly string[]>
  * The standalone process's node flags (`npm start`: scripts/start.mjs; the image's default CMD in
  * infra/deploy/Dockerfile; spawnStandalone in the tests and benches), held to this list by
  * node-flags.test.ts. A first start without a snapshot replays every event in this one process:
- * - 64 MB semi-spaces, as the projector's: fewer of the replay's short-lived events promoted
- *   (1,000,000 members: ready in 171 s instead of 208 s).
+ * - 64 MB semi-spaces, as the projector's: fewer of the replay's short-lived events promoted.
  * - The old generation allowed to grow to 1.4 times what a full collection leaves, where V8
  *   would let it grow to about 4 times: the replay's garbage is collected before it doubles the
- *   process (peak 2.43 GiB -> 1.71 GiB at 1,000,000 members, read models 0.8 GiB; same time).
+ *   process's memory, at no measurable cost in time.
  * Figures: docs/benchmarks.md, "Standalone cold start".
  */
 export const STANDALONE_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=64', '--heap-growing-percent=40'];
