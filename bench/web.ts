@@ -87,6 +87,8 @@ interface LighthouseFigures {
   fcpMs: number;
   lcpMs: number;
   tbtMs: number;
+  /** Lighthouse's reading of this host's CPU speed (its `benchmarkIndex`): the same page scores lower on a slower host. */
+  benchmarkIndex: number;
 }
 
 /**
@@ -124,6 +126,7 @@ async function runLighthouse(baseUrl: string) {
             fcpMs: value('first-contentful-paint'),
             lcpMs: value('largest-contentful-paint'),
             tbtMs: value('total-blocking-time'),
+            benchmarkIndex: result.lhr.environment.benchmarkIndex,
           });
         }
         results.push({ page: path, preset: preset.name, target: preset.performance, version, runs });
@@ -149,6 +152,11 @@ async function servedOwnHtml(baseUrl: string): Promise<Record<string, boolean>> 
   return served;
 }
 
+function hostIndex(results: Awaited<ReturnType<typeof runLighthouse>>): string {
+  const index = stats(results.flatMap((r) => r.runs.map((run) => run.benchmarkIndex)).filter(Number.isFinite)).median;
+  return Math.round(index).toLocaleString('en-US');
+}
+
 function lighthouseTable(results: Awaited<ReturnType<typeof runLighthouse>>, served: Record<string, boolean>): string[] {
   // A run Lighthouse could not score (NaN: a timeout on a loaded machine) is left out of the median.
   const median = (runs: LighthouseFigures[], key: keyof LighthouseFigures) => stats(runs.map((r) => r[key]).filter(Number.isFinite)).median;
@@ -168,6 +176,8 @@ function lighthouseTable(results: Awaited<ReturnType<typeof runLighthouse>>, ser
     '| Page | Preset | Performance | FCP | LCP | TBT | Accessibility | Best practices | SEO |',
     '|---|---|---|---|---|---|---|---|---|',
     ...rows,
+    '',
+    `Host CPU speed by Lighthouse's own measure (\`benchmarkIndex\`, median of all ${results.reduce((n, r) => n + r.runs.length, 0)} runs): ${hostIndex(results)}. The throttling is simulated on top of the host's speed (a 4× slower CPU on mobile), so the same build scores lower on a slower host: compare scores across days only with this figure beside them.`,
     '',
     `Build-time HTML sent by the server for the page's own path: ${LIGHTHOUSE_PAGES.map((p) => `\`${p}\` ${served[p] ? 'yes' : '**no** (it sends index.html, the markup of `/`, which the client discards)'}`).join('; ')}.`,
   ];

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { defineConfig, type IndexHtmlTransformContext, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { BOOT_CHUNK_META } from './src/app/boot/chunks';
 
 // The standalone server serves web/dist with /api, /uploads and Socket.IO on the same origin;
 // in development the dev server forwards those to it.
@@ -62,19 +63,21 @@ const BOOT_CHUNKS = [
 ];
 
 /**
- * index.html preloads every start-up chunk and the runtime they share (modulepreload, at low
- * priority like the entry script), so they download together with the entry rather than one after
- * another as main.tsx asks for them. Vite itself preloads only what the entry imports statically:
- * nothing, by design of main.tsx.
+ * index.html names every start-up chunk and the runtime they share (`<meta name="boot-chunk">`),
+ * without fetching them: main.tsx preloads them together once the page has painted from its HTML
+ * (`preloadBootChunks` there), so they download at once rather than one after another as it asks
+ * for them, yet never ahead of the first paint and the largest image (docs/benchmarks.md, web
+ * client). Vite itself preloads only what the entry imports statically: nothing, by design of
+ * main.tsx.
  */
-function preloadBootChunks(): Plugin {
+function nameBootChunks(): Plugin {
   // Rolldown's runtime helpers come as a chunk of their own that the others import.
   const names = new Set([...BOOT_CHUNKS.map((c) => c.name), 'rolldown-runtime']);
-  return rewriteBuiltHtml('pass:preload-boot-chunks', (html, bundle) => {
-    const links = Object.values(bundle)
+  return rewriteBuiltHtml('pass:name-boot-chunks', (html, bundle) => {
+    const tags = Object.values(bundle)
       .filter((chunk) => chunk.type === 'chunk' && names.has(chunk.name) && !html.includes(`/${chunk.fileName}"`))
-      .map((chunk) => `<link rel="modulepreload" crossorigin fetchpriority="low" href="/${chunk.fileName}">`);
-    return html.replace('</head>', `  ${links.join('\n    ')}\n  </head>`);
+      .map((chunk) => `<meta name="${BOOT_CHUNK_META}" content="/${chunk.fileName}">`);
+    return html.replace('</head>', `  ${tags.join('\n    ')}\n  </head>`);
   });
 }
 
@@ -91,7 +94,7 @@ const lowPriorityScripts = () =>
   );
 
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), inlineStylesheet(), lowPriorityScripts(), preloadBootChunks()],
+  plugins: [react(), inlineStylesheet(), lowPriorityScripts(), nameBootChunks()],
   resolve: {
     alias:
       mode === 'production'

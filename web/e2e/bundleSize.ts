@@ -1,5 +1,6 @@
 /**
- * Gzip size of what `/` loads before any lazy route: the entry script, its modulepreloads and CSS.
+ * Gzip size of what `/` loads before any lazy route: the entry script, the start-up chunks it
+ * fetches (named by index.html) and CSS.
  * Usage: npm run build -w @pass/web && npm run bundle-size -w @pass/web
  */
 import { readFileSync } from 'node:fs';
@@ -17,12 +18,13 @@ export interface BundleSize {
 }
 
 /**
- * Reads dist/index.html and gzips (default level) every script and stylesheet it names, and the
- * stylesheet it carries inline (listed as `index.html <style> (inline)`).
+ * Reads dist/index.html and gzips (default level) every script and stylesheet it names (a start-up
+ * chunk by a `<meta name="boot-chunk">`), and the stylesheet it carries inline (listed as
+ * `index.html <style> (inline)`).
  */
 export function measureBundle(dist = DIST): BundleSize {
   const html = readFileSync(resolve(dist, 'index.html'), 'utf8');
-  const paths = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1] ?? '');
+  const paths = [...html.matchAll(/(?:src|href|content)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) => m[1] ?? '');
   const assets = paths.map((path) => ({ path, gzipBytes: gzipSync(readFileSync(resolve(dist, `.${path}`))).length }));
   const inline = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1] ?? '').join('');
   const inlineGzipBytes = inline ? gzipSync(inline).length : 0;

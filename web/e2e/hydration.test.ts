@@ -93,6 +93,41 @@ describe.skipIf(!hasChromium)('build-time HTML of the public shells, hydrated', 
     });
   }
 
+  test('/: the app is fetched only once the page and its largest image are on screen', async () => {
+    const { page, console } = await open('/');
+    const timing = await page.evaluate(() => {
+      const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
+      const started = (part: string) => resources.filter((r) => r.name.includes(part)).map((r) => r.startTime);
+      return {
+        firstPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN,
+        largestImageLoaded: resources.find((r) => r.name.endsWith('/certificates/certificate-1.svg'))?.responseEnd ?? NaN,
+        entry: started('/assets/main-'),
+        bootChunks: ['react', 'router', 'state', 'toast', 'app'].map((name) => started(`/assets/${name}-`)),
+      };
+    });
+    // The entry script comes with the HTML; every start-up chunk was fetched once, after both.
+    expect(timing.entry).toHaveLength(1);
+    for (const starts of timing.bootChunks) {
+      expect(starts).toHaveLength(1);
+      expect(starts[0]).toBeGreaterThanOrEqual(timing.firstPaint);
+      expect(starts[0]).toBeGreaterThanOrEqual(timing.largestImageLoaded);
+    }
+    expect(console.filter((m) => m.startsWith('pageerror'))).toEqual([]);
+    await page.context().close();
+  });
+
+  test('/: a largest image that never arrives does not hold the app back', async () => {
+    const context = await site.newContext({ viewport: VIEWPORTS.mobile });
+    // Never answered: the start waits for it at most PAINT_WAIT_LIMIT_MS (app/boot/chunks.ts).
+    await context.route('**/certificates/certificate-1.svg', () => undefined);
+    const page = await site.newPage(context);
+    // Not until `load`: the page never has it.
+    await page.goto(site.url + '/', { waitUntil: 'domcontentloaded' });
+    // The first render after hydration puts the ad slot's frame in (components/AdBanner.tsx).
+    await page.locator('footer [data-ad-slot] iframe').waitFor({ state: 'attached', timeout: 10_000 });
+    await context.close();
+  });
+
   test('another page path gets a fresh render: the markup of / it came with is discarded, quietly', async () => {
     const { page, console } = await open('/content/join');
     await page.getByLabel('Email').waitFor();

@@ -1,18 +1,21 @@
 // First: no eval probe under the Content-Security-Policy (see the module). zod builds its
 // parsers when a schema is created, so this must run before any module that creates one.
 import '@pass/events/zod-jitless';
+import { pageShown, preloadBootChunks } from './app/boot/chunks';
 import { nextTask } from './lib/nextTask';
 import './styles.css';
 
 /**
  * The page is painted from its build-time HTML before any of this runs. The start-up code comes in
- * a few chunks (vite.config.ts, BOOT_CHUNKS), which the HTML preloads together and this runs one
- * per task: the libraries first, then the app. Run as one module graph they held a phone's main
- * thread for one task of ~250 ms (Lighthouse's 4× slower CPU). Figures in docs/benchmarks.md.
+ * a few chunks (vite.config.ts, BOOT_CHUNKS), which the HTML names and this fetches together once
+ * the page and its largest image are on screen (the script's download never delays them, and on a
+ * fast link it would otherwise land first), then runs one per task: the libraries first, then the
+ * app. Run as one module graph they held a phone's main thread for one task of ~250 ms
+ * (Lighthouse's 4× slower CPU). Figures in docs/benchmarks.md.
  *
- * It does not wait for the page's images first, though that would free the wire for them: the
- * buttons of the painted page do nothing until hydration. A button clicked before then (the menu's,
- * a carousel arrow) is clicked again once the app has taken over the page (`replayEarlyClicks`).
+ * It does not wait for the page's `load` (every image and frame): the buttons of the painted page
+ * do nothing until hydration. A button clicked before then (the menu's, a carousel arrow) is
+ * clicked again once the app has taken over the page (`replayEarlyClicks`).
  */
 const stages: (() => Promise<unknown>)[] = [
   () => import('./app/boot/react'),
@@ -41,6 +44,8 @@ function replayEarlyClicks(container: HTMLElement): () => void {
 
 async function boot(container: HTMLElement): Promise<void> {
   const replay = replayEarlyClicks(container);
+  await pageShown(document);
+  preloadBootChunks(document);
   for (const stage of stages) {
     await stage();
     await nextTask();
