@@ -8,10 +8,9 @@ import './styles.css';
 /**
  * The page is painted from its build-time HTML before any of this runs. The start-up code comes in
  * a few chunks (vite.config.ts, BOOT_CHUNKS), which the HTML names and this fetches together once
- * the page and its largest image are on screen (the script's download never delays them, and on a
- * fast link it would otherwise land first), then runs one per task: the libraries first, then the
- * app. Run as one module graph they held a phone's main thread for one task of ~250 ms
- * (Lighthouse's 4× slower CPU). Figures in docs/benchmarks.md.
+ * the page and its largest image are on screen, so their download never competes with either, then
+ * runs one per task: the libraries first, then the app. Run as one module graph they held a phone's
+ * main thread for one task of ~250 ms (Lighthouse's 4× slower CPU). Figures in docs/benchmarks.md.
  *
  * It does not wait for the page's `load` (every image and frame): the buttons of the painted page
  * do nothing until hydration. A button clicked before then (the menu's, a carousel arrow) is

@@ -290,15 +290,15 @@ function toSlimEvent(row: EventRow & Record<string, unknown>, keys: readonly str
   return toEvent(row, pickMetadata(keys, (i) => row[`m${i}`]));
 }
 
-/** One event of a page read as JSON (allReads): the row's columns in order, metadata as asked. */
+/** One event of a page read as JSON (jsonPage): the row's columns in order, metadata as asked. */
 type JsonPageEvent = [id: string, streamId: string, revision: number, tx: string, globalPosition: string, type: string, data: unknown, ...rest: unknown[]];
 
-/** The events of a page read as one JSON array; `keys`: the metadata keys asked for (else the whole metadata). */
 /** The `page` value of a jsonPage read's one row. */
 function pageOf(rows: unknown[]): JsonPageEvent[] {
   return (rows[0] as { page: JsonPageEvent[] }).page;
 }
 
+/** The events of a page read as one JSON array; `keys`: the metadata keys asked for (else the whole metadata). */
 function fromJsonPage(page: JsonPageEvent[], keys: readonly string[] | undefined): RecordedEvent[] {
   return page.map((e) => {
     const metadata = keys ? pickMetadata(keys, (i) => e[7 + i]) : ((e[7] as Record<string, unknown> | null) ?? {});

@@ -25,14 +25,12 @@ export function pageShown(doc: Document, limitMs = PAINT_WAIT_LIMIT_MS): Promise
  * Asks for every start-up chunk at once (modulepreload: fetched and parsed, not run), so they
  * download together and main.tsx then runs them one per task, in its own order.
  */
-export function preloadBootChunks(doc: Document): string[] {
-  const hrefs = [...doc.querySelectorAll<HTMLMetaElement>(`meta[name="${BOOT_CHUNK_META}"]`)].map((meta) => meta.content);
-  for (const href of hrefs) {
+export function preloadBootChunks(doc: Document): void {
+  for (const meta of doc.querySelectorAll<HTMLMetaElement>(`meta[name="${BOOT_CHUNK_META}"]`)) {
     const link = doc.createElement('link');
     link.rel = 'modulepreload';
     link.crossOrigin = '';
-    link.href = href;
+    link.href = meta.content;
     doc.head.append(link);
   }
-  return hrefs;
 }
