@@ -12,6 +12,7 @@ import { positioned } from '../test-support/recorded-events';
 import { createMemoryReadModels } from '../read-models/memory';
 import type { ReadModelStore } from '../read-models/port';
 import { createRedisReadModels, INDEX_MARKER, keyspacePrefix } from '../read-models/redis';
+import { parseQuery } from '../read-models/search';
 import { deleteKeysUnder } from '../read-models/redis-admin';
 import { appendEvents } from '../test-support/append';
 import { generateEvents } from '../test-support/generate-events';
@@ -107,6 +108,35 @@ describe.each(adapters)('projection rebuild (%s)', (_name, available, open) => {
     expect(await readModels.keyspace(before).checkpoint()).toBeNull();
     const status = await runtime.status();
     expect(status).toMatchObject({ lagEvents: 0, lastError: null, rebuild: { state: 'idle' } });
+  });
+
+  it.skipIf(!available)('switches readers only once the fresh keyspace can be searched: its deferred search index is built first', async () => {
+    store = await openPgliteEventStore();
+    const opened = open();
+    cleanup = opened.cleanup;
+    const { readModels } = opened;
+    // Enough members that building their index takes longer than the switch itself.
+    const events = [...generateEvents({ users: 3_000, seed: 5 })];
+    await appendEvents(store, events);
+    runtime = createProjectionRuntime({ eventStore: store, readModels, logger, dropDelayMs: 50 });
+    await runtime.start();
+    await runtime.live().settled();
+    const before = await readModels.activeId();
+
+    await runtime.runRebuild();
+    // What a reader gets the moment the rebuild reports it is done.
+    const active = await readModels.active();
+    const query = { membersOnly: false, sets: parseQuery('Spain', false).sets, offset: 0, limit: 5 };
+    const found = await active.users(query);
+    const indexState = await active.indexState();
+
+    expect(active.id).not.toBe(before);
+    expect(indexState).toBe('complete');
+    const clean = await createMemoryReadModels().active();
+    await projectInto(clean, positioned(events));
+    const want = await clean.users(query);
+    expect(want.total).toBeGreaterThan(20);
+    expect(found.total).toBe(want.total);
   });
 
   it.skipIf(!available)('drops the keyspace of a rebuild that died with its process, and reports idle again', async () => {

@@ -179,6 +179,9 @@ class Runtime implements ProjectionRuntime {
     try {
       this.countForProgress();
       await fresh.start();
+      // Caught up means its deferred search index is built too: settled alone (every event
+      // stored) would hand readers a keyspace whose searches still miss rows.
+      await fresh.caughtUp();
       await fresh.settled();
       await this.switchTo(fresh, id);
     } catch (error) {
