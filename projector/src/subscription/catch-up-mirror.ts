@@ -55,6 +55,8 @@ export class CatchUpMirror {
     private readonly keyspace: Keyspace,
     private readonly checkpoint: string | null,
     index: IndexState = 'complete',
+    /** Rows per write of a deferred index build (tests use a few, to build in many writes). */
+    private readonly indexBuildRows = INDEX_BUILD_ROWS,
   ) {
     this.keepsRows = !keyspace.inProcess;
     this.allRows = this.keepsRows && checkpoint === null;
@@ -124,7 +126,7 @@ export class CatchUpMirror {
 
   /**
    * Caught up, every batch stored: builds a deferred index from the rows, in writes of
-   * INDEX_BUILD_ROWS rows that leave the checkpoint where it is, then marks it complete. Returns
+   * `indexBuildRows` rows that leave the checkpoint where it is, then marks it complete. Returns
    * the rows indexed (0: nothing was deferred, or nothing projected yet).
    */
   async buildIndex(): Promise<number> {
@@ -134,16 +136,28 @@ export class CatchUpMirror {
     const apply = async (writes: WriteBatch['writes']) => {
       if ((await this.keyspace.apply({ expectedCheckpoint: checkpoint, checkpoint, writes })) === 'stale') throw new ConcurrentProjectionError(this.keyspace.id);
     };
+    // One write is sent while the one before it runs: the store works through a write (a
+    // script, in Redis) while the next one's sets are worked out and sent, instead of the two
+    // taking turns. Every write checks the same checkpoint, so their order does not matter.
+    let previous: Promise<void> = Promise.resolve();
+    const send = async (writes: WriteBatch['writes']) => {
+      const sent = apply(writes);
+      sent.catch(() => undefined); // reported by the await below or the next send
+      await previous;
+      previous = sent;
+    };
     let indexed = 0;
     let chunk: UserRow[] = [];
     for await (const row of this.allStoredRows()) {
       chunk.push(row);
-      if (chunk.length === INDEX_BUILD_ROWS) {
-        await apply(indexWrites(chunk));
+      if (chunk.length === this.indexBuildRows) {
+        await send(indexWrites(chunk));
         indexed += chunk.length;
         chunk = [];
       }
     }
+    // The index is marked complete only once every set before it is stored.
+    await previous;
     await apply([...indexWrites(chunk), { op: 'indexState', state: 'complete' }]);
     return indexed + chunk.length;
   }
