@@ -283,6 +283,8 @@ async function ensureSeeded(events: number): Promise<{ schema: string; marker: S
 interface ChildResult {
   events: number;
   seconds: number;
+  /** The deferred search index's build, part of `seconds` (the rebuild switches readers once it is built). */
+  indexSeconds: number;
   cpuSeconds: number;
   peakRssBytes: number;
   batches: number;
@@ -296,7 +298,20 @@ async function child(): Promise<void> {
     import('@pass/projector'),
     import('@pass/projector'),
   ]);
-  const logger = pino({ level: process.env.BENCH_REBUILD_LOG ?? 'warn' }, pino.destination(2));
+  // The projector's own log line gives the search index build's time; the rest goes to stderr
+  // from BENCH_REBUILD_LOG's level up (warn by default).
+  const shown = pino.levels.values[process.env.BENCH_REBUILD_LOG ?? 'warn'] ?? 40;
+  let indexMs = NaN;
+  const logger = pino(
+    { level: 'info' },
+    {
+      write(line: string) {
+        const entry = JSON.parse(line) as { level: number; msg?: string; ms?: number };
+        if (entry.msg === 'search index built' && entry.ms !== undefined) indexMs = entry.ms;
+        if (entry.level >= shown) process.stderr.write(line);
+      },
+    },
+  );
   const schema = process.env.BENCH_REBUILD_SCHEMA!;
   const eventStore = PLAIN
     ? await openPostgresEventStore({ connectionString: benchUrl(), schema, logger })
@@ -332,6 +347,7 @@ async function child(): Promise<void> {
   const result: ChildResult = {
     events: state.processed,
     seconds,
+    indexSeconds: indexMs / 1000,
     cpuSeconds: (used.user + used.system) / 1e6,
     peakRssBytes: hwm ? Number(hwm[1]) * 1024 : NaN,
     batches,
@@ -439,6 +455,7 @@ export async function run(): Promise<{ title: string; markdown: string }> {
       '|---|---:|---:|---|',
       `| events projected | ${n(result.events)} | | |`,
       `| rebuild time | ${result.seconds.toFixed(1)} s | < ${TARGET_SECONDS} s | ${ok(result.seconds < TARGET_SECONDS)} |`,
+      `| of it, the search index built from the final rows (after the last event is stored, before readers are switched) | ${result.indexSeconds.toFixed(1)} s | | |`,
       `| throughput | ${n(result.events / result.seconds)} events/s | > ${n(EVENTS / TARGET_SECONDS)} events/s | ${ok(result.events / result.seconds > EVENTS / TARGET_SECONDS)} |`,
       `| PostgreSQL's read floor: the same ${n(floor.rows)} rows in pages of ${n(FLOOR_PAGE)}, nothing done per row (same run, just before) | ${floor.seconds.toFixed(1)} s | | |`,
       `| rebuild time / read floor | ${(result.seconds / floor.seconds).toFixed(2)}× | ≤ ${FLOOR_TARGET}× | ${ok(result.seconds / floor.seconds <= FLOOR_TARGET)} |`,
