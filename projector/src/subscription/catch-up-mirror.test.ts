@@ -75,3 +75,41 @@ describe.each(stores)('a deferred search index built in many writes (%s)', (_nam
     for (const other of build) if (other !== complete[0]) expect(other.ended!).toBeLessThan(complete[0]!.started);
   });
 });
+
+describe('a deferred index build that fails part-way', () => {
+  it('reports the failure only once the write still in flight has landed, so a resumed build never meets it late', async () => {
+    const events = positioned([...generateEvents({ users: 200, seed: 4 })]);
+    const keyspace = await createMemoryReadModels().active();
+    const mirror = new CatchUpMirror(keyspace, null, 'deferred', 40);
+    const projected = await mirror.project(events);
+    expect(await keyspace.apply(projected.batch!)).toBe('applied');
+    mirror.windowStored();
+
+    // The build's first write is refused (the checkpoint moved) while its second is still running.
+    const timeline: string[] = [];
+    let builds = 0;
+    const slow = new Proxy(keyspace, {
+      get: (target, name) =>
+        name === 'apply'
+          ? async (batch: WriteBatch) => {
+              const n = ++builds;
+              await new Promise((r) => setTimeout(r, n === 1 ? 20 : 60));
+              timeline.push(`write ${n} ended`);
+              return n === 1 ? ('stale' as const) : await target.apply(batch);
+            }
+          : Reflect.get(target, name),
+    });
+    // A build resumed from what is stored (as after a restart), in writes of 40 rows.
+    const failing = new CatchUpMirror(slow, projected.batch!.checkpoint, 'deferred', 40);
+
+    const outcome = await failing.buildIndex().then(
+      () => 'built',
+      (error: Error) => error.name,
+    );
+    timeline.push(`build ${outcome}`);
+
+    expect(timeline).toEqual(['write 1 ended', 'write 2 ended', 'build ConcurrentProjectionError']);
+    expect(await keyspace.indexState()).not.toBe('complete');
+  });
+});
+

@@ -139,25 +139,29 @@ export class CatchUpMirror {
     // One write is sent while the one before it runs: the store works through a write (a
     // script, in Redis) while the next one's sets are worked out and sent, instead of the two
     // taking turns. Every write checks the same checkpoint, so their order does not matter.
-    let previous: Promise<void> = Promise.resolve();
-    const send = async (writes: WriteBatch['writes']) => {
-      const sent = apply(writes);
-      sent.catch(() => undefined); // reported by the await below or the next send
-      await previous;
-      previous = sent;
-    };
+    let inFlight: Promise<void> | undefined;
     let indexed = 0;
     let chunk: UserRow[] = [];
-    for await (const row of this.allStoredRows()) {
-      chunk.push(row);
-      if (chunk.length === this.indexBuildRows) {
-        await send(indexWrites(chunk));
-        indexed += chunk.length;
-        chunk = [];
+    try {
+      for await (const row of this.allStoredRows()) {
+        chunk.push(row);
+        if (chunk.length === this.indexBuildRows) {
+          const before = inFlight;
+          inFlight = apply(indexWrites(chunk));
+          inFlight.catch(() => undefined); // reported when awaited
+          await before;
+          indexed += chunk.length;
+          chunk = [];
+        }
       }
+      // The index is marked complete only once every set before it is stored.
+      await inFlight;
+    } catch (error) {
+      // The write still in flight lands (or fails) first: a build resumed after this failure
+      // must not meet it arriving late, after it dropped the index.
+      await inFlight?.catch(() => undefined);
+      throw error;
     }
-    // The index is marked complete only once every set before it is stored.
-    await previous;
     await apply([...indexWrites(chunk), { op: 'indexState', state: 'complete' }]);
     return indexed + chunk.length;
   }
