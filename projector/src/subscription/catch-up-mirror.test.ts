@@ -22,12 +22,19 @@ afterAll(async () => {
   redis.disconnect();
 });
 
+/** One apply of a keyspace, on a clock that ticks at every start and end. */
+interface TimedApply {
+  marksComplete: boolean;
+  started: number;
+  ended?: number;
+}
+
 /** The keyspace, with each apply's start and end in one timeline (writes may overlap now). */
-function timed(keyspace: Keyspace): { keyspace: Keyspace; applies: Array<{ marksComplete: boolean; started: number; ended?: number }> } {
-  const applies: Array<{ marksComplete: boolean; started: number; ended?: number }> = [];
+function timed(keyspace: Keyspace): { keyspace: Keyspace; applies: TimedApply[] } {
+  const applies: TimedApply[] = [];
   let clock = 0;
   const apply = async (batch: WriteBatch) => {
-    const entry: { marksComplete: boolean; started: number; ended?: number } = { marksComplete: batch.writes.some((w) => w.op === 'indexState' && w.state === 'complete'), started: clock++ };
+    const entry: TimedApply = { marksComplete: batch.writes.some((w) => w.op === 'indexState' && w.state === 'complete'), started: clock++ };
     applies.push(entry);
     const result = await keyspace.apply(batch);
     entry.ended = clock++;
