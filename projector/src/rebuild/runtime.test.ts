@@ -49,12 +49,16 @@ describe.each(adapters)('projection rebuild (%s)', (_name, available, open) => {
     await store?.close();
     await cleanup?.();
   });
-
-  it.skipIf(!available)('fills a fresh keyspace from 0 while readers keep the old one, then switches them over in one step', async () => {
-    store = await openPgliteEventStore();
+  /** A fresh in-memory store and this adapter's read models, both removed after the test. */
+  const openSite = async (): Promise<{ store: EventStore; readModels: ReadModelStore }> => {
     const opened = open();
     cleanup = opened.cleanup;
-    const { readModels } = opened;
+    store = await openPgliteEventStore();
+    return { store, readModels: opened.readModels };
+  };
+
+  it.skipIf(!available)('fills a fresh keyspace from 0 while readers keep the old one, then switches them over in one step', async () => {
+    const { store, readModels } = await openSite();
     const events = [...generateEvents({ users: 400, seed: 11 })];
     const cut = Math.floor(events.length * 0.8);
     await appendEvents(store, events.slice(0, cut));
@@ -111,10 +115,7 @@ describe.each(adapters)('projection rebuild (%s)', (_name, available, open) => {
   });
 
   it.skipIf(!available)('switches readers only once the fresh keyspace can be searched: its deferred search index is built first', async () => {
-    store = await openPgliteEventStore();
-    const opened = open();
-    cleanup = opened.cleanup;
-    const { readModels } = opened;
+    const { store, readModels } = await openSite();
     // Enough members that building their index takes longer than the switch itself.
     const events = [...generateEvents({ users: 3_000, seed: 5 })];
     await appendEvents(store, events);
@@ -140,10 +141,7 @@ describe.each(adapters)('projection rebuild (%s)', (_name, available, open) => {
   });
 
   it.skipIf(!available)('drops the keyspace of a rebuild that died with its process, and reports idle again', async () => {
-    store = await openPgliteEventStore();
-    const opened = open();
-    cleanup = opened.cleanup;
-    const { readModels } = opened;
+    const { store, readModels } = await openSite();
     await appendEvents(store, generateEvents({ users: 20, seed: 2 }));
     const orphan = readModels.keyspace('ks-orphan');
     await orphan.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [] });
