@@ -302,6 +302,32 @@ return { redis.call('ZCARD', KEYS[1]), redis.call('ZRANGE', KEYS[1], 0, ARGV[1],
 `;
 const COUNTRIES_SHA = createHash('sha1').update(COUNTRIES_SCRIPT).digest('hex');
 
+/**
+ * What a live batch starts from, in one command: the checkpoint, the figures, the posts and the
+ * rows of the batch's members (their rank keys looked up in `uid`, then their rows), instead of a
+ * MULTI and a second HMGET for the rows. Rows come back in the order of ARGV, false when absent.
+ * Keys: checkpoint, main, posts, uid, rows. Members are looked up a thousand at a time (Lua's
+ * `unpack` has a stack limit; a live batch has at most a read page of events).
+ */
+const SNAPSHOT_SCRIPT = `
+local rows = {}
+for from = 1, #ARGV, 1000 do
+  local to = math.min(from + 999, #ARGV)
+  local keys = redis.call('HMGET', KEYS[4], unpack(ARGV, from, to))
+  local present, at = {}, {}
+  for i, k in ipairs(keys) do
+    rows[from + i - 1] = false
+    if k then present[#present + 1] = k; at[#at + 1] = from + i - 1 end
+  end
+  if #present > 0 then
+    local found = redis.call('HMGET', KEYS[5], unpack(present))
+    for i, json in ipairs(found) do rows[at[i]] = json end
+  end
+end
+return { redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]), redis.call('GET', KEYS[3]), rows }
+`;
+const SNAPSHOT_SHA = createHash('sha1').update(SNAPSHOT_SCRIPT).digest('hex');
+
 /** Encodes writes as the script's flat argument list. */
 export function encodeWrites(writes: ReadModelWrite[]): string[] {
   const args: string[] = [];
@@ -389,34 +415,18 @@ class RedisKeyspace implements Keyspace {
 
   async snapshot(userIds: Iterable<string>): Promise<BatchSnapshot> {
     const ids = [...new Set(userIds)];
-    const tx = this.redis.multi();
-    tx.get(`${this.p}checkpoint`);
-    tx.get(`${this.p}main`);
-    tx.get(`${this.p}posts`);
-    if (ids.length > 0) tx.hmget(`${this.p}uid`, ...ids);
-    const res = (await tx.exec()) ?? [];
-    const value = (i: number) => {
-      const [err, v] = res[i] ?? [null, null];
-      if (err) throw err;
-      return v;
-    };
+    const keys = ['checkpoint', 'main', 'posts', 'uid', 'rows'].map((k) => `${this.p}${k}`);
+    const [checkpoint, main, posts, rows] = (await this.script(SNAPSHOT_SCRIPT, SNAPSHOT_SHA, keys.length, [...keys, ...ids])) as [
+      string | null,
+      string | null,
+      string | null,
+      Array<string | null>,
+    ];
     const users = new Map<string, UserRow>();
-    if (ids.length > 0) {
-      const keys = value(3) as Array<string | null>;
-      const present = keys.flatMap((k, i) => (k ? [[ids[i]!, k] as const] : []));
-      if (present.length > 0) {
-        const raw = await this.redis.hmget(`${this.p}rows`, ...present.map(([, k]) => k));
-        raw.forEach((json, i) => {
-          if (json) users.set(present[i]![0], JSON.parse(json) as UserRow);
-        });
-      }
-    }
-    return {
-      checkpoint: value(0) as string | null,
-      main: parseJson(value(1) as string | null, emptyMain()),
-      users,
-      posts: parseJson(value(2) as string | null, [] as GlobalPostView[]),
-    };
+    rows.forEach((json, i) => {
+      if (json) users.set(ids[i]!, JSON.parse(json) as UserRow);
+    });
+    return { checkpoint, main: parseJson(main, emptyMain()), users, posts: parseJson(posts, [] as GlobalPostView[]) };
   }
 
   private async script(script: string, sha: string, numKeys: number, args: Array<string | number>): Promise<unknown> {

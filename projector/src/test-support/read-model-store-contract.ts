@@ -337,6 +337,21 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       expect(snap.users.get('u2')).toEqual(row(2));
     });
 
+    it('gives a batch of thousands of members every stored row asked for, and an empty one the figures alone', async () => {
+      const ks = await store.active();
+      const stored = Array.from({ length: 2_400 }, (_, i) => row(i + 1));
+      await ks.apply({ expectedCheckpoint: null, checkpoint: '9/1', writes: stored.flatMap((r) => putUser(r)) });
+      // Every third one asked for was never stored; the rest are spread over the whole range.
+      const asked = Array.from({ length: 3_000 }, (_, i) => (i % 3 === 0 ? `nobody-${i}` : `u${(i * 7) % 2_400 + 1}`));
+      const snap = await ks.snapshot(asked);
+      const expected = new Set(asked.filter((id) => !id.startsWith('nobody')));
+      expect(snap.users.size).toBe(expected.size);
+      for (const id of expected) expect(snap.users.get(id)).toEqual(stored[Number(id.slice(1)) - 1]);
+      const empty = await ks.snapshot([]);
+      expect(empty).toMatchObject({ checkpoint: '9/1', posts: [] });
+      expect(empty.users.size).toBe(0);
+    });
+
     it('switches readers to another keyspace in one step and drops the old one', async () => {
       const first = await store.active();
       await first.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [{ op: 'main', main: { ...emptyMain(), sold: 1 } }] });
