@@ -266,6 +266,63 @@ describe('projector over a PGlite event store', () => {
     expect({ ...(await stored.dump()), checkpoint: null }).toEqual({ ...(await direct.dump()), checkpoint: null });
   });
 
+  it('live, pushes after every batch the figures a reload shows, reading the countries only after a batch that moved them or a restart', async () => {
+    const stored = await readModels.active();
+    let countryReads = 0;
+    const stall: { until?: Promise<void> } = {};
+    const counting = new Proxy(stored, {
+      get(target, prop) {
+        if (prop === 'countries') countryReads++;
+        if (prop === 'snapshot') {
+          return async (userIds: Iterable<string>) => {
+            await stall.until;
+            return target.snapshot(userIds);
+          };
+        }
+        const value: unknown = Reflect.get(target, prop);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const p = await start({ readModels: { ...readModels, active: async () => counting, keyspace: () => counting } });
+    await p.caughtUp();
+    const events = [...generateEvents({ users: 12, seed: 21 })];
+    const direct = await createMemoryReadModels().active();
+    let moved = 0;
+    for (const [i, e] of events.entries()) {
+      await appendEvents(store, [e]);
+      await p.settled();
+      const alone = await projectInto(direct, positioned([e], i + 1));
+      if (alone.live.some((n) => n.kind === 'mainData' && n.countriesChanged)) moved++;
+      expect(browserAfter(heard).figures).toEqual((await reloadShows(stored)).figures);
+    }
+    const figurePushes = heard.filter((e) => e.name === 'updatedMainData').length;
+    expect(moved).toBeGreaterThan(3);
+    expect(figurePushes).toBeGreaterThan(2 * moved);
+    expect(countryReads).toBeLessThanOrEqual(moved + 1);
+
+    // A second projector, started by mistake, stores a member from a new country first: this one's
+    // batch is refused, it restarts from the stored checkpoint, and its next push reads the countries again.
+    const checkpoint = await stored.checkpoint();
+    const generated = [...generateEvents({ users: 5, seed: 22, allMembers: true })];
+    const holder = (generated.find((e) => e.type === 'CertificatePosted')!.data as { userId: string }).userId;
+    const arrival = generated
+      .filter((e) => (e.data as { userId?: string }).userId === holder)
+      .map((e) => (e.type === 'CertificatePosted' ? { ...e, data: { ...e.data, country: 'Iceland' } } : e));
+    let resume!: () => void;
+    stall.until = new Promise((done) => (resume = done));
+    await appendEvents(store, arrival);
+    await projectInto(stored, toPositioned(await store.readAll({ after: positionFromString(checkpoint!) })), checkpoint);
+    resume();
+    await expect.poll(async () => (await p.status()).lastError).toMatch(/not where this projector left them/);
+    await p.settled();
+    heard = [];
+    await appendEvents(store, [{ type: 'FreePointAwarded', data: { userId: holder, points: 1, awardedAt: '2026-06-01T10:00:00.000Z' } }]);
+    await p.settled();
+    const shown = browserAfter(heard).figures;
+    expect(shown).toEqual((await reloadShows(stored)).figures);
+    expect(shown).toMatchObject({ countries: { top: expect.arrayContaining([{ country: 'Iceland', users: 1 }]) } });
+  });
+
   it('restarts from its checkpoint without applying anything twice', async () => {
     const events = [...generateEvents({ users: 120, seed: 3 })];
     await appendEvents(store, events.slice(0, 300));

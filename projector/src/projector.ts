@@ -213,6 +213,7 @@ class KeyspaceProjector implements Projector {
     const [checkpoint, index] = await Promise.all([this.keyspace.checkpoint(), this.keyspace.indexState()]);
     this.pipeline.begin(checkpoint, index);
     this.progress.restart(checkpoint);
+    this.pusher.restarted();
     this.log.info({ keyspace: this.keyspace.id, from: checkpoint ?? 'start' }, 'projector subscribing');
     const me: Subscription = this.deps.eventStore.subscribeToAll({
       after: this.progress.position,

@@ -5,26 +5,26 @@ import type { LiveNotice } from '../projections/batch';
  * Live notices of batches stored while the projector is behind, waiting to be pushed as one.
  * Browsers need the latest state, not every step on the way, so what is kept is what a browser
  * would end up showing anyway:
- * - the figures once (`updatedMainData` is read from the read models when pushed, so it is current);
+ * - the figures once: the last batch's record, and whether any batch changed the countries;
  * - the chat: its new messages in order, or the history (read when pushed) after a clear or
  *   when there are more messages than the history holds;
  * - the last new post only: a browser shows one post at a time, each replacing the one before.
  */
 export class LiveBacklog {
-  private mainData = false;
+  private mainData: Extract<LiveNotice, { kind: 'mainData' }> | undefined;
   private chat: Extract<LiveNotice, { kind: 'chatMessage' }>[] = [];
   private chatHistory = false;
   private lastPost: Extract<LiveNotice, { kind: 'globalMember' | 'globalMessage' }> | undefined;
 
   get empty(): boolean {
-    return !this.mainData && !this.chatHistory && this.chat.length === 0 && this.lastPost === undefined;
+    return this.mainData === undefined && !this.chatHistory && this.chat.length === 0 && this.lastPost === undefined;
   }
 
   add(notices: LiveNotice[]): void {
     for (const n of notices) {
       switch (n.kind) {
         case 'mainData':
-          this.mainData = true;
+          this.mainData = { kind: 'mainData', main: n.main, countriesChanged: n.countriesChanged || this.mainData?.countriesChanged === true };
           break;
         case 'chatCleared':
           // The history read at push time already holds whatever was written after the clear.
@@ -54,11 +54,11 @@ export class LiveBacklog {
    */
   take(): LiveNotice[] {
     const notices: LiveNotice[] = [];
-    if (this.mainData) notices.push({ kind: 'mainData' });
+    if (this.mainData) notices.push(this.mainData);
     if (this.chatHistory) notices.push({ kind: 'chatCleared' });
     else notices.push(...this.chat);
     if (this.lastPost) notices.push(this.lastPost);
-    this.mainData = false;
+    this.mainData = undefined;
     this.chat = [];
     this.chatHistory = false;
     this.lastPost = undefined;

@@ -3,7 +3,8 @@ import { Emitter } from '@socket.io/redis-emitter';
 import { CHAT_PANEL_MESSAGES, type ServerToClientEvents } from '@pass/events';
 import type { LiveNotice } from '../projections/batch';
 import type { Keyspace } from '../read-models/port';
-import { readUpdatedMainData } from '../read-models/views';
+import type { CountriesRecord } from '../read-models/types';
+import { updatedMainData } from '../read-models/views';
 
 /** One Socket.IO broadcast, typed by the wire contract. */
 export type LiveEvent = {
@@ -47,18 +48,26 @@ export function redisEmitterPublisher(redis: Redis, options: { key?: string } = 
   };
 }
 
+/** What a broadcast reads from the read models once its batch is stored. */
+export interface LiveReads {
+  /** The top countries of the figures broadcast and how many there are, as stored now. */
+  countries(): Promise<CountriesRecord>;
+  chat: Keyspace['chat'];
+}
+
 /**
- * Turns a stored batch's notices into broadcasts, reading figures from the read models so that
- * what browsers see is what a reload would show. A clear sends the whole (short) history
- * instead of the single messages of that batch, so nothing arrives twice.
+ * Turns a stored batch's notices into broadcasts, so that what browsers see is what a reload
+ * would show: the figures as the batch stored them, the countries and the chat history read from
+ * the read models. A clear sends the whole (short) history instead of the single messages of that
+ * batch, so nothing arrives twice.
  */
-export async function liveEventsFor(notices: LiveNotice[], keyspace: Keyspace): Promise<LiveEvent[]> {
+export async function liveEventsFor(notices: LiveNotice[], reads: LiveReads): Promise<LiveEvent[]> {
   const events: LiveEvent[] = [];
   const cleared = notices.some((n) => n.kind === 'chatCleared');
   for (const n of notices) {
     switch (n.kind) {
       case 'mainData':
-        events.push({ name: 'updatedMainData', payload: await readUpdatedMainData(keyspace) });
+        events.push({ name: 'updatedMainData', payload: updatedMainData(n.main, await reads.countries()) });
         break;
       case 'globalMember':
       case 'globalMessage':
@@ -69,7 +78,7 @@ export async function liveEventsFor(notices: LiveNotice[], keyspace: Keyspace): 
         break;
       case 'chatCleared':
         if (!events.some((e) => e.name === 'chatMessages')) {
-          events.push({ name: 'chatMessages', payload: await keyspace.chat(CHAT_PANEL_MESSAGES) });
+          events.push({ name: 'chatMessages', payload: await reads.chat(CHAT_PANEL_MESSAGES) });
         }
         break;
     }

@@ -1,8 +1,10 @@
 import type { Logger } from 'pino';
 import type { LiveNotice } from '../projections/batch';
 import type { Keyspace } from '../read-models/port';
+import type { CountriesRecord } from '../read-models/types';
+import { readTopCountries } from '../read-models/views';
 import { LiveBacklog } from './coalesce';
-import { liveEventsFor, type LivePublisher } from './publisher';
+import { liveEventsFor, type LivePublisher, type LiveReads } from './publisher';
 
 /**
  * While catching up, browsers hear the coalesced state at most this often instead of after
@@ -21,6 +23,16 @@ export type PushMode = 'batch' | 'hold' | 'flush';
 export class LivePusher {
   private readonly backlog = new LiveBacklog();
   private pushedAt = -Infinity;
+  /**
+   * The top countries as last read, while every batch stored since left them alone: a free point
+   * or a chat message then costs no read of them (only registrations, country changes and
+   * erasures move them). Forgotten whenever the keyspace may have changed otherwise (restart).
+   */
+  private countries: CountriesRecord | undefined;
+  private readonly reads: LiveReads = {
+    countries: async () => (this.countries ??= await readTopCountries(this.keyspace())),
+    chat: (limit) => this.keyspace().chat(limit),
+  };
 
   constructor(
     private publisher: LivePublisher | undefined,
@@ -37,6 +49,14 @@ export class LivePusher {
     return this.backlog.empty;
   }
 
+  /**
+   * The keyspace is about to be read from its stored checkpoint again (a new subscription): what
+   * was stored meanwhile did not go through `afterStored`, so the countries are read afresh.
+   */
+  restarted(): void {
+    this.countries = undefined;
+  }
+
   /** The mode of the next catch-up batch: one flush per CATCH_UP_PUSH_MS (none without a publisher). */
   catchUpMode(): 'flush' | 'hold' {
     if (!this.publisher || performance.now() - this.pushedAt < CATCH_UP_PUSH_MS) return 'hold';
@@ -44,7 +64,9 @@ export class LivePusher {
     return 'flush';
   }
 
+  /** Called for every stored batch, in order, published or not. */
   async afterStored(live: LiveNotice[], mode: PushMode): Promise<void> {
+    if (live.some((n) => n.kind === 'mainData' && n.countriesChanged)) this.countries = undefined;
     if (!this.publisher) return;
     if (mode === 'batch' && this.backlog.empty) return this.publish(live);
     this.backlog.add(live);
@@ -59,7 +81,7 @@ export class LivePusher {
   private async publish(notices: LiveNotice[]): Promise<void> {
     if (!this.publisher || notices.length === 0) return;
     try {
-      await this.publisher.publish(await liveEventsFor(notices, this.keyspace()));
+      await this.publisher.publish(await liveEventsFor(notices, this.reads));
     } catch (error) {
       // The batch is stored; a missed broadcast is repaired by the next one or a reload.
       this.log.warn({ err: error }, 'live events not published');

@@ -9,7 +9,7 @@ import {
   type GlobalPosition,
   type GlobalPostView,
 } from '@pass/events';
-import type { BatchSnapshot, ReadModelWrite, WriteBatch } from '../read-models/types';
+import type { BatchSnapshot, MainRecord, ReadModelWrite, WriteBatch } from '../read-models/types';
 import { chat } from './chat';
 import { countries } from './countries';
 import { globalPosts } from './global-posts';
@@ -26,7 +26,11 @@ export interface PositionedEvent {
 
 /** What changed in a batch that connected browsers should hear about once it is stored. */
 export type LiveNotice =
-  | { kind: 'mainData' }
+  /**
+   * The figures changed: `main` is the record as the batch stored it, so the broadcast needs no
+   * read of it; the countries are read again only when `countriesChanged` (LivePusher).
+   */
+  | { kind: 'mainData'; main: MainRecord; countriesChanged: boolean }
   | { kind: 'globalMember' | 'globalMessage'; post: GlobalPostView }
   | { kind: 'chatMessage'; message: ChatMessageView }
   | { kind: 'chatCleared' };

@@ -63,7 +63,7 @@ export const mainData = projection({
     const changed = !sameMain(copy.main, copy.stored.main);
     if (changed) out.push({ op: 'main', main: copy.main });
     // The figures broadcast carries the countries too; browsers hear it before the batch's other news.
-    if (changed || copy.countriesChanged) copy.live.unshift({ kind: 'mainData' });
+    if (changed || copy.countriesChanged) copy.live.unshift({ kind: 'mainData', main: copy.main, countriesChanged: copy.countriesChanged });
   },
 });
 

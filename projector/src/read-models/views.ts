@@ -22,8 +22,16 @@ export function toCountriesView(countries: CountriesRecord): CountriesView {
   return { distinct: countries.distinct, top: countries.top.map((c) => ({ country: c.country, users: c.users })) };
 }
 
+/** The figures broadcast (`updatedMainData`) of a figures record and the top countries. */
+export function updatedMainData(main: MainRecord, countries: CountriesRecord): UpdatedMainDataPayload {
+  return { mainData: toMainDataView(main), countries: toCountriesView(countries) };
+}
+
+/** The top countries the figures broadcast carries, read from a keyspace. */
+export const readTopCountries = (keyspace: Keyspace): Promise<CountriesRecord> => keyspace.countries(LIMITS.topCountries);
+
 /** The figures broadcast (`updatedMainData`), read from a keyspace as a reload would show them. */
 export async function readUpdatedMainData(keyspace: Keyspace): Promise<UpdatedMainDataPayload> {
-  const [main, countries] = await Promise.all([keyspace.main(), keyspace.countries(LIMITS.topCountries)]);
-  return { mainData: toMainDataView(main), countries: toCountriesView(countries) };
+  const [main, countries] = await Promise.all([keyspace.main(), readTopCountries(keyspace)]);
+  return updatedMainData(main, countries);
 }
