@@ -46,6 +46,18 @@ describe('projector over a PGlite event store', () => {
     return projector;
   };
 
+  /** `target` with some of its methods replaced; every other member reads through to it. */
+  const keyspaceWith = (target: Keyspace, overrides: Partial<Keyspace>): Keyspace =>
+    new Proxy(target, {
+      get(t, prop) {
+        if (Object.hasOwn(overrides, prop)) return overrides[prop as keyof Keyspace];
+        const value: unknown = Reflect.get(t, prop);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(t) : value;
+      },
+    });
+  /** The test's read models, with `keyspace` as both the active one and every one asked for. */
+  const serving = (keyspace: Keyspace): ReadModelStore => ({ ...readModels, active: async () => keyspace, keyspace: () => keyspace });
+
   it('catches up on stored events, then follows new ones, giving the same read model as projecting them directly', async () => {
     await appendEvents(store, recordedDay.slice(0, 20));
     const p = await start();
@@ -150,19 +162,13 @@ describe('projector over a PGlite event store', () => {
     await appendEvents(store, recordedDay.slice(0, 5));
     const stored = await readModels.active();
     const stall: { until?: Promise<void> } = {};
-    const stalling = new Proxy(stored, {
-      get(target, prop) {
-        if (prop === 'apply') {
-          return async (batch: WriteBatch) => {
-            await stall.until;
-            return target.apply(batch);
-          };
-        }
-        const value: unknown = Reflect.get(target, prop);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    const stalling = keyspaceWith(stored, {
+      apply: async (batch: WriteBatch) => {
+        await stall.until;
+        return stored.apply(batch);
       },
     });
-    const p = await start({ readModels: { ...readModels, active: async () => stalling, keyspace: () => stalling }, maxBatchSize: 5 });
+    const p = await start({ readModels: serving(stalling), maxBatchSize: 5 });
     await p.caughtUp();
     await p.settled();
 
@@ -199,23 +205,16 @@ describe('projector over a PGlite event store', () => {
       await projectInto(stored, toPositioned(next), checkpoint);
     };
     let applies = 0;
-    const raced = new Proxy(stored, {
-      get(target, prop) {
-        if (prop === 'apply') {
-          return async (batch: WriteBatch) => {
-            if (++applies === 4) await competitor();
-            return target.apply(batch);
-          };
-        }
-        const value: unknown = Reflect.get(target, prop);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    const raced = keyspaceWith(stored, {
+      apply: async (batch: WriteBatch) => {
+        if (++applies === 4) await competitor();
+        return stored.apply(batch);
       },
     });
-    const racedStore: ReadModelStore = { ...readModels, active: async () => raced, keyspace: () => raced };
     const registry = new Registry();
 
     // Each catch-up batch stored on its own, so the 4th apply is the 4th batch's.
-    const p = await start({ readModels: racedStore, metrics: registry, maxBatchSize: 5, catchUpWindow: { events: 1, writes: 1 } });
+    const p = await start({ readModels: serving(raced), metrics: registry, maxBatchSize: 5, catchUpWindow: { events: 1, writes: 1 } });
     await p.caughtUp();
     await p.settled();
 
@@ -238,24 +237,18 @@ describe('projector over a PGlite event store', () => {
     // unreachable for a moment): the projector resubscribes from what is stored.
     let applies = 0;
     let buildFailed = false;
-    const flaky = new Proxy(stored, {
-      get(target, prop) {
-        if (prop === 'apply') {
-          return async (batch: WriteBatch) => {
-            if (++applies === 4) throw new Error('Redis went away');
-            if (!buildFailed && batch.writes.some((w) => w.op === 'zaddMany')) {
-              buildFailed = true;
-              throw new Error('Redis went away during the build');
-            }
-            return target.apply(batch);
-          };
+    const flaky = keyspaceWith(stored, {
+      apply: async (batch: WriteBatch) => {
+        if (++applies === 4) throw new Error('Redis went away');
+        if (!buildFailed && batch.writes.some((w) => w.op === 'zaddMany')) {
+          buildFailed = true;
+          throw new Error('Redis went away during the build');
         }
-        const value: unknown = Reflect.get(target, prop);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        return stored.apply(batch);
       },
     });
     // Windows of 3 batches: the 4th apply is a window in the middle of the catch-up.
-    const p = await start({ readModels: { ...readModels, active: async () => flaky, keyspace: () => flaky }, maxBatchSize: 20, catchUpWindow: { events: 60, writes: 10_000 } });
+    const p = await start({ readModels: serving(flaky), maxBatchSize: 20, catchUpWindow: { events: 60, writes: 10_000 } });
     await expect.poll(async () => (await p.status()).caughtUp, { timeout: 20_000 }).toBe(true);
     await p.settled();
     expect(buildFailed).toBe(true);
@@ -270,20 +263,17 @@ describe('projector over a PGlite event store', () => {
     const stored = await readModels.active();
     let countryReads = 0;
     const stall: { until?: Promise<void> } = {};
-    const counting = new Proxy(stored, {
-      get(target, prop) {
-        if (prop === 'countries') countryReads++;
-        if (prop === 'snapshot') {
-          return async (userIds: Iterable<string>) => {
-            await stall.until;
-            return target.snapshot(userIds);
-          };
-        }
-        const value: unknown = Reflect.get(target, prop);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    const counting = keyspaceWith(stored, {
+      countries: (limit: number) => {
+        countryReads++;
+        return stored.countries(limit);
+      },
+      snapshot: async (userIds: Iterable<string>) => {
+        await stall.until;
+        return stored.snapshot(userIds);
       },
     });
-    const p = await start({ readModels: { ...readModels, active: async () => counting, keyspace: () => counting } });
+    const p = await start({ readModels: serving(counting) });
     await p.caughtUp();
     const events = [...generateEvents({ users: 12, seed: 21 })];
     const direct = await createMemoryReadModels().active();
