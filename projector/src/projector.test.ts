@@ -313,6 +313,41 @@ describe('projector over a PGlite event store', () => {
     expect(shown).toMatchObject({ countries: { top: expect.arrayContaining([{ country: 'Iceland', users: 1 }]) } });
   });
 
+  it('stopped while it subscribes again, lets that finish first and then projects nothing more', async () => {
+    await appendEvents(store, recordedDay.slice(0, 5));
+    const order: string[] = [];
+    const gate: { until?: Promise<void> } = {};
+    let entered!: () => void;
+    const inHook = new Promise<void>((done) => (entered = done));
+    // The runtime points readers at the keyspace here; a late one would undo a rebuild's switch.
+    const onSubscribe = async () => {
+      if (!gate.until) return;
+      entered();
+      await gate.until;
+      order.push('readers pointed');
+    };
+    const p = await start({ maxBatchSize: 5, onSubscribe });
+    await p.caughtUp();
+    await p.settled();
+    let open!: () => void;
+    gate.until = new Promise((done) => (open = done));
+    const events = [...generateEvents({ users: 30, seed: 9 })];
+    await appendEvents(store, events.slice(0, 50)); // a full live batch: it catches up again, subscribing anew
+    await inHook;
+
+    const stopping = p.stop().then(() => order.push('stopped'));
+    await Promise.race([stopping, new Promise((r) => setTimeout(r, 100))]);
+    open();
+    await stopping;
+    expect(order).toEqual(['readers pointed', 'stopped']);
+
+    const stored = await readModels.active();
+    const at = await stored.checkpoint();
+    await appendEvents(store, events.slice(50));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await stored.checkpoint()).toBe(at);
+  });
+
   it('restarts from its checkpoint without applying anything twice', async () => {
     const events = [...generateEvents({ users: 120, seed: 3 })];
     await appendEvents(store, events.slice(0, 300));

@@ -120,6 +120,8 @@ class KeyspaceProjector implements Projector {
   private running = false;
   private isCaughtUp = false;
   private resubscribing = false;
+  /** A (re)subscription on its way (reading the checkpoint, pointing readers): stop() waits for it. */
+  private subscribing: Promise<void> | undefined;
   private markCaughtUp = () => {};
   private readonly caughtUpOnce = new Promise<void>((done) => (this.markCaughtUp = done));
 
@@ -164,6 +166,9 @@ class KeyspaceProjector implements Projector {
     this.watch.stop();
     this.metrics?.running.delete(this);
     this.retry.cancel();
+    // A subscription on its way finishes first and is then stopped with the rest, so nothing it
+    // does (pointing readers at this keyspace, projecting) lands after whoever stopped it moves on.
+    await this.subscribing;
     await this.subscription?.stop();
     this.subscription = undefined;
     await this.pipeline.drain();
@@ -233,7 +238,12 @@ class KeyspaceProjector implements Projector {
   }
 
   private subscribeOrRetry(): Promise<void> {
-    return this.subscribe().catch((error: unknown) => this.subscribeFailed(error));
+    const subscribing = this.subscribe().catch((error: unknown) => this.subscribeFailed(error));
+    this.subscribing = subscribing;
+    void subscribing.finally(() => {
+      if (this.subscribing === subscribing) this.subscribing = undefined;
+    });
+    return subscribing;
   }
 
   /** One delivered batch: catch-up (pipelined, from the mirror) or live (from a snapshot). */
