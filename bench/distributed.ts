@@ -30,7 +30,7 @@
  *   process started on it; events/s from its /metrics while it catches up.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +56,7 @@ import { FLOOR_APPLICATION_NAME, startFloorServer } from './floor-server';
 import { CLIENT_WARM_UP, measureSequentialGets } from './sequential-gets';
 import { seedSignedInMembers } from './seed-members';
 import { measureLive, type LiveFigures } from './live';
+import { cpuSeconds, machineTicks } from './proc-cpu';
 
 export const COMMAND = 'node --import tsx bench/distributed.ts';
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'commands,live,queries,projection').split(',').map((p) => p.trim()));
@@ -86,24 +87,7 @@ const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '—');
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
 
-/** utime + stime of a process from /proc (Linux), in seconds. */
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return Number.NaN;
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
-/** Busy share of the whole machine (all cores) from /proc/stat. */
-function machineTicks(): { busy: number; total: number } {
-  const cpu = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number);
-  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
-  const total = cpu.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
-}
 
 
 // ---------------------------------------------------------------- HTTP client with a source address

@@ -42,6 +42,7 @@ import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, SendChatMessageResponse, ServerToClientEvents } from '@pass/events';
 import { withBenchStandalone } from './standalone';
 import { postFrom } from './live';
+import { cpuSeconds } from './proc-cpu';
 
 export const COMMAND = 'node --import tsx bench/fanout.ts';
 const SOCKETS = Number(process.env.FANOUT_SOCKETS ?? 5000);
@@ -210,15 +211,6 @@ function startWorker(onComplete: (id: string) => void): Worker {
   };
 }
 
-/** utime + stime of a process from /proc (Linux), in seconds. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 /** Write-type system calls a process made so far (/proc/<pid>/io syscw, Linux). */
 function writeCalls(pid: number): number {

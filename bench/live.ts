@@ -23,13 +23,13 @@
  *   push that beats its ack counts as 0 ms.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, SendChatMessageResponse, ServerToClientEvents } from '@pass/events';
 import { withBenchStandalone } from './standalone';
+import { cpuSeconds } from './proc-cpu';
 
 export const COMMAND = 'node --import tsx bench/live.ts';
 /** The issue's rate; LIVE_RATE=250 shows the same path below the knee on a busy machine. */
@@ -75,15 +75,6 @@ export interface LiveFigures {
   benchCpu: number;
 }
 
-/** utime + stime of a process from /proc (Linux), in seconds. */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

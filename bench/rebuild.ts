@@ -24,7 +24,7 @@
 import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -37,6 +37,7 @@ import { deleteKeysUnder } from '@pass/projector';
 import { SERVICE_NODE_FLAGS } from '../infra/src/services/node-flags';
 import { streamOf } from '@pass/projector/test-support';
 import { generateEvents, rng } from '@pass/projector/test-support';
+import { cpuOfCommand, cpuSpentSince, machineTicks } from './proc-cpu';
 import { FLOOR_PAGE, readAllPages } from './read-floor';
 
 export const COMMAND = 'node --import tsx bench/rebuild.ts';
@@ -288,6 +289,9 @@ interface ChildResult {
   cpuSeconds: number;
   peakRssBytes: number;
   batches: number;
+  /** What the machine's cores spent meanwhile (every process), and PostgreSQL's processes of it (NaN when none runs here). */
+  machineSeconds: number;
+  postgresSeconds: number;
 }
 
 async function child(): Promise<void> {
@@ -332,6 +336,8 @@ async function child(): Promise<void> {
       processed = state.processed;
     },
   });
+  const machine0 = machineTicks();
+  const postgres0 = cpuOfCommand('postgres');
   const started = performance.now();
   const cpu = process.cpuUsage();
   const progress = setInterval(() => {
@@ -341,6 +347,9 @@ async function child(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(progress);
   const used = process.cpuUsage(cpu);
+  // Read before the store's connections close: a PostgreSQL backend takes its CPU with it.
+  const postgres1 = cpuOfCommand('postgres');
+  const machine1 = machineTicks();
   const state = runtime.rebuildState();
   if (state.state !== 'idle') throw new Error(`rebuild ended ${state.state}`);
   const hwm = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
@@ -351,6 +360,8 @@ async function child(): Promise<void> {
     cpuSeconds: (used.user + used.system) / 1e6,
     peakRssBytes: hwm ? Number(hwm[1]) * 1024 : NaN,
     batches,
+    machineSeconds: (machine1.busy - machine0.busy) / 100,
+    postgresSeconds: postgres1.size > 0 ? cpuSpentSince(postgres0, postgres1) : NaN,
   };
   await runtime.stop();
   await eventStore.close();
@@ -387,14 +398,22 @@ function runChild(schema: string, root: string, interrupted: (kill: () => void) 
 
 // ---------------------------------------------------------------- floor
 
-/** PostgreSQL's own read rate of the same events (read-floor.ts), parsed by the driver. Seconds. */
-async function readFloor(schema: string): Promise<{ seconds: number; rows: number }> {
+/**
+ * PostgreSQL's own read rate of the same events (read-floor.ts), parsed by the driver: seconds,
+ * with the CPU the reading client and PostgreSQL's processes spent meanwhile.
+ */
+async function readFloor(schema: string): Promise<{ seconds: number; rows: number; clientSeconds: number; postgresSeconds: number }> {
   const client = new pg.Client({ connectionString: benchUrl() });
   await client.connect();
   try {
+    const postgres0 = cpuOfCommand('postgres');
+    const cpu = process.cpuUsage();
     const started = performance.now();
     const rows = await readAllPages((sql, params) => client.query(sql, params), schema);
-    return { seconds: (performance.now() - started) / 1000, rows };
+    const seconds = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(cpu);
+    const postgres1 = cpuOfCommand('postgres');
+    return { seconds, rows, clientSeconds: (used.user + used.system) / 1e6, postgresSeconds: postgres1.size > 0 ? cpuSpentSince(postgres0, postgres1) : NaN };
   } finally {
     await client.end();
   }
@@ -404,6 +423,7 @@ async function readFloor(schema: string): Promise<{ seconds: number; rows: numbe
 
 const gib = (bytes: number) => `${(bytes / 2 ** 30).toFixed(2)} GiB`;
 const n = (x: number) => Math.round(x).toLocaleString('en-US');
+const cpuText = (x: number) => (Number.isFinite(x) ? `${x.toFixed(1)} s` : 'not on this machine');
 
 async function redisInfo(redis: Redis): Promise<{ usedMemory: number; cpuSeconds: number }> {
   const [memory, cpu] = await Promise.all([redis.info('memory'), redis.info('cpu')]);
@@ -444,6 +464,9 @@ export async function run(): Promise<{ title: string; markdown: string }> {
     const after = await redisInfo(redis);
     const load = (l: number[]) => l.map((x) => x.toFixed(1)).join(' / ');
     const ok = (pass: boolean) => (pass ? 'ok' : 'MISSED');
+    const cores = availableParallelism();
+    const redisSeconds = after.cpuSeconds - before.cpuSeconds;
+    const least = (result.cpuSeconds + (Number.isFinite(result.postgresSeconds) ? result.postgresSeconds : 0) + redisSeconds) / cores;
     const mix = Object.entries(marker.mix)
       .sort((a, b) => b[1] - a[1])
       .map(([type, count]) => `${type} ${n(count)}`)
@@ -458,11 +481,15 @@ export async function run(): Promise<{ title: string; markdown: string }> {
       `| of it, the search index built from the final rows (after the last event is stored, before readers are switched) | ${result.indexSeconds === null ? 'not logged' : `${result.indexSeconds.toFixed(1)} s`} | | |`,
       `| throughput | ${n(result.events / result.seconds)} events/s | > ${n(EVENTS / TARGET_SECONDS)} events/s | ${ok(result.events / result.seconds > EVENTS / TARGET_SECONDS)} |`,
       `| PostgreSQL's read floor: the same ${n(floor.rows)} rows in pages of ${n(FLOOR_PAGE)}, nothing done per row (same run, just before) | ${floor.seconds.toFixed(1)} s | | |`,
+      `| of the floor, CPU of the reading client / of PostgreSQL's processes | ${floor.clientSeconds.toFixed(1)} s / ${cpuText(floor.postgresSeconds)} | | |`,
       `| rebuild time / read floor | ${(result.seconds / floor.seconds).toFixed(2)}× | ≤ ${FLOOR_TARGET}× | ${ok(result.seconds / floor.seconds <= FLOOR_TARGET)} |`,
       `| Redis CPU per event | ${(((after.cpuSeconds - before.cpuSeconds) / result.events) * 1e6).toFixed(1)} µs | | |`,
       `| peak RSS of the rebuild process (VmHWM) | ${gib(result.peakRssBytes)} | < 4 GiB | ${ok(result.peakRssBytes < TARGET_RSS)} |`,
       `| CPU time of the rebuild process | ${result.cpuSeconds.toFixed(1)} s | | |`,
-      `| Redis CPU time during the rebuild (whole server, shared) | ${(after.cpuSeconds - before.cpuSeconds).toFixed(1)} s | | |`,
+      `| Redis CPU time during the rebuild (whole server, shared) | ${redisSeconds.toFixed(1)} s | | |`,
+      `| PostgreSQL's CPU time during the rebuild (its processes on this machine) | ${cpuText(result.postgresSeconds)} | | |`,
+      `| CPU of all ${cores} cores during the rebuild (every process on the machine) | ${result.machineSeconds.toFixed(1)} s of ${(cores * result.seconds).toFixed(1)} s (${((result.machineSeconds / (cores * result.seconds)) * 100).toFixed(0)}% busy) | | |`,
+      `| the least rebuild time ${cores} cores allow for the CPU of the rebuild process, PostgreSQL and Redis together (their sum / ${cores}) | ${least.toFixed(1)} s, ${(least / floor.seconds).toFixed(2)}× the floor | | ${least / floor.seconds <= FLOOR_TARGET ? `≤ ${FLOOR_TARGET}×: within reach by overlap` : `> ${FLOOR_TARGET}×: out of reach without less CPU`} |`,
       `| Redis used_memory after (the whole server's, not the process's) | ${gib(after.usedMemory)} (${after.usedMemory >= before.usedMemory ? '+' : '−'}${gib(Math.abs(after.usedMemory - before.usedMemory))} since the start; other clients' keys come and go) | | |`,
       '',
       `Load average (1/5/15 min) ${load(loadBefore)} before, ${load(loadAfter)} after (2 cores shared with other work). ${n(result.batches)} rebuild progress updates (one per stored batch).`,
