@@ -53,3 +53,25 @@ export function cpuSpentSince(before: Map<number, number>, after: Map<number, nu
   for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0);
   return seconds;
 }
+
+/**
+ * What the processes running `command` spend from now until `stop()`, read every `everyMs`: a
+ * process that exits in between (a pooled connection's backend closed while idle) counts up to
+ * its last reading instead of taking its whole share with it. NaN when none ran here.
+ */
+export function watchCommandCpu(command: string, everyMs = 1_000): { stop(): number } {
+  const first = cpuOfCommand(command);
+  const last = new Map(first);
+  const read = () => {
+    for (const [pid, seconds] of cpuOfCommand(command)) last.set(pid, seconds);
+  };
+  const timer = setInterval(read, everyMs);
+  timer.unref();
+  return {
+    stop() {
+      clearInterval(timer);
+      read();
+      return last.size > 0 ? cpuSpentSince(first, last) : Number.NaN;
+    },
+  };
+}

@@ -37,7 +37,7 @@ import { deleteKeysUnder } from '@pass/projector';
 import { SERVICE_NODE_FLAGS } from '../infra/src/services/node-flags';
 import { streamOf } from '@pass/projector/test-support';
 import { generateEvents, rng } from '@pass/projector/test-support';
-import { cpuOfCommand, cpuSpentSince, machineTicks } from './proc-cpu';
+import { machineTicks, watchCommandCpu } from './proc-cpu';
 import { FLOOR_PAGE, readAllPages } from './read-floor';
 
 export const COMMAND = 'node --import tsx bench/rebuild.ts';
@@ -337,7 +337,7 @@ async function child(): Promise<void> {
     },
   });
   const machine0 = machineTicks();
-  const postgres0 = cpuOfCommand('postgres');
+  const postgres = watchCommandCpu('postgres');
   const started = performance.now();
   const cpu = process.cpuUsage();
   const progress = setInterval(() => {
@@ -347,8 +347,9 @@ async function child(): Promise<void> {
   const seconds = (performance.now() - started) / 1000;
   clearInterval(progress);
   const used = process.cpuUsage(cpu);
-  // Read before the store's connections close: a PostgreSQL backend takes its CPU with it.
-  const postgres1 = cpuOfCommand('postgres');
+  // Read before the store's connections close (a backend that exits takes its CPU with it), and
+  // every second before that: the pool closes connections left idle during the index build.
+  const postgresSeconds = postgres.stop();
   const machine1 = machineTicks();
   const state = runtime.rebuildState();
   if (state.state !== 'idle') throw new Error(`rebuild ended ${state.state}`);
@@ -361,7 +362,7 @@ async function child(): Promise<void> {
     peakRssBytes: hwm ? Number(hwm[1]) * 1024 : NaN,
     batches,
     machineSeconds: (machine1.busy - machine0.busy) / 100,
-    postgresSeconds: postgres1.size > 0 ? cpuSpentSince(postgres0, postgres1) : NaN,
+    postgresSeconds,
   };
   await runtime.stop();
   await eventStore.close();
@@ -406,14 +407,13 @@ async function readFloor(schema: string): Promise<{ seconds: number; rows: numbe
   const client = new pg.Client({ connectionString: benchUrl() });
   await client.connect();
   try {
-    const postgres0 = cpuOfCommand('postgres');
+    const postgres = watchCommandCpu('postgres');
     const cpu = process.cpuUsage();
     const started = performance.now();
     const rows = await readAllPages((sql, params) => client.query(sql, params), schema);
     const seconds = (performance.now() - started) / 1000;
     const used = process.cpuUsage(cpu);
-    const postgres1 = cpuOfCommand('postgres');
-    return { seconds, rows, clientSeconds: (used.user + used.system) / 1e6, postgresSeconds: postgres1.size > 0 ? cpuSpentSince(postgres0, postgres1) : NaN };
+    return { seconds, rows, clientSeconds: (used.user + used.system) / 1e6, postgresSeconds: postgres.stop() };
   } finally {
     await client.end();
   }
