@@ -35,6 +35,24 @@ function describeKeyStore(name: string, open: () => Promise<{ store: KeyStore; r
       await store.close();
     });
 
+    it('answers alike for a few members and for thousands at once, leaving out the destroyed and the unknown', async () => {
+      const { store } = await open();
+      const members = Array.from({ length: 2_500 }, (_, i) => `member-${i}`);
+      const created = await store.keysFor(members, { create: true });
+      const destroyed = members.filter((_, i) => i % 7 === 0);
+      for (const id of destroyed) await store.destroy(id);
+      const unknown = Array.from({ length: 100 }, (_, i) => `stranger-${i}`);
+      // What a look at `ids` must answer: the created keys of those not destroyed, nothing for the rest.
+      const expected = (ids: string[]) => ids.filter((id) => created.has(id) && !destroyed.includes(id)).map((id) => [id, created.get(id)!.toString('hex')]).sort();
+      const answer = async (ids: string[]) => [...(await store.keysFor(ids))].map(([id, key]) => [id, key.toString('hex')]).sort();
+      const all = [...unknown, ...members];
+      expect(await answer(all)).toEqual(expected(all));
+      const few = all.slice(50, 350);
+      expect(await answer(few)).toEqual(expected(few));
+      expect((await answer(few)).length).toBeGreaterThan(200);
+      await store.close();
+    });
+
     it('a destroyed key is gone for good: never read, never created again', async () => {
       const { store, reopen } = await open();
       await store.keysFor(['gone', 'kept'], { create: true });
@@ -145,6 +163,25 @@ describe('moving keys from files to PostgreSQL (move-to-postgres)', () => {
 
 const url = testPostgresUrl();
 const reachable = await requireService('PostgreSQL key store', url, 5432);
+
+if (reachable) {
+  // The same contract on the server the distributed layout runs, whose planner sizes its plans.
+  const schemas: string[] = [];
+  const pools: pg.Pool[] = [];
+  afterAll(async () => {
+    for (const pool of pools) await pool.end();
+    for (const schema of schemas) await dropPostgresSchema(url, schema);
+  });
+  describeKeyStore('PostgreSQL', async () => {
+    const schema = `keys_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    schemas.push(schema);
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    pools.push(pool);
+    await pool.query(`CREATE SCHEMA ${schema}`);
+    // The store's close() leaves the pool to its owner: it serves the reopen, and ends after the file.
+    return { store: await PostgresKeyStore.open(pool, schema), reopen: async () => PostgresKeyStore.open(pool, schema) };
+  });
+}
 
 describe.skipIf(!reachable)('PostgreSQL key store', () => {
   it('a destroyed key is in no row any more (a logical dump cannot hold it)', async () => {

@@ -17,14 +17,31 @@ export function memberKeysSql(schema: string): string {
 )`;
 }
 
+/**
+ * Up to this many members, their keys are read by one primary-key probe each. PostgreSQL's
+ * planner, left to choose for `member_id = ANY($1)`, scans the whole table for a few hundred ids
+ * once it holds tens of thousands of members (a page of a catch-up at ~92,000: 17 ms where the
+ * probes take 1.5 ms), which was most of the CPU PostgreSQL spent on a 1M-event rebuild beyond
+ * its read floor (docs/benchmarks.md). Past this many ids a scan can be the cheaper plan, and the
+ * planner chooses.
+ */
+const PROBED_LOOKUP_MAX = 2_000;
+
 export class PostgresKeyStore implements KeyStore {
   private readonly table: string;
+  private readonly sql: { probed: string; matched: string };
 
   private constructor(
     private readonly client: SqlClient,
     schema: string,
   ) {
     this.table = `${quoteIdent(schema)}.member_keys`;
+    this.sql = {
+      // LATERAL with LIMIT 1: a probe per id, never turned into a join that hashes the table.
+      probed: `SELECT wanted.id AS member_id, encode(k.key, 'hex') AS key FROM unnest($1::text[]) AS wanted(id)
+  CROSS JOIN LATERAL (SELECT key FROM ${this.table} WHERE member_id = wanted.id AND key IS NOT NULL LIMIT 1) k`,
+      matched: `SELECT member_id, encode(key, 'hex') AS key FROM ${this.table} WHERE member_id = ANY($1::text[]) AND key IS NOT NULL`,
+    };
   }
 
   /** Creates the table when missing (another process may be creating it at the same moment). */
@@ -49,10 +66,7 @@ export class PostgresKeyStore implements KeyStore {
         [ids, keys],
       );
     }
-    const { rows } = await this.client.query<{ member_id: string; key: string }>(
-      `SELECT member_id, encode(key, 'hex') AS key FROM ${this.table} WHERE member_id = ANY($1::text[]) AND key IS NOT NULL`,
-      [ids],
-    );
+    const { rows } = await this.client.query<{ member_id: string; key: string }>(ids.length <= PROBED_LOOKUP_MAX ? this.sql.probed : this.sql.matched, [ids]);
     for (const row of rows) found.set(row.member_id, Buffer.from(row.key, 'hex'));
     return found;
   }
