@@ -87,9 +87,6 @@ const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '—');
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '—');
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
 
-
-
-
 // ---------------------------------------------------------------- HTTP client with a source address
 
 /**

@@ -211,7 +211,6 @@ function startWorker(onComplete: (id: string) => void): Worker {
   };
 }
 
-
 /** Write-type system calls a process made so far (/proc/<pid>/io syscw, Linux). */
 function writeCalls(pid: number): number {
   try {
@@ -220,7 +219,6 @@ function writeCalls(pid: number): number {
     return Number.NaN;
   }
 }
-
 
 /** Members who send, each from its own address (30 per address per 10 s would allow 6, 5 per member caps it). */
 async function openSenders(joinUrl: string, socketUrl: string, count: number): Promise<FanSocket[]> {

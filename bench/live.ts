@@ -75,7 +75,6 @@ export interface LiveFigures {
   benchCpu: number;
 }
 
-
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const addressOf = (member: number) => `127.0.0.${2 + Math.floor(member / MEMBERS_PER_ADDRESS)}`;

@@ -30,7 +30,7 @@ export function machineTicks(): { busy: number; total: number } {
  * readings differenced by `cpuSpentSince` give what those processes spent in between; a process
  * that exits in between takes its share with it, so read while the connections are held.
  */
-export function cpuOfCommand(command: string): Map<number, number> {
+function cpuOfCommand(command: string): Map<number, number> {
   const out = new Map<number, number>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -48,7 +48,7 @@ export function cpuOfCommand(command: string): Map<number, number> {
 }
 
 /** What the processes of `after` spent since `before` (a process started in between counts from 0). */
-export function cpuSpentSince(before: Map<number, number>, after: Map<number, number>): number {
+function cpuSpentSince(before: Map<number, number>, after: Map<number, number>): number {
   let seconds = 0;
   for (const [pid, now] of after) seconds += now - (before.get(pid) ?? 0);
   return seconds;
