@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listen } from '../wiring/http';
 import { serviceEntry } from '../test-support/spawn-process';
-import { createProxy, STICKY_COOKIE } from './proxy';
+import { CLIENT_IDLE_TIMEOUT_MS, createProxy, STICKY_COOKIE } from './proxy';
 
 /** A backend that answers who it is, what it was asked, and echoes request bodies. */
 function backend(name: string): Server {
@@ -168,6 +168,31 @@ describe('the Node proxy', () => {
       await front.close();
       echo.closeAllConnections();
       await new Promise((done) => echo.close(done));
+    }
+  });
+
+  it("keeps a client's idle connection as Caddy does (5 min), not Node's 5 s: a request 6 s later goes on the same one", async () => {
+    const url = new URL(proxyUrl);
+    const socket = connect(Number(url.port), url.hostname);
+    let text = '';
+    let closed = false;
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    socket.on('close', () => (closed = true));
+    const answers = () => text.split('HTTP/1.1 ').length - 1;
+    const ask = async (count: number) => {
+      socket.write(`GET /healthz HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
+      await expect.poll(answers).toBe(count);
+    };
+    try {
+      await ask(1);
+      // Told to clients, which keep the connection for as long (undici and browsers read it).
+      expect(text.toLowerCase()).toContain(`keep-alive: timeout=${CLIENT_IDLE_TIMEOUT_MS / 1000}`);
+      await new Promise((done) => setTimeout(done, 6_000));
+      expect(closed).toBe(false);
+      await ask(2);
+      expect(text.match(/HTTP\/1\.1 200 OK/g)).toHaveLength(2);
+    } finally {
+      socket.destroy();
     }
   });
 

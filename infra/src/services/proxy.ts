@@ -18,6 +18,12 @@ import { proxyRequires } from './requirements';
 import { INTERNAL_PATHS, upstreamFor } from './routes';
 
 export const STICKY_COOKIE = 'pass_sio';
+/**
+ * How long a client's idle connection is kept: Caddy's default idle timeout (5 min), the front this
+ * proxy stands in for, rather than Node's 5 s, after which a browser sending a chat message every
+ * few seconds would open a new connection (and the proxy accept it) for nearly every one.
+ */
+export const CLIENT_IDLE_TIMEOUT_MS = 300_000;
 // Hop-by-hop headers are about one connection; they must not be forwarded (RFC 9110 §7.6.1).
 const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -242,6 +248,7 @@ export function createProxy(options: ProxyOptions) {
   };
 
   const server = createServer(onRequest);
+  server.keepAliveTimeout = CLIENT_IDLE_TIMEOUT_MS;
   server.on('upgrade', upgrader(backend));
   // Open WebSockets are not tracked by the HTTP server: keep them to close on shutdown.
   const tunnels = new Set<Duplex>();
