@@ -52,11 +52,11 @@ import { generateEvents } from '@pass/projector/test-support';
 import { metricValue, spawnService, type ServiceName, type SpawnedService } from '@pass/infra/test-support';
 import { rawTableSql } from './event-store';
 import { startCaddy, type RunningCaddy } from './caddy';
-import { FLOOR_APPLICATION_NAME, startFloorServer } from './floor-server';
+import { startFloorServer } from './floor-server';
 import { CLIENT_WARM_UP, measureSequentialGets } from './sequential-gets';
 import { seedSignedInMembers } from './seed-members';
 import { measureLive, type LiveFigures } from './live';
-import { cpuSeconds, machineTicks } from './proc-cpu';
+import { cpuSeconds, machineTicks, watchCommandCpu } from './proc-cpu';
 
 export const COMMAND = 'node --import tsx bench/distributed.ts';
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'commands,live,queries,projection').split(',').map((p) => p.trim()));
@@ -148,10 +148,15 @@ type Op = (i: number) => Promise<{ status: number; text: string }>;
 
 type Pids = Record<string, number[]>;
 
-/** CPU ms per request of each group of processes; a process gone by the end (a pool connection closed) counts up to its last reading. */
+/**
+ * CPU ms per request of each group of processes, and of every PostgreSQL process read each second:
+ * its backends come and go with the pools' idle timeouts (a backend opened during a run was not
+ * counted when they were listed at its start), and the WAL writer's work is a command's too.
+ */
 function cpuMeter(pids: Pids) {
   const before = new Map<number, number>();
   for (const list of Object.values(pids)) for (const pid of list) before.set(pid, cpuSeconds(pid));
+  const postgres = watchCommandCpu('postgres');
   const bench0 = process.cpuUsage();
   const m0 = machineTicks();
   return (requests: number): Record<string, number> => {
@@ -164,6 +169,7 @@ function cpuMeter(pids: Pids) {
       }
       out[k] = list.length ? (seconds * 1000) / requests : Number.NaN;
     }
+    out.PostgreSQL = (postgres.stop() * 1000) / requests;
     const b = process.cpuUsage(bench0);
     out.bench = (b.user + b.system) / 1000 / requests;
     // The layout's own processes and the bench: unlike the machine's figure, not raised by other work sharing the cores.
@@ -356,14 +362,7 @@ async function onPostgres<T>(work: (client: pg.Client) => Promise<T>): Promise<T
   }
 }
 
-/** The PostgreSQL backends of the connections named `applicationName` (their CPU is the database's share of a request). */
-const backendPids = (applicationName: string): Promise<number[]> =>
-  onPostgres(async (client) => (await client.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName])).rows.map((r) => r.pid));
-
-/**
- * The layout's processes, and the PostgreSQL backends serving this schema (WAL writer and
- * checkpointer are not counted).
- */
+/** The layout's processes (PostgreSQL's are read by cpuMeter). */
 async function pidsOf(layout: Layout, proxy: 'front' | 'node' = 'front'): Promise<Pids> {
   const pid = (name: string) => [layout.services.get(name)?.child.pid ?? 0].filter((p) => p > 0);
   return {
@@ -372,7 +371,6 @@ async function pidsOf(layout: Layout, proxy: 'front' | 'node' = 'front'): Promis
     projector: pid('projector'),
     'query-api A': pid('query-a'),
     'query-api B': pid('query-b'),
-    'PostgreSQL backends': await backendPids(`event-store:${layout.schema}`),
   };
 }
 
@@ -605,7 +603,6 @@ async function floorCommandLoops(layout: Layout, chatVia: (via: Clients) => Op):
     projector: [],
     'query-api A': [],
     'query-api B': [],
-    'PostgreSQL backends': await backendPids(FLOOR_APPLICATION_NAME),
   });
   const loops: Loop[] = [];
   try {
@@ -889,7 +886,7 @@ function renderCommands(c: CommandFigures): string[] {
     const refused = Object.entries(l.failures).map(([k, v]) => `${v} × ${k}`).join('; ') || '0';
     lines.push(`| ${l.name} | ${f0(l.count)} | ${f0(l.perSecond)} | ${f1(l.p50)} | ${f1(l.p99)} | ${limit} | ${refused} | ${l.load} |`);
   }
-  lines.push('', 'CPU per command (ms of CPU per request, by process; "proxy" is the front named above; "machine" is every process on both cores, PostgreSQL and Redis included):', '');
+  lines.push('', 'CPU per command (ms of CPU per request, by process; "proxy" is the front named above; "PostgreSQL" is every one of its processes, backends and WAL writer, read each second; "machine" is every process on both cores, Redis included):', '');
   const keys = Object.keys(c.loops[0]?.cpuPerRequestMs ?? {});
   lines.push(`| run | ${keys.join(' | ')} |`, `|---|${keys.map(() => '---:|').join('')}`);
   for (const l of c.loops) lines.push(`| ${l.name} | ${keys.map((k) => f2(l.cpuPerRequestMs[k]!)).join(' | ')} |`);

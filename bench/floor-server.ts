@@ -27,8 +27,8 @@ export interface FloorServer {
   stop(): Promise<void>;
 }
 
-/** The application_name of the floor's PostgreSQL connections (to find their backends' CPU). */
-export const FLOOR_APPLICATION_NAME = 'bench-floor';
+/** The application_name of the floor's PostgreSQL connections (told apart in pg_stat_activity). */
+const FLOOR_APPLICATION_NAME = 'bench-floor';
 
 export interface FloorOptions {
   /** POSTs insert into `table` (created by the caller: bench/distributed.ts's raw INSERT table). */
