@@ -192,11 +192,11 @@ function tally(failures: Record<string, number>, res: { status: number; text: st
   failures[key] = (failures[key] ?? 0) + 1;
 }
 
-async function closedLoop(name: string, clients: number, total: number, op: Op, pids: () => Promise<Pids>, okStatus: number): Promise<Loop> {
+async function closedLoop(name: string, clients: number, total: number, op: Op, pids: Pids, okStatus: number): Promise<Loop> {
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   let next = 0;
-  const cpu = cpuMeter(await pids());
+  const cpu = cpuMeter(pids);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: clients }, async () => {
@@ -213,14 +213,14 @@ async function closedLoop(name: string, clients: number, total: number, op: Op, 
   return { name, count: total, perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures, cpuPerRequestMs: cpu(total), load: load() };
 }
 
-async function openLoop(name: string, rate: number, seconds: number, op: Op, pids: () => Promise<Pids>, okStatus: number): Promise<Loop> {
+async function openLoop(name: string, rate: number, seconds: number, op: Op, pids: Pids, okStatus: number): Promise<Loop> {
   const total = rate * seconds;
   const interval = 1000 / rate;
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   const running: Promise<void>[] = [];
   const timeline: [number, number][] = [];
-  const cpu = cpuMeter(await pids());
+  const cpu = cpuMeter(pids);
   const started = performance.now();
   for (let i = 0; i < total; i++) {
     const due = started + i * interval;
@@ -363,7 +363,7 @@ async function onPostgres<T>(work: (client: pg.Client) => Promise<T>): Promise<T
 }
 
 /** The layout's processes (PostgreSQL's are read by cpuMeter). */
-async function pidsOf(layout: Layout, proxy: 'front' | 'node' = 'front'): Promise<Pids> {
+function pidsOf(layout: Layout, proxy: 'front' | 'node' = 'front'): Pids {
   const pid = (name: string) => [layout.services.get(name)?.child.pid ?? 0].filter((p) => p > 0);
   return {
     'command-api': pid('command-api'),
@@ -432,7 +432,7 @@ async function rawInsertSteady(schema: string, rate: number, seconds: number): P
   try {
     const insert = await rawInserts(schema, pool);
     const ok = { status: 200, text: '' };
-    const loop = await openLoop('raw INSERT', rate, seconds, async (i) => (await insert(`raw-steady-${i}`, 0), ok), async () => ({}), 200);
+    const loop = await openLoop('raw INSERT', rate, seconds, async (i) => (await insert(`raw-steady-${i}`, 0), ok), {}, 200);
     return { p50: loop.p50, p99: loop.p99 };
   } finally {
     await pool.end();
@@ -478,8 +478,7 @@ interface CommandFigures {
 async function benchCommands(layout: Layout): Promise<CommandFigures> {
   const store = await openPostgresEventStore({ connectionString: testPostgresUrl(), schema: layout.schema, poolSize: 16 });
   const clients = new Clients(new URL(layout.front.url));
-  // Read before each run: the store's pools open and close connections (10 s idle timeout).
-  const pids = () => pidsOf(layout);
+  const pids = pidsOf(layout);
   try {
     const chatMembers = Math.ceil(CHAT_TOTAL / CHATS_PER_MEMBER);
     const steadyChatMembers = Math.ceil((RATE * RATE_SECONDS) / CHATS_PER_MEMBER);
@@ -597,13 +596,13 @@ async function floorCommandLoops(layout: Layout, chatVia: (via: Clients) => Op):
   const caddy = await startCaddy({ commandApiUrl: floor.url, queryApiUrls, dir: layout.dir });
   const nodeProxy = caddy ? undefined : await spawnService('proxy', { COMMAND_API_URL: floor.url, QUERY_API_URLS: queryApiUrls.join(',') });
   const front = caddy ? { name: 'Caddy', url: caddy.url, pid: caddy.pid } : nodeProxy && { name: 'the Node proxy', url: nodeProxy.url, pid: nodeProxy.child.pid ?? 0 };
-  const pids = async (): Promise<Pids> => ({
+  const pids: Pids = {
     'command-api': [floor.pid],
     proxy: front ? [front.pid] : [],
     projector: [],
     'query-api A': [],
     'query-api B': [],
-  });
+  };
   const loops: Loop[] = [];
   try {
     for (const [name, url] of [

@@ -39,17 +39,18 @@ function describeKeyStore(name: string, open: () => Promise<{ store: KeyStore; r
       const { store } = await open();
       const members = Array.from({ length: 2_500 }, (_, i) => `member-${i}`);
       const created = await store.keysFor(members, { create: true });
-      const destroyed = members.filter((_, i) => i % 7 === 0);
+      const destroyed = new Set(members.filter((_, i) => i % 7 === 0));
       for (const id of destroyed) await store.destroy(id);
       const unknown = Array.from({ length: 100 }, (_, i) => `stranger-${i}`);
       // What a look at `ids` must answer: the created keys of those not destroyed, nothing for the rest.
-      const expected = (ids: string[]) => ids.filter((id) => created.has(id) && !destroyed.includes(id)).map((id) => [id, created.get(id)!.toString('hex')]).sort();
+      const expected = (ids: string[]) => ids.filter((id) => created.has(id) && !destroyed.has(id)).map((id) => [id, created.get(id)!.toString('hex')]).sort();
       const answer = async (ids: string[]) => [...(await store.keysFor(ids))].map(([id, key]) => [id, key.toString('hex')]).sort();
       const all = [...unknown, ...members];
       expect(await answer(all)).toEqual(expected(all));
       const few = all.slice(50, 350);
-      expect(await answer(few)).toEqual(expected(few));
-      expect((await answer(few)).length).toBeGreaterThan(200);
+      const fewAnswer = await answer(few);
+      expect(fewAnswer).toEqual(expected(few));
+      expect(fewAnswer.length).toBeGreaterThan(200);
       await store.close();
     });
 
