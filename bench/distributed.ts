@@ -149,7 +149,7 @@ type Op = (i: number) => Promise<{ status: number; text: string }>;
 type Pids = Record<string, number[]>;
 
 /**
- * CPU ms per request of each group of processes, and of every PostgreSQL process read each second:
+ * CPU ms per request of each group of processes, and of every PostgreSQL and Redis process read each second:
  * its backends come and go with the pools' idle timeouts (a backend opened during a run was not
  * counted when they were listed at its start), and the WAL writer's work is a command's too.
  */
@@ -157,6 +157,8 @@ function cpuMeter(pids: Pids) {
   const before = new Map<number, number>();
   for (const list of Object.values(pids)) for (const pid of list) before.set(pid, cpuSeconds(pid));
   const postgres = watchCommandCpu('postgres');
+  // Redis serves the floor one GET per command and the product more (limits, projection, fan-out): its CPU is a command's too.
+  const redis = watchCommandCpu('redis-server');
   const bench0 = process.cpuUsage();
   const m0 = machineTicks();
   return (requests: number): Record<string, number> => {
@@ -170,6 +172,7 @@ function cpuMeter(pids: Pids) {
       out[k] = list.length ? (seconds * 1000) / requests : Number.NaN;
     }
     out.PostgreSQL = (postgres.stop() * 1000) / requests;
+    out.Redis = (redis.stop() * 1000) / requests;
     const b = process.cpuUsage(bench0);
     out.bench = (b.user + b.system) / 1000 / requests;
     // The layout's own processes and the bench: unlike the machine's figure, not raised by other work sharing the cores.
@@ -885,7 +888,7 @@ function renderCommands(c: CommandFigures): string[] {
     const refused = Object.entries(l.failures).map(([k, v]) => `${v} × ${k}`).join('; ') || '0';
     lines.push(`| ${l.name} | ${f0(l.count)} | ${f0(l.perSecond)} | ${f1(l.p50)} | ${f1(l.p99)} | ${limit} | ${refused} | ${l.load} |`);
   }
-  lines.push('', 'CPU per command (ms of CPU per request, by process; "proxy" is the front named above; "PostgreSQL" is every one of its processes, backends and WAL writer, read each second; "machine" is every process on both cores, Redis included):', '');
+  lines.push('', 'CPU per command (ms of CPU per request, by process; "proxy" is the front named above; "PostgreSQL" is every one of its processes, backends and WAL writer, read each second; "Redis" is its server; "machine" is every process on both cores):', '');
   const keys = Object.keys(c.loops[0]?.cpuPerRequestMs ?? {});
   lines.push(`| run | ${keys.join(' | ')} |`, `|---|${keys.map(() => '---:|').join('')}`);
   for (const l of c.loops) lines.push(`| ${l.name} | ${keys.map((k) => f2(l.cpuPerRequestMs[k]!)).join(' | ')} |`);
