@@ -86,8 +86,8 @@ describe.skipIf(!reachable)('PostgreSQL event store: global order under concurre
       const s = `relisten-${randomUUID()}`;
       const sub = record(reader, await reader.headPosition(), (id) => id === s);
       await eventually(() => expect(sub.caughtUp).toBe(1));
-      const [before] = await listenerPids();
-      expect(before).toBeDefined();
+      let before: number | undefined;
+      await eventually(async () => expect((before = (await listenerPids())[0])).toBeDefined());
       await admin.query('SELECT pg_terminate_backend($1)', [before]);
       await eventually(async () => {
         const now = await listenerPids();
@@ -95,6 +95,34 @@ describe.skipIf(!reachable)('PostgreSQL event store: global order under concurre
         expect(now[0]).not.toBe(before);
       });
       const e = newEvent('AfterReconnect');
+      await writer.append(s, [e]);
+      await eventually(() => expect(sub.events.map((x) => x.id)).toEqual([e.id]), 2_000);
+      await sub.subscription.stop();
+    } finally {
+      await admin.end();
+      await reader.close();
+      await writer.close();
+      await harness.dispose();
+    }
+  });
+
+  it('only a process that subscribes keeps a LISTEN connection, and it hears the others from its first subscription', async () => {
+    const harness = await freshSchema();
+    const writer = await harness.open();
+    const reader = await openPostgresEventStore({ connectionString: url, schema: harness.schema, poolSize: 2, pollIntervalMs: 60_000 });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const listeners = async () =>
+      Number((await admin.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1', [`event-store-listen:${harness.schema}`])).rows[0]!.n);
+    try {
+      const s = `listen-${randomUUID()}`;
+      // Two stores open, appending and reading: no NOTIFY wakes either of them.
+      await writer.append(s, [newEvent('BeforeAnySubscription')]);
+      expect(await reader.readStream(s)).toHaveLength(1);
+      expect(await listeners()).toBe(0);
+      const sub = record(reader, await reader.headPosition(), (id) => id === s);
+      await eventually(async () => expect(await listeners()).toBe(1));
+      const e = newEvent('AfterSubscribing');
       await writer.append(s, [e]);
       await eventually(() => expect(sub.events.map((x) => x.id)).toEqual([e.id]), 2_000);
       await sub.subscription.stop();

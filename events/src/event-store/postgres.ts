@@ -4,6 +4,9 @@
  * append is acknowledged. Appends queued while another is in flight go out as one transaction
  * (group commit, group-commit.ts).
  *
+ * Only a process with a subscription LISTENs (the projector): PostgreSQL wakes every listening
+ * backend on every NOTIFY, and the command and query sides have nothing to wake.
+ *
  * The NOTIFY is sent by the appending process after the commit, not inside the append
  * function: a transaction that notifies takes a cluster-wide lock through its commit, which
  * would serialise concurrent appends (no group commit). Notifications are coalesced, so a burst
@@ -93,6 +96,8 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     ...(logger ? { logger } : {}),
     ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
     wakeGatherMs: options.wakeGatherMs ?? 3,
+    // Only a process that subscribes listens: every listening backend is woken by every NOTIFY.
+    onFirstSubscription: () => void listen(),
     release: async () => {
       closed = true;
       clearTimeout(reconnectTimer);
@@ -102,7 +107,8 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     },
   });
 
-  // A dedicated connection for LISTEN; if it drops, subscriptions keep polling while it reconnects.
+  // A dedicated connection for LISTEN, opened with the first subscription; if it drops,
+  // subscriptions keep polling while it reconnects.
   const listen = async () => {
     if (closed) return;
     const client = new pg.Client({
@@ -130,11 +136,12 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
       await client.query(`LISTEN "${channel}"`);
       reconnectDelay = 0;
       if (closed) await client.end();
+      // Appends acknowledged before the LISTEN took effect were notified to no one.
+      else store.wake();
     } catch (error) {
       lost(error);
     }
   };
-  await listen();
 
   // At most one NOTIFY per interval: the first append after a quiet spell notifies at once, a
   // burst costs one more at the end of each interval instead of one per append.

@@ -395,6 +395,12 @@ export interface SqlEventStoreOptions {
   /** Releases the adapter's connections; called once by close(). */
   release: () => Promise<void>;
   /**
+   * Called once, when this process's first subscription starts: the adapter then begins to hear
+   * other processes' appends (PostgreSQL's LISTEN). A process that only appends and reads (the
+   * command side, the query side) never listens, so no notification wakes its connection.
+   */
+  onFirstSubscription?: () => void;
+  /**
    * This process is the database's only writer (PGlite, kept so by its lock file): appends go
    * through `SingleWriterAppends` (revisions in memory, plain INSERTs, group commit) instead of
    * the append functions that lock a per-stream row. Needs `client.queryPrepared`. Default false.
@@ -433,6 +439,7 @@ export class SqlEventStore implements EventStore {
   private readonly wakeGatherMs: number;
   private readonly pagesAsJson: boolean;
   private readonly release: () => Promise<void>;
+  private onFirstSubscription: (() => void) | undefined;
   private readonly sql: {
     append: string;
     appendOne: string;
@@ -484,6 +491,7 @@ export class SqlEventStore implements EventStore {
     this.wakeGatherMs = options.wakeGatherMs ?? 0;
     this.pagesAsJson = options.pagesAsJson ?? false;
     this.release = options.release;
+    this.onFirstSubscription = options.onFirstSubscription;
     const s = quoteIdent(options.schema);
     const reads = new Map<string, { fromStart: string; after: string }>();
     this.sql = {
@@ -689,6 +697,9 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       wakeUp?.();
     };
     this.wakeListeners.add(signal);
+    const first = this.onFirstSubscription;
+    this.onFirstSubscription = undefined;
+    first?.();
 
     /** Resolves on a wake-up since the last call, or after `ms`. */
     const sleep = (ms: number) =>
