@@ -65,11 +65,13 @@ interface Pending {
  */
 export function groupCommitSql(s: string): string {
   // Generic plans: the statements are planned once per connection, not on every call (custom
-  // plans for array parameters were a quarter of a batch's server time).
+  // plans for array parameters were a quarter of a batch's server time). Every statement here
+  // reaches its rows by key; a plan made while the tables were still small would otherwise scan
+  // them whole for as long as the connection lives (the id probe did, growing with the store).
   return `
 CREATE OR REPLACE FUNCTION ${s}.append_batch(
   p_streams text[], p_expected bigint[], p_appends int[], p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
-) RETURNS text LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $fn$
+) RETURNS text LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan SET enable_seqscan = off AS $fn$
 DECLARE
   v_current bigint[];
   v_answers text[];

@@ -365,6 +365,15 @@ export function allReads(s: string, keys: readonly string[] | undefined, asJson:
   return { fromStart: read(HORIZON, '$1'), after: read(`${AFTER} AND ${HORIZON}`, '$3') };
 }
 
+/**
+ * Whether an event matching `where` exists, looked for in $all order: the first match of an
+ * ordered scan of the global order index. (An EXISTS let the planner expect many matches and
+ * scan the whole table for one when the table had no statistics yet, 2 ms at 17,600 events.)
+ */
+function pendingSql(s: string, where: string): string {
+  return `SELECT (SELECT 1 FROM ${s}.events WHERE ${where} ORDER BY transaction_id, global_position LIMIT 1) IS NOT NULL AS pending`;
+}
+
 /** A stream's reads ($1 stream id, $2 first revision, $3 how many), as rows or one JSON value (see jsonPage). */
 function streamReads(s: string, asJson: boolean): { forwards: string; backwards: string } {
   const read = (where: string, order: string) => {
@@ -515,8 +524,8 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       },
       head: `SELECT transaction_id::text AS tx, global_position FROM ${s}.events WHERE ${HORIZON} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
       count: `SELECT count(*) AS n FROM ${s}.events WHERE ${HORIZON}`,
-      pendingFromStart: `SELECT EXISTS (SELECT 1 FROM ${s}.events WHERE NOT (${HORIZON})) AS pending`,
-      pendingAfter: `SELECT EXISTS (SELECT 1 FROM ${s}.events WHERE ${AFTER} AND NOT (${HORIZON})) AS pending`,
+      pendingFromStart: pendingSql(s, `NOT (${HORIZON})`),
+      pendingAfter: pendingSql(s, `${AFTER} AND NOT (${HORIZON})`),
     };
   }
 
