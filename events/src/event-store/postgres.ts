@@ -82,9 +82,11 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
   let reconnectDelay = 0;
 
   const client: SqlClient = {
-    query: <R,>(text: string, params?: unknown[]) => pool.query(text, params) as unknown as Promise<{ rows: R[] }>,
     // A named statement is parsed and planned once per pooled connection (node-postgres keeps
-    // track of which connection has prepared it).
+    // track of which connection has prepared it); PostgreSQL re-plans it when its tables'
+    // statistics change.
+    query: <R,>(text: string, params?: unknown[], name?: string) =>
+      (name ? pool.query({ name, text, values: params ?? [] }) : pool.query(text, params)) as unknown as Promise<{ rows: R[] }>,
     queryPrepared: async (name, text, values) => (await pool.query({ name, text, values, rowMode: 'array' })).rows[0] as (string | null)[] | undefined,
   };
   const store = new SqlEventStore({
@@ -165,7 +167,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     lastSent = performance.now();
     // The LISTEN connection is idle otherwise; fall back to the pool while it reconnects.
     (listener ?? pool)
-      .query('SELECT pg_notify($1, $2)', [channel, ''])
+      .query({ name: 'es_notify', text: 'SELECT pg_notify($1, $2)', values: [channel, ''] })
       .catch((error: unknown) => {
         // Subscribers still find the events by their fallback poll.
         if (!closed) logger?.warn({ err: error }, 'postgres event store: NOTIFY failed');

@@ -10,6 +10,7 @@
  * a subscriber has already passed.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { createHash } from 'node:crypto';
 import {
   comparePositions,
   EventStoreUnavailableError,
@@ -38,13 +39,31 @@ export interface EventStoreLogger {
 }
 
 export interface SqlClient {
-  query<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: R[] }>;
+  /**
+   * Runs `text`. With a `name`, a client that can keeps it as that prepared statement on each
+   * connection, parsed and planned once there rather than on every call (others ignore it).
+   */
+  query<R = Record<string, unknown>>(text: string, params?: unknown[], name?: string): Promise<{ rows: R[] }>;
   /**
    * Optional fast path for a hot statement: runs `text` as the named prepared statement `name`
    * (parsed and planned once) with text parameters, answering the first row's columns as text
    * (undefined: no row). Errors carry `code` and `detail` like `query`'s.
    */
   queryPrepared?(name: string, text: string, params: (string | null)[]): Promise<(string | null)[] | undefined>;
+}
+
+/** A statement the store runs often, under a name of its own (SqlClient.query's `name`). */
+interface Statement {
+  name: string;
+  text: string;
+}
+
+/**
+ * `text` under a name made from it: stores of other schemas or options on the same connections
+ * (tests, tools) never give one name two texts, which the driver refuses.
+ */
+function named(text: string): Statement {
+  return { name: `es_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text };
 }
 
 /** Thrown when event ids of an append are already stored somewhere else than this append would put them. */
@@ -455,13 +474,13 @@ export class SqlEventStore implements EventStore {
     appendFast: string;
     appendRetry: string;
     /** A stream's reads, as rows and as JSON pages (pagesAsJson). */
-    stream: { rows: { forwards: string; backwards: string }; json: { forwards: string; backwards: string } };
+    stream: { rows: { forwards: Statement; backwards: Statement }; json: { forwards: Statement; backwards: Statement } };
     /** The `$all` reads for the whole metadata (undefined) or a set of its keys (ReadAllOptions.metadataKeys), as rows or JSON pages, made once each. */
-    all: (keys: readonly string[] | undefined, asJson: boolean) => { fromStart: string; after: string };
-    head: string;
+    all: (keys: readonly string[] | undefined, asJson: boolean) => { fromStart: Statement; after: Statement };
+    head: Statement;
     count: string;
-    pendingFromStart: string;
-    pendingAfter: string;
+    pendingFromStart: Statement;
+    pendingAfter: Statement;
   };
   private readonly wakeListeners = new Set<() => void>();
   private readonly subscriptions = new Set<Subscription>();
@@ -502,7 +521,11 @@ export class SqlEventStore implements EventStore {
     this.release = options.release;
     this.onFirstSubscription = options.onFirstSubscription;
     const s = quoteIdent(options.schema);
-    const reads = new Map<string, { fromStart: string; after: string }>();
+    const reads = new Map<string, { fromStart: Statement; after: Statement }>();
+    const namedStreamReads = (asJson: boolean) => {
+      const { forwards, backwards } = streamReads(s, asJson);
+      return { forwards: named(forwards), backwards: named(backwards) };
+    };
     this.sql = {
       append: `SELECT ${s}.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS r`,
       appendOne: `SELECT ${s}.append_event($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb) AS r`,
@@ -515,17 +538,20 @@ INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata)
 SELECT $3::uuid, $1, c.revision, $4, $5::jsonb, $6::jsonb FROM claimed c
 RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       appendRetry: `SELECT ${s}.append_retry($1, $2, $3::uuid[]) AS r`,
-      stream: { rows: streamReads(s, false), json: streamReads(s, true) },
+      stream: { rows: namedStreamReads(false), json: namedStreamReads(true) },
       all: (keys, asJson) => {
-        const name = `${asJson ? 'json' : 'rows'}:${keys ? keys.join(',') : '*'}`;
-        let made = reads.get(name);
-        if (!made) reads.set(name, (made = allReads(s, keys, asJson)));
+        const key = `${asJson ? 'json' : 'rows'}:${keys ? keys.join(',') : '*'}`;
+        let made = reads.get(key);
+        if (!made) {
+          const { fromStart, after } = allReads(s, keys, asJson);
+          reads.set(key, (made = { fromStart: named(fromStart), after: named(after) }));
+        }
         return made;
       },
-      head: `SELECT transaction_id::text AS tx, global_position FROM ${s}.events WHERE ${HORIZON} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+      head: named(`SELECT transaction_id::text AS tx, global_position FROM ${s}.events WHERE ${HORIZON} ORDER BY transaction_id DESC, global_position DESC LIMIT 1`),
       count: `SELECT count(*) AS n FROM ${s}.events WHERE ${HORIZON}`,
-      pendingFromStart: pendingSql(s, `NOT (${HORIZON})`),
-      pendingAfter: pendingSql(s, `${AFTER} AND NOT (${HORIZON})`),
+      pendingFromStart: named(pendingSql(s, `NOT (${HORIZON})`)),
+      pendingAfter: named(pendingSql(s, `${AFTER} AND NOT (${HORIZON})`)),
     };
   }
 
@@ -820,9 +846,11 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
     return this.mapError(error, `append to "${streamId}"`);
   }
 
-  private async run<R>(text: string, params: unknown[], what: string): Promise<R[]> {
+  private async run<R>(statement: string | Statement, params: unknown[], what: string): Promise<R[]> {
     try {
-      return (await this.client.query<R>(text, params)).rows;
+      const { rows } =
+        typeof statement === 'string' ? await this.client.query<R>(statement, params) : await this.client.query<R>(statement.text, params, statement.name);
+      return rows;
     } catch (error) {
       throw this.mapError(error, what);
     }
