@@ -82,9 +82,8 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
   let reconnectDelay = 0;
 
   const client: SqlClient = {
-    // A named statement is parsed and planned once per pooled connection (node-postgres keeps
-    // track of which connection has prepared it); PostgreSQL re-plans it when its tables'
-    // statistics change.
+    // A named statement is parsed once per pooled connection (node-postgres keeps track of which
+    // connection has prepared it), and planned once PostgreSQL settles on a generic plan.
     query: <R,>(text: string, params?: unknown[], name?: string) =>
       (name ? pool.query({ name, text, values: params ?? [] }) : pool.query(text, params)) as unknown as Promise<{ rows: R[] }>,
     queryPrepared: async (name, text, values) => (await pool.query({ name, text, values, rowMode: 'array' })).rows[0] as (string | null)[] | undefined,
