@@ -164,7 +164,8 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     pending = false;
     inFlight = true;
     lastSent = performance.now();
-    // The LISTEN connection is idle otherwise; fall back to the pool while it reconnects.
+    // The LISTEN connection is idle otherwise; the pool's in a process that does not listen, or
+    // while it reconnects.
     (listener ?? pool)
       .query({ name: 'es_notify', text: 'SELECT pg_notify($1, $2)', values: [channel, ''] })
       .catch((error: unknown) => {
