@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { dropPostgresSchema, testPostgresUrl, requireService } from '../test-support/services';
 import { describeEventStoreContract, newEvent, record } from '../test-support/event-store-contract';
 import { eventually } from '../test-support/eventually';
-import { EventStoreUnavailableError, comparePositions, type RecordedEvent } from './port';
+import { EventStoreUnavailableError, START, comparePositions, type RecordedEvent } from './port';
 import { openPostgresEventStore } from './postgres';
+import { SqlEventStore } from './sql';
 import { describeSqlEventStoreSpecifics } from '../test-support/sql-event-store-contract';
 
 const url = testPostgresUrl();
@@ -130,6 +131,40 @@ describe.skipIf(!reachable)('PostgreSQL event store: global order under concurre
       await admin.end();
       await reader.close();
       await writer.close();
+      await harness.dispose();
+    }
+  });
+
+  it('a $all page read in bulk (COPY) is the page read as rows, event for event, whatever the text holds', async () => {
+    const harness = await freshSchema();
+    const store = await harness.open();
+    const { client, schema } = store;
+    const rowsOnly = new SqlEventStore({ kind: 'postgres', client: { query: client.query.bind(client) }, schema, release: async () => {} });
+    try {
+      const before = await store.headPosition();
+      // Every character COPY's text format escapes, in the stream id, the type, the data and the metadata.
+      const odd = 'tab\t newline\n return\r backslash\\ \b\f\v quote" ünï 😀 \\N';
+      const s = `copy-${randomUUID()}-${odd}`;
+      const data = { text: odd, nested: { a: [1, 2.5, null, true], empty: {} }, big: 9007199254740991 };
+      await store.append(s, [
+        { ...newEvent(`Odd\t${odd}`, data), metadata: { schemaVersion: 2, actor: { type: 'user', id: odd } } },
+        { ...newEvent('NullData', null), metadata: {} },
+        ...Array.from({ length: 1_200 }, (_, i) => newEvent('E', { i })),
+      ]);
+      for (const keys of [undefined, ['schemaVersion'], ['schemaVersion', 'actor', 'missing']]) {
+        for (const page of [{ after: before, maxCount: 1_000 }, { after: START, maxCount: 5_000 }]) {
+          const options = { ...page, ...(keys ? { metadataKeys: keys } : {}) };
+          const [rows, copied] = await Promise.all([rowsOnly.readAll(options), store.readAll(options)]);
+          expect(copied).toEqual(rows);
+          expect(copied.length).toBe(Math.min(page.maxCount, 1_202));
+        }
+      }
+      const [first, second] = await store.readAll({ after: before, maxCount: 1_000 });
+      expect([first!.streamId, first!.type, first!.data, first!.metadata]).toEqual([s, `Odd\t${odd}`, data, { schemaVersion: 2, actor: { type: 'user', id: odd } }]);
+      expect(second!.data).toBeNull();
+      expect(await store.readAll({ after: await store.headPosition(), maxCount: 5_000 })).toEqual([]);
+    } finally {
+      await store.close();
       await harness.dispose();
     }
   });

@@ -13,6 +13,7 @@
  * of appends costs one NOTIFY in flight at a time.
  */
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
 import { EventStoreUnavailableError } from './port';
 import { SqlEventStore, assertSchemaName, isConnectionFailure, setupSchema, type EventStoreLogger, type SqlClient } from './sql';
 
@@ -41,6 +42,41 @@ export interface PostgresEventStoreOptions {
    * hangs a request until the operating system gives up on the connection (minutes). Default 10000 ms.
    */
   queryTimeoutMs?: number;
+}
+
+/**
+ * `COPY (<select>) TO STDOUT` on a pooled connection, its whole output as text. The driver's
+ * query timeout does not cover a copy stream: a copy with no data for `timeoutMs` drops its
+ * connection and fails as a timed-out query does (a connection failure).
+ */
+async function copyOut(pool: pg.Pool, select: string, timeoutMs: number): Promise<string> {
+  const connection = await pool.connect();
+  const chunks: Buffer[] = [];
+  let failure: Error | undefined;
+  try {
+    const stream = connection.query(copyTo(`COPY (${select}) TO STDOUT`));
+    let timer: NodeJS.Timeout | undefined;
+    const idle = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => stream.destroy(new Error('Query read timeout (COPY)')), timeoutMs);
+    };
+    idle();
+    try {
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        chunks.push(chunk);
+        idle();
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+  } catch (error) {
+    failure = error as Error;
+    throw error;
+  } finally {
+    // A copy that failed midway leaves the connection in an unknown state: it is dropped.
+    connection.release(failure);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 export async function openPostgresEventStore(options: PostgresEventStoreOptions): Promise<SqlEventStore> {
@@ -87,6 +123,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     query: <R,>(text: string, params?: unknown[], name?: string) =>
       (name ? pool.query({ name, text, values: params ?? [] }) : pool.query(text, params)) as unknown as Promise<{ rows: R[] }>,
     queryPrepared: async (name, text, values) => (await pool.query({ name, text, values, rowMode: 'array' })).rows[0] as (string | null)[] | undefined,
+    copyOut: (select) => copyOut(pool, select, options.queryTimeoutMs ?? 10_000),
   };
   const store = new SqlEventStore({
     kind: 'postgres',

@@ -88,7 +88,7 @@ export class SingleWriterAppends {
   private readonly statements: SingleWriterStatements;
 
   constructor(
-    private readonly client: Required<SqlClient>,
+    private readonly client: Required<Pick<SqlClient, 'query' | 'queryPrepared'>>,
     schema: string,
     private readonly maxCachedStreams = DEFAULT_CACHED_STREAMS,
   ) {

@@ -50,6 +50,11 @@ export interface SqlClient {
    * (undefined: no row). Errors carry `code` and `detail` like `query`'s.
    */
   queryPrepared?(name: string, text: string, params: (string | null)[]): Promise<(string | null)[] | undefined>;
+  /**
+   * Optional bulk read: runs `COPY (<text>) TO STDOUT` (text format, no parameters) and answers
+   * its output. Errors carry `code` like `query`'s; a connection failure reads as one.
+   */
+  copyOut?(select: string): Promise<string>;
 }
 
 /** A statement the store runs often, under a name of its own (SqlClient.query's `name`). */
@@ -356,7 +361,12 @@ export function isConnectionFailure(error: unknown): boolean {
 /** `$all` holds what committed below every transaction still running: see docs/architecture.md, "Event store". */
 const HORIZON = `transaction_id < pg_snapshot_xmin(pg_current_snapshot())`;
 /** Strictly after the position given as $1 (transaction id as text) and $2 (global position). */
-const AFTER = `(transaction_id, global_position) > ($1::text::xid8, $2::bigint)`;
+const AFTER = afterPosition('$1', '$2');
+
+/** Strictly after the position (transaction id as text, global position) given as SQL expressions. */
+function afterPosition(tx: string, globalPosition: string): string {
+  return `(transaction_id, global_position) > (${tx}::text::xid8, ${globalPosition}::bigint)`;
+}
 
 const COLUMNS = `event_id::text AS event_id, stream_id, revision, transaction_id::text AS tx, global_position, type, data, metadata,
   floor(extract(epoch FROM recorded_at) * 1000)::float8 AS recorded_ms`;
@@ -375,13 +385,61 @@ function slimColumns(keys: readonly string[]): string {
  * hands back one value instead of every field of every row. The bench's read floor uses the rows.
  */
 export function allReads(s: string, keys: readonly string[] | undefined, asJson: boolean): { fromStart: string; after: string } {
-  const columns = keys ? slimColumns(keys) : COLUMNS;
-  const order = 'ORDER BY transaction_id, global_position';
   const read = (where: string, limit: string) => {
-    const rows = `SELECT ${columns} FROM ${s}.events WHERE ${where} ${order} LIMIT ${limit}`;
+    const rows = allRowsRead(s, keys, where, limit);
     return asJson ? jsonPage(rows, keys ? keys.map((_, i) => `e.m${i}`) : ['e.metadata'], 'e.tx::xid8, e.global_position') : rows;
   };
   return { fromStart: read(HORIZON, '$1'), after: read(`${AFTER} AND ${HORIZON}`, '$3') };
+}
+
+/** The rows of a `$all` page: COLUMNS (or slimColumns) of the events matching `where`, in `$all` order, at most `limit`. */
+function allRowsRead(s: string, keys: readonly string[] | undefined, where: string, limit: string): string {
+  return `SELECT ${keys ? slimColumns(keys) : COLUMNS} FROM ${s}.events WHERE ${where} ORDER BY transaction_id, global_position LIMIT ${limit}`;
+}
+
+/**
+ * A `$all` page for `COPY ... TO STDOUT` (which takes no parameters): the position and the limit
+ * written into the text. Both are numbers of ours (a bigint, a safe integer), never input.
+ */
+function allRowsCopy(s: string, keys: readonly string[] | undefined, after: GlobalPosition, limit: number): string {
+  if (!Number.isSafeInteger(limit) || limit <= 0) throw new RangeError(`Not a page size: ${limit}`);
+  const where = after.commit < 0n ? HORIZON : `${afterPosition(`'${after.commit.toString()}'`, after.prepare.toString())} AND ${HORIZON}`;
+  return allRowsRead(s, keys, where, String(limit));
+}
+
+/** One field of COPY's text format as its value: `\N` is NULL; backslash escapes undone. */
+function copyField(field: string): string | null {
+  if (field === '\\N') return null;
+  if (!field.includes('\\')) return field;
+  return field.replace(/\\(.)/g, (_, c: string) => COPY_ESCAPES[c] ?? c);
+}
+
+/** What COPY TO writes after a backslash (PostgreSQL's CopyAttributeOutText), and the character it stands for. */
+const COPY_ESCAPES: Record<string, string> = { b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v' };
+
+/** The events of a `$all` page read by COPY (allRowsCopy's columns, in order), as readAll answers them. */
+function fromCopyText(text: string, keys: readonly string[] | undefined): RecordedEvent[] {
+  const events: RecordedEvent[] = [];
+  const json = (field: string): unknown => {
+    const value = copyField(field);
+    return value === null ? null : JSON.parse(value);
+  };
+  for (let start = 0, end = text.indexOf('\n'); end !== -1; start = end + 1, end = text.indexOf('\n', start)) {
+    const f = text.slice(start, end).split('\t');
+    const metadataCount = keys ? keys.length : 1;
+    const metadata = keys ? pickMetadata(keys, (i) => json(f[7 + i]!)) : ((json(f[7]!) as Record<string, unknown> | null) ?? {});
+    events.push({
+      id: f[0]!,
+      streamId: copyField(f[1]!)!,
+      revision: Number(f[2]),
+      position: { commit: BigInt(f[3]!), prepare: BigInt(f[4]!) },
+      type: copyField(f[5]!)!,
+      data: json(f[6]!),
+      metadata,
+      recordedAt: new Date(Number(f[7 + metadataCount])),
+    });
+  }
+  return events;
 }
 
 /**
@@ -450,6 +508,8 @@ export interface SqlEventStoreOptions {
 }
 
 const DEFAULT_BATCH = 500;
+/** A `readAll` asking for this many events or more is read in bulk (readPage). */
+const COPY_PAGE_MIN = 1_000;
 /** The largest `$all` read sent back as one JSON value (pagesAsJson): ~500 bytes an event. */
 const JSON_PAGE_MAX = 50_000;
 
@@ -673,9 +733,25 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
 
   async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const limit = options.maxCount ?? null;
+    return this.readPage(options.after ?? START, limit, options.metadataKeys, limit !== null && limit >= COPY_PAGE_MIN);
+  }
+
+  /**
+   * A `$all` page. `bulk`: a page likely full (a catch-up, a rebuild, a tool paging through the
+   * store), read by COPY where the client can: PostgreSQL's text output split here costs the
+   * reading process about half of what the driver's rows do (docs/benchmarks.md). A live read
+   * of a few events stays a prepared statement.
+   */
+  private async readPage(after: GlobalPosition, limit: number | null, keys: readonly string[] | undefined, bulk: boolean): Promise<RecordedEvent[]> {
     if (limit !== null && limit <= 0) return [];
-    const after = options.after ?? START;
-    const keys = options.metadataKeys;
+    const copyOut = this.client.copyOut;
+    if (bulk && copyOut && !this.pagesAsJson && limit !== null) {
+      try {
+        return fromCopyText(await copyOut.call(this.client, allRowsCopy(quoteIdent(this.schema), keys, after, limit)), keys);
+      } catch (error) {
+        throw this.mapError(error, 'read $all');
+      }
+    }
     const asJson = this.readsAsJson(limit);
     const sql = this.sql.all(keys, asJson);
     const rows =
@@ -754,10 +830,10 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       let retryDelay = 0;
       let pendingDelay = 0;
       let startHead: GlobalPosition | undefined;
-      const read = (from: GlobalPosition) => {
+      const read = (from: GlobalPosition, bulk: boolean) => {
         // Cleared before reading: an append acknowledged during the read sets it again.
         signalled = false;
-        return this.readAll({ after: from, maxCount: maxBatch, ...(options.metadataKeys ? { metadataKeys: options.metadataKeys } : {}) });
+        return this.readPage(from, maxBatch, options.metadataKeys, bulk);
       };
       /** The page after a full batch, read while the handler works on that batch (catch-up). */
       let ahead: { after: GlobalPosition; page: Promise<RecordedEvent[]> } | undefined;
@@ -766,7 +842,8 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
         try {
           // "Caught up" means: everything that existed when the subscription started.
           startHead ??= await this.headPosition();
-          const next = ahead?.after === after ? ahead.page : read(after);
+          // In bulk until caught up: a live read brings a few events.
+          const next = ahead?.after === after ? ahead.page : read(after, !caughtUp);
           ahead = undefined;
           batch = await next;
         } catch (error) {
@@ -783,7 +860,7 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
           const end = batch[batch.length - 1]!.position;
           if (batch.length === maxBatch) {
             // More is likely waiting: the store reads it while the handler runs, instead of after.
-            const page = read(end);
+            const page = read(end, true);
             page.catch(() => undefined); // awaited (and its error handled) on the next turn, if any
             ahead = { after: end, page };
           }
