@@ -74,15 +74,34 @@ describe.skipIf(!reachable)('PostgreSQL event store: global order under concurre
     }
   });
 
-  it('live delivery to another process survives a dropped LISTEN connection', async () => {
+  /**
+   * A writer and a reader of one fresh schema, as two processes would hold them, and what the
+   * server says of the reader's LISTEN connections. The reader polls every 60 s only: within a
+   * test's time, only a notification can deliver.
+   */
+  const twoProcesses = async () => {
     const harness = await freshSchema();
     const writer = await harness.open();
-    // A long fallback poll: only a notification can deliver within the test's time.
     const reader = await openPostgresEventStore({ connectionString: url, schema: harness.schema, poolSize: 2, pollIntervalMs: 60_000 });
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
-    const listenerPids = async () =>
-      (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [`event-store-listen:${harness.schema}`])).rows.map((r) => r.pid);
+    return {
+      writer,
+      reader,
+      admin,
+      listenerPids: async () =>
+        (await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [`event-store-listen:${harness.schema}`])).rows.map((r) => r.pid),
+      dispose: async () => {
+        await admin.end();
+        await reader.close();
+        await writer.close();
+        await harness.dispose();
+      },
+    };
+  };
+
+  it('live delivery to another process survives a dropped LISTEN connection', async () => {
+    const { writer, reader, admin, listenerPids, dispose } = await twoProcesses();
     try {
       const s = `relisten-${randomUUID()}`;
       const sub = record(reader, await reader.headPosition(), (id) => id === s);
@@ -100,21 +119,13 @@ describe.skipIf(!reachable)('PostgreSQL event store: global order under concurre
       await eventually(() => expect(sub.events.map((x) => x.id)).toEqual([e.id]), 2_000);
       await sub.subscription.stop();
     } finally {
-      await admin.end();
-      await reader.close();
-      await writer.close();
-      await harness.dispose();
+      await dispose();
     }
   });
 
   it('only a process that subscribes keeps a LISTEN connection, and it hears the others from its first subscription', async () => {
-    const harness = await freshSchema();
-    const writer = await harness.open();
-    const reader = await openPostgresEventStore({ connectionString: url, schema: harness.schema, poolSize: 2, pollIntervalMs: 60_000 });
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    const listeners = async () =>
-      Number((await admin.query<{ n: string }>('SELECT count(*) AS n FROM pg_stat_activity WHERE application_name = $1', [`event-store-listen:${harness.schema}`])).rows[0]!.n);
+    const { writer, reader, listenerPids, dispose } = await twoProcesses();
+    const listeners = async () => (await listenerPids()).length;
     try {
       const s = `listen-${randomUUID()}`;
       // Two stores open, appending and reading: no NOTIFY wakes either of them.
@@ -128,10 +139,7 @@ describe.skipIf(!reachable)('PostgreSQL event store: global order under concurre
       await eventually(() => expect(sub.events.map((x) => x.id)).toEqual([e.id]), 2_000);
       await sub.subscription.stop();
     } finally {
-      await admin.end();
-      await reader.close();
-      await writer.close();
-      await harness.dispose();
+      await dispose();
     }
   });
 
