@@ -52,30 +52,26 @@ export interface PostgresEventStoreOptions {
 async function copyOut(pool: pg.Pool, select: string, timeoutMs: number): Promise<string> {
   const connection = await pool.connect();
   const chunks: Buffer[] = [];
-  let failure: Error | undefined;
+  const stream = connection.query(copyTo(`COPY (${select}) TO STDOUT`));
+  let timer: NodeJS.Timeout | undefined;
+  const idle = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => stream.destroy(new Error('Query read timeout (COPY)')), timeoutMs);
+  };
   try {
-    const stream = connection.query(copyTo(`COPY (${select}) TO STDOUT`));
-    let timer: NodeJS.Timeout | undefined;
-    const idle = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => stream.destroy(new Error('Query read timeout (COPY)')), timeoutMs);
-    };
     idle();
-    try {
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        chunks.push(chunk);
-        idle();
-      }
-    } finally {
-      clearTimeout(timer);
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      idle();
     }
   } catch (error) {
-    failure = error as Error;
+    // A copy that failed midway leaves the connection in an unknown state: it is dropped.
+    connection.release(error as Error);
     throw error;
   } finally {
-    // A copy that failed midway leaves the connection in an unknown state: it is dropped.
-    connection.release(failure);
+    clearTimeout(timer);
   }
+  connection.release();
   return Buffer.concat(chunks).toString('utf8');
 }
 

@@ -424,9 +424,9 @@ function fromCopyText(text: string, keys: readonly string[] | undefined): Record
     const value = copyField(field);
     return value === null ? null : JSON.parse(value);
   };
+  const metadataCount = keys ? keys.length : 1;
   for (let start = 0, end = text.indexOf('\n'); end !== -1; start = end + 1, end = text.indexOf('\n', start)) {
     const f = text.slice(start, end).split('\t');
-    const metadataCount = keys ? keys.length : 1;
     const metadata = keys ? pickMetadata(keys, (i) => json(f[7 + i]!)) : ((json(f[7]!) as Record<string, unknown> | null) ?? {});
     events.push({
       id: f[0]!,
