@@ -92,4 +92,35 @@ describe.skipIf(!reachable)('Redis adapter', () => {
       redis.disconnect();
     }
   });
+  it('stores text holding a lone UTF-16 surrogate as U+FFFD, as every other write of the batch lands', async () => {
+    // The writes travel as one JSON array; JSON escapes a lone surrogate, which Redis's JSON decoder refuses.
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 1 });
+    const root = `test:rm:${randomUUID()}`;
+    try {
+      const ks = await createRedisReadModels({ redis, root }).active();
+      const key = rankKey(1);
+      const row = { userId: 'u1', key, email: 'ana\ud800@mail.com', priority: '', points: 0, passes: 2, buyed: 0, fullname: 'Ána\udc00 😀', country: 'Perú', link: '', image: null, message: '', createdAt: '', updatedAt: '' } as const;
+      const applied = await ks.apply({
+        expectedCheckpoint: null,
+        checkpoint: '1/1',
+        writes: [
+          { op: 'user', row },
+          { op: 'email', email: row.email, member: key },
+          { op: 'country', country: 'Pe\udc00rú', delta: 1 },
+          { op: 'zadd', set: 'users', member: key, score: -2 },
+        ],
+      });
+      expect(applied).toBe('applied');
+      const p = keyspacePrefix(root, ks.id);
+      expect(await redis.hkeys(`${p}emails`)).toEqual(['ana\ufffd@mail.com']);
+      expect(await redis.zrange(`${p}countries`, '0', '-1')).toEqual(['Pe\ufffdrú']);
+      // Text already written as JSON keeps its escape and reads back as it was written.
+      const snapshot = await ks.snapshot(['u1']);
+      expect(snapshot.users.get('u1')?.fullname).toBe('Ána\udc00 😀');
+      expect(await ks.checkpoint()).toBe('1/1');
+    } finally {
+      await deleteKeysUnder(redis, root);
+      redis.disconnect();
+    }
+  });
 });

@@ -63,78 +63,81 @@ export const INDEX_DEFERRED = 'index:deferred';
  * It then announces the keyspace's id on the store's changes channel (ARGV[4], ARGV[5]), so a
  * reader that keeps what it built from the read models knows when to build again (change-watch.ts).
  * KEYS: the checkpoint. ARGV: expected checkpoint, new checkpoint, key prefix, channel, keyspace
- * id, then the writes.
+ * id, the writes (one JSON array of strings, encodeWrites).
  */
 const APPLY_SCRIPT = `
 local cur = redis.call('GET', KEYS[1])
 if cur == false then cur = '' end
 if cur ~= ARGV[1] then return 0 end
+-- The writes come as one JSON array of strings (encodeWrites): millions of separate arguments
+-- cost the client more to send than the script spends on them (docs/benchmarks.md).
+local w = cjson.decode(ARGV[6])
 local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3, Y = 4, X = 2, I = 2 }
 -- Width of the op at i: fixed, or for M (set, count, then count score/member pairs) by its count.
 local function width(i)
-  local op = ARGV[i]
+  local op = w[i]
   if op == 'M' then
-    local count = tonumber(ARGV[i + 2])
+    local count = tonumber(w[i + 2])
     if count == nil then return nil end
     return 3 + 2 * count
   end
   return arity[op]
 end
-local n = #ARGV
-local i = 6
+local n = #w
+local i = 1
 while i <= n do
-  local a = width(i)
-  if a == nil then return redis.error_reply('unknown read-model op ' .. tostring(ARGV[i])) end
-  i = i + a
+  local step = width(i)
+  if step == nil then return redis.error_reply('unknown read-model op ' .. tostring(w[i])) end
+  i = i + step
 end
 local p = ARGV[3]
-i = 6
+i = 1
 while i <= n do
-  local op = ARGV[i]
+  local op = w[i]
   if op == 'U' then
-    redis.call('HSET', p .. 'rows', ARGV[i + 1], ARGV[i + 3])
-    redis.call('HSET', p .. 'uid', ARGV[i + 2], ARGV[i + 1])
+    redis.call('HSET', p .. 'rows', w[i + 1], w[i + 3])
+    redis.call('HSET', p .. 'uid', w[i + 2], w[i + 1])
   elseif op == 'Z' then
-    redis.call('ZADD', p .. 'z:' .. ARGV[i + 1], ARGV[i + 2], ARGV[i + 3])
+    redis.call('ZADD', p .. 'z:' .. w[i + 1], w[i + 2], w[i + 3])
   elseif op == 'M' then
-    local k = p .. 'z:' .. ARGV[i + 1]
-    local last = i + 2 + 2 * tonumber(ARGV[i + 2])
+    local k = p .. 'z:' .. w[i + 1]
+    local last = i + 2 + 2 * tonumber(w[i + 2])
     -- In slices: unpack puts every value on Lua's stack, which holds about 8,000.
-    for j = i + 3, last, 4000 do redis.call('ZADD', k, unpack(ARGV, j, math.min(j + 3999, last))) end
+    for j = i + 3, last, 4000 do redis.call('ZADD', k, unpack(w, j, math.min(j + 3999, last))) end
   elseif op == 'I' then
-    if ARGV[i + 1] == 'complete' then
+    if w[i + 1] == 'complete' then
       redis.call('SET', p .. '${INDEX_MARKER}', '1')
       redis.call('DEL', p .. '${INDEX_DEFERRED}')
     else
       redis.call('SET', p .. '${INDEX_DEFERRED}', '1')
     end
   elseif op == 'E' then
-    redis.call('HSET', p .. 'emails', ARGV[i + 1], ARGV[i + 2])
+    redis.call('HSET', p .. 'emails', w[i + 1], w[i + 2])
   elseif op == 'R' then
-    redis.call('ZREM', p .. 'z:' .. ARGV[i + 1], ARGV[i + 2])
+    redis.call('ZREM', p .. 'z:' .. w[i + 1], w[i + 2])
   elseif op == 'C' then
     local k = p .. 'countries'
-    local s = redis.call('ZINCRBY', k, ARGV[i + 1], ARGV[i + 2])
-    if tonumber(s) >= 0 then redis.call('ZREM', k, ARGV[i + 2]) end
+    local s = redis.call('ZINCRBY', k, w[i + 1], w[i + 2])
+    if tonumber(s) >= 0 then redis.call('ZREM', k, w[i + 2]) end
   elseif op == 'L' then
     local k = p .. 'chat'
-    redis.call('RPUSH', k, ARGV[i + 1])
-    redis.call('LTRIM', k, -tonumber(ARGV[i + 2]), -1)
+    redis.call('RPUSH', k, w[i + 1])
+    redis.call('LTRIM', k, -tonumber(w[i + 2]), -1)
   elseif op == 'S' then
-    redis.call('SET', p .. ARGV[i + 1], ARGV[i + 2])
+    redis.call('SET', p .. w[i + 1], w[i + 2])
   elseif op == 'D' then
-    redis.call('DEL', p .. ARGV[i + 1])
+    redis.call('DEL', p .. w[i + 1])
   elseif op == 'Y' then
-    redis.call('HDEL', p .. 'rows', ARGV[i + 1])
-    if redis.call('HGET', p .. 'uid', ARGV[i + 2]) == ARGV[i + 1] then redis.call('HDEL', p .. 'uid', ARGV[i + 2]) end
-    if ARGV[i + 3] ~= '' and redis.call('HGET', p .. 'emails', ARGV[i + 3]) == ARGV[i + 1] then redis.call('HDEL', p .. 'emails', ARGV[i + 3]) end
+    redis.call('HDEL', p .. 'rows', w[i + 1])
+    if redis.call('HGET', p .. 'uid', w[i + 2]) == w[i + 1] then redis.call('HDEL', p .. 'uid', w[i + 2]) end
+    if w[i + 3] ~= '' and redis.call('HGET', p .. 'emails', w[i + 3]) == w[i + 1] then redis.call('HDEL', p .. 'emails', w[i + 3]) end
   elseif op == 'X' then
     local k = p .. 'chat'
     local lines = redis.call('LRANGE', k, 0, -1)
     local keep = {}
     for _, line in ipairs(lines) do
       local ok, m = pcall(cjson.decode, line)
-      if not (ok and type(m) == 'table' and m.userId == ARGV[i + 1]) then keep[#keep + 1] = line end
+      if not (ok and type(m) == 'table' and m.userId == w[i + 1]) then keep[#keep + 1] = line end
     end
     if #keep ~= #lines then
       redis.call('DEL', k)
@@ -328,8 +331,12 @@ return { redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]), redis.call('GET
 `;
 const SNAPSHOT_SHA = createHash('sha1').update(SNAPSHOT_SCRIPT).digest('hex');
 
-/** Encodes writes as the script's flat argument list. */
-export function encodeWrites(writes: ReadModelWrite[]): string[] {
+/**
+ * Encodes writes as the apply script's list of op codes and operands, sent as one JSON array.
+ * Text that is not already JSON goes through `wellFormed`: a lone UTF-16 surrogate reaches Redis
+ * as U+FFFD, as it would as a separate argument, instead of a JSON escape the script cannot decode.
+ */
+export function encodeWrites(writes: ReadModelWrite[]): string {
   const args: string[] = [];
   for (const w of writes) {
     switch (w.op) {
@@ -337,26 +344,26 @@ export function encodeWrites(writes: ReadModelWrite[]): string[] {
         args.push('S', 'main', JSON.stringify(w.main));
         break;
       case 'user':
-        args.push('U', w.row.key, w.row.userId, JSON.stringify(w.row));
+        args.push('U', wellFormed(w.row.key), wellFormed(w.row.userId), JSON.stringify(w.row));
         break;
       case 'zadd':
-        args.push('Z', w.set, String(w.score), w.member);
+        args.push('Z', wellFormed(w.set), String(w.score), wellFormed(w.member));
         break;
       case 'zaddMany':
-        args.push('M', w.set, String(w.entries.length));
-        for (const [member, score] of w.entries) args.push(String(score), member);
+        args.push('M', wellFormed(w.set), String(w.entries.length));
+        for (const [member, score] of w.entries) args.push(String(score), wellFormed(member));
         break;
       case 'indexState':
         args.push('I', w.state);
         break;
       case 'zrem':
-        args.push('R', w.set, w.member);
+        args.push('R', wellFormed(w.set), wellFormed(w.member));
         break;
       case 'email':
-        args.push('E', w.email, w.member);
+        args.push('E', wellFormed(w.email), wellFormed(w.member));
         break;
       case 'country':
-        args.push('C', String(-w.delta), w.country);
+        args.push('C', String(-w.delta), wellFormed(w.country));
         break;
       case 'chatPush':
         args.push('L', JSON.stringify(w.message), String(CHAT_HISTORY_LIMIT));
@@ -368,17 +375,19 @@ export function encodeWrites(writes: ReadModelWrite[]): string[] {
         args.push('S', 'posts', JSON.stringify(w.posts));
         break;
       case 'userRemove':
-        args.push('Y', w.key, w.userId, w.email);
+        args.push('Y', wellFormed(w.key), wellFormed(w.userId), wellFormed(w.email));
         break;
       case 'chatDropUser':
-        args.push('X', w.userId);
+        args.push('X', wellFormed(w.userId));
         break;
       default:
         assertNever(w);
     }
   }
-  return args;
+  return JSON.stringify(args);
 }
+
+const wellFormed = (text: string): string => text.toWellFormed();
 
 /** IndexState of the keyspace under prefix `p`: an empty one's is deferred (nothing indexed yet). */
 async function indexStateAt(redis: RedisConnection, p: string): Promise<IndexState> {
@@ -440,7 +449,7 @@ class RedisKeyspace implements Keyspace {
   }
 
   async apply(batch: WriteBatch): Promise<'applied' | 'stale'> {
-    const args = [`${this.p}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, this.p, changesChannel(this.root), this.id, ...encodeWrites(batch.writes)];
+    const args = [`${this.p}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, this.p, changesChannel(this.root), this.id, encodeWrites(batch.writes)];
     return (await this.script(APPLY_SCRIPT, APPLY_SHA, 1, args)) === 1 ? 'applied' : 'stale';
   }
 
