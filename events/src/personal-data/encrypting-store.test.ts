@@ -10,6 +10,7 @@ import type { SqlEventStore } from '../event-store/sql';
 import { describeEventStoreContract } from '../test-support/event-store-contract';
 import { eventually } from '../test-support/eventually';
 import { dropPostgresSchema, requireService, testPostgresUrl } from '../test-support/services';
+import { PersonalDataError } from './cipher';
 import { EncryptingEventStore } from './encrypting-store';
 import { FileKeyStore } from './file-key-store';
 import { CachedKeyStore, MemoryKeyStore, type KeysForOptions, type KeyStore } from './key-store';
@@ -175,6 +176,47 @@ describe('EncryptingEventStore', () => {
     await eventually(() => expect(batches.reduce((a, b) => a + b, 0)).toBe(30));
     await sub.stop();
     expect(keys.lookups).toHaveLength(batches.length);
+    await store.close();
+  });
+
+  it('a catch-up page of hundreds of members reads as small reads do: clear text, erased members empty', async () => {
+    const store = new EncryptingEventStore(await openPgliteEventStore(), new MemoryKeyStore());
+    // 40 members, 12 messages each, one card each; member 7 erased halfway.
+    for (let m = 0; m < 40; m++) {
+      await store.append(`user-${m}`, [registered(`m${m}`, `m${m}@example.com`), card(`m${m}`), ...Array.from({ length: 6 }, (_, i) => chat(`m${m}`, `nick${m}`, `hello ${m}.${i}`))]);
+      if (m === 7) await store.append('user-7', [erased('m7')]);
+      await store.append(`user-${m}`, Array.from({ length: 6 }, (_, i) => chat(`m${m}`, `nick${m}`, `again ${m}.${i}`)));
+    }
+    // Small reads: one stream at a time.
+    const expected: RecordedEvent[] = [];
+    for (let m = 0; m < 40; m++) expected.push(...(await store.readStream(`user-${m}`)));
+    const pages: number[] = [];
+    const delivered: RecordedEvent[] = [];
+    const sub = store.subscribeToAll({ maxBatchSize: 356, onEvents: (batch) => void (pages.push(batch.length), delivered.push(...batch)) });
+    await eventually(() => expect(delivered).toHaveLength(expected.length));
+    await sub.stop();
+    expect(pages[0]).toBe(356);
+    const byId = new Map(delivered.map((e) => [e.id, e.data]));
+    expect(expected.map((e) => byId.get(e.id))).toEqual(expected.map((e) => e.data));
+    expect(delivered.find((e) => e.type === 'ChatMessageSent' && (e.data as { userId: string }).userId === 'm7')!.data).toMatchObject({ nickname: '', message: '' });
+    expect(delivered.find((e) => e.type === 'CertificatePosted' && (e.data as { userId: string }).userId === 'm8')!.data).toMatchObject({ fullname: 'Ann Lee', email: 'ann@example.com' });
+    await store.close();
+  });
+
+  it('a tampered field in a catch-up page stops the subscription, before any handler, with the error a small read gives', async () => {
+    const inner = await openPgliteEventStore();
+    const store = new EncryptingEventStore(inner, new MemoryKeyStore());
+    for (let m = 0; m < 30; m++) await store.append(`user-${m}`, Array.from({ length: 12 }, (_, i) => chat(`m${m}`, `nick${m}`, `hello ${i}`)));
+    await inner.client.query(`UPDATE event_store.events SET data = jsonb_set(data, '{nickname}', to_jsonb('pd1:' || repeat('A', 60))) WHERE stream_id = 'user-20' AND revision = 3`);
+    await expect(store.readStream('user-20')).rejects.toThrow(/ChatMessageSent.* does not verify/);
+    const errors: unknown[] = [];
+    const handled: number[] = [];
+    const sub = store.subscribeToAll({ maxBatchSize: 1_000, onEvents: (batch) => void handled.push(batch.length), onError: (error) => void errors.push(error) });
+    await eventually(() => expect(errors).toHaveLength(1));
+    await sub.stop();
+    expect(handled).toEqual([]);
+    expect(errors[0]).toBeInstanceOf(PersonalDataError);
+    expect((errors[0] as Error).message).toMatch(/ChatMessageSent.* does not verify/);
     await store.close();
   });
 
