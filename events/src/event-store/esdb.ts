@@ -451,7 +451,7 @@ class EsdbSubscription {
       const batch = this.queue.splice(0, this.maxBatchSize);
       this.readable?.pause();
       try {
-        await this.options.onEvents(this.options.prepare ? await this.options.prepare(batch) : batch);
+        await this.options.onEvents(batch);
       } catch (error) {
         this.fail(error);
         return;

@@ -96,13 +96,6 @@ export interface SubscribeToAllOptions {
    * the subscription and is reported through `onError`.
    */
   onEvents: (events: RecordedEvent[]) => Promise<void> | void;
-  /**
-   * Work done on each batch before `onEvents` gets it: `onEvents` receives its result. A store
-   * that reads the next page while `onEvents` runs (catch-up) starts this on that page as soon as
-   * it is read, so it overlaps the handler; it runs on one page at a time, in order. A rejection
-   * is handled as the store handles a failed read.
-   */
-  prepare?: (events: RecordedEvent[]) => Promise<RecordedEvent[]>;
   /** Called once, when the subscription has delivered everything that existed when it started. */
   onCaughtUp?: () => void;
   onError?: (error: unknown) => void;

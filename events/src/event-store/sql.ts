@@ -830,48 +830,22 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
       let retryDelay = 0;
       let pendingDelay = 0;
       let startHead: GlobalPosition | undefined;
-      /** A page read from `after`, then prepared; the read alone says whether another page follows. */
-      interface Page {
-        after: GlobalPosition;
-        read: Promise<RecordedEvent[]>;
-        prepared: Promise<RecordedEvent[]>;
-      }
-      /** The last page's preparation: pages are prepared one at a time, in order. */
-      let preparing: Promise<unknown> = Promise.resolve();
-      const fetch = (from: GlobalPosition, bulk: boolean): Page => {
+      const read = (from: GlobalPosition, bulk: boolean) => {
         // Cleared before reading: an append acknowledged during the read sets it again.
         signalled = false;
-        const read = this.readPage(from, maxBatch, options.metadataKeys, bulk);
-        const prepare = options.prepare;
-        const before = preparing;
-        const prepared = prepare
-          ? read.then(async (page) => {
-              await before.catch(() => undefined);
-              return page.length > 0 ? prepare(page) : page;
-            })
-          : read;
-        prepared.catch(() => undefined); // awaited (and its error handled) on the page's turn, if it comes
-        preparing = prepared;
-        return { after: from, read, prepared };
+        return this.readPage(from, maxBatch, options.metadataKeys, bulk);
       };
-      /**
-       * The page after a full one (catch-up), read as soon as that one is read: while it is
-       * prepared and handled, instead of after.
-       */
-      let ahead: Page | undefined;
+      /** The page after a full batch, read while the handler works on that batch (catch-up). */
+      let ahead: { after: GlobalPosition; page: Promise<RecordedEvent[]> } | undefined;
       while (!stopped) {
         let batch: RecordedEvent[];
-        let full: boolean;
         try {
           // "Caught up" means: everything that existed when the subscription started.
           startHead ??= await this.headPosition();
           // In bulk until caught up: a live read brings a few events.
-          const current = ahead?.after === after ? ahead : fetch(after, !caughtUp);
+          const next = ahead?.after === after ? ahead.page : read(after, !caughtUp);
           ahead = undefined;
-          const page = await current.read;
-          full = page.length === maxBatch;
-          if (full) ahead = fetch(page[page.length - 1]!.position, true);
-          batch = await current.prepared;
+          batch = await next;
         } catch (error) {
           if (stopped) return;
           if (!(error instanceof EventStoreUnavailableError)) throw error;
@@ -883,14 +857,21 @@ RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
         retryDelay = 0;
         if (stopped) return;
         if (batch.length > 0) {
+          const end = batch[batch.length - 1]!.position;
+          if (batch.length === maxBatch) {
+            // More is likely waiting: the store reads it while the handler runs, instead of after.
+            const page = read(end, true);
+            page.catch(() => undefined); // awaited (and its error handled) on the next turn, if any
+            ahead = { after: end, page };
+          }
           await handlerContext.run(token, () => options.onEvents(batch));
-          after = batch[batch.length - 1]!.position;
+          after = end;
         }
         if (!caughtUp && comparePositions(after, startHead) >= 0) {
           caughtUp = true;
           options.onCaughtUp?.();
         }
-        if (full || stopped) continue;
+        if (batch.length === maxBatch || stopped) continue;
         if (batch.length === 0 && (await this.hasPending(after))) {
           // Committed events wait behind an older transaction; it may belong to a writer that
           // never notifies, so look again soon (backing off) instead of waiting for a wake-up.

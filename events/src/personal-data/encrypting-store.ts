@@ -67,13 +67,7 @@ export class EncryptingEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
     const sealed = new Set(options.sealedTypes ?? []);
-    const then = options.prepare;
-    // Decrypted as the page is prepared: a catch-up's next page is opened while the handler works.
-    const prepare = async (events: RecordedEvent[]) => {
-      const opened = await this.decrypt(events, sealed);
-      return then ? then(opened) : opened;
-    };
-    return this.inner.subscribeToAll({ ...options, prepare });
+    return this.inner.subscribeToAll({ ...options, onEvents: async (events) => options.onEvents(await this.decrypt(events, sealed)) });
   }
 
   async close(): Promise<void> {
@@ -113,6 +107,7 @@ function ownerWhere(type: string, data: unknown, wanted: (value: unknown) => boo
 }
 
 const ownerToEncrypt = (type: string, data: unknown) => ownerWhere(type, data, needsEncryption);
+const ownerToDecrypt = (type: string, data: unknown) => ownerWhere(type, data, isEncrypted);
 
 /**
  * '' says nothing about the member and stays as it is; any other text is sealed, even one that
@@ -156,65 +151,45 @@ export function encryptEvent<E extends { type: string; data: unknown }>(e: E, ke
 
 /**
  * Events with their personal fields in clear (erased where the key is gone): one key fetch for
- * them all, one look at each event's fields. Events of the `sealed` types are returned as they are.
+ * them all. Events of the `sealed` types are returned as they are.
  */
 export async function decryptEvents<E extends { type: string; data: unknown }>(events: E[], keyStore: KeyStore, sealed?: ReadonlySet<string>): Promise<E[]> {
-  const found: Array<{ at: number; holds: SealedFields }> = [];
   const owners = new Set<string>();
-  events.forEach((e, at) => {
-    if (sealed?.has(e.type)) return;
-    const holds = sealedFieldsOf(e);
-    if (!holds) return;
-    found.push({ at, holds });
-    owners.add(holds.owner);
-  });
-  if (found.length === 0) return events;
-  const keys = await keyStore.keysFor([...owners]);
-  const out = events.slice();
-  for (const { at, holds } of found) {
-    const key = keys.get(holds.owner);
-    const clear = key && holds.value !== undefined ? decryptField(key, holds.owner, holds.type, SEALED_FIELDS, holds.value) : undefined;
-    out[at] = withFieldsOpened(events[at]!, holds, clear);
+  for (const e of events) {
+    if (sealed?.has(e.type)) continue;
+    const owner = ownerToDecrypt(e.type, e.data);
+    if (owner !== undefined) owners.add(owner);
   }
-  return out;
+  if (owners.size === 0) return events;
+  const keys = await keyStore.keysFor([...owners]);
+  return events.map((e) => (sealed?.has(e.type) ? e : decryptEvent(e, keys)));
 }
 
-/** An event's sealed personal fields: its member, the sealed value to open (none when only markers are left), the fields. */
-interface SealedFields {
-  type: string;
-  owner: string;
-  value: string | undefined;
-  fields: readonly string[];
-}
-
-/** What `e` holds sealed, or undefined when nothing (no personal fields, or all in clear). */
-function sealedFieldsOf(e: { type: string; data: unknown }): SealedFields | undefined {
+function decryptEvent<E extends { type: string; data: unknown }>(e: E, keys: Map<string, Buffer>): E {
   const spec = personalFieldsOf(e.type);
-  if (!spec || !isObject(e.data)) return undefined;
-  const owner = e.data[spec.owner];
-  if (typeof owner !== 'string') return undefined;
+  if (!spec || !isObject(e.data)) return e;
+  const source = e.data;
+  const owner = source[spec.owner];
+  if (typeof owner !== 'string') return e;
   // One pass over the fields (this runs for every personal event a catch-up reads).
-  let value: string | undefined;
+  let sealed: string | undefined;
   let encrypted = false;
   for (const field of spec.fields) {
-    const held = e.data[field];
-    if (!isEncrypted(held)) continue;
+    const value = source[field];
+    if (!isEncrypted(value)) continue;
     encrypted = true;
-    if (value === undefined && held !== IN_SEALED) value = held;
+    if (sealed === undefined && value !== IN_SEALED) sealed = value;
   }
-  return encrypted ? { type: e.type, owner, value, fields: spec.fields } : undefined;
-}
-
-/** `e` with its sealed fields in clear from `clear` (the JSON they were sealed as), or erased without it. */
-function withFieldsOpened<E extends { type: string; data: unknown }>(e: E, holds: SealedFields, clear: string | undefined): E {
+  if (!encrypted) return e;
+  const key = keys.get(owner);
   let values: Data = {};
-  if (clear !== undefined) {
-    const opened: unknown = JSON.parse(clear);
+  if (key && sealed !== undefined) {
+    const opened: unknown = JSON.parse(decryptField(key, owner, e.type, SEALED_FIELDS, sealed));
     if (!isObject(opened)) throw new PersonalDataError(`Sealed fields of a ${e.type} are not an object`);
     values = opened;
   }
-  const data: Data = { ...(e.data as Data) };
-  for (const field of holds.fields) {
+  const data: Data = { ...source };
+  for (const field of spec.fields) {
     if (!isEncrypted(data[field])) continue;
     const value = values[field];
     data[field] = typeof value === 'string' ? value : ERASED_VALUE;

@@ -103,38 +103,6 @@ export function describeSqlEventStoreSpecifics(name: string, makeHarness: () => 
       }
     });
 
-    it('a catch-up prepares the page it reads ahead while the handler still works on the page before', async () => {
-      const s = stream('prepared');
-      const before = await store.headPosition();
-      await store.append(s, [newEvent(), newEvent(), newEvent(), newEvent(), newEvent()]);
-      const log: string[] = [];
-      let secondPrepared: () => void = () => undefined;
-      const prepared = new Promise<void>((resolve) => (secondPrepared = resolve));
-      const ids = (batch: RecordedEvent[]) => batch.filter((e) => e.streamId === s).length;
-      const sub = store.subscribeToAll({
-        after: before,
-        maxBatchSize: 2,
-        prepare: async (batch) => {
-          log.push(`prepare ${ids(batch)}`);
-          if (log.filter((l) => l.startsWith('prepare')).length === 2) secondPrepared();
-          return batch.map((e) => ({ ...e, data: { prepared: true } }));
-        },
-        onEvents: async (batch) => {
-          log.push(`handle ${ids(batch)}`);
-          // The first batch's handler waits for the next page: it is read and prepared meanwhile.
-          if (log.length === 2) await Promise.race([prepared, new Promise((r) => setTimeout(r, 5_000))]);
-          expect(batch.every((e) => (e.data as { prepared?: boolean }).prepared === true)).toBe(true);
-          log.push('handled');
-        },
-      });
-      try {
-        await eventually(() => expect(log.filter((l) => l === 'handled')).toHaveLength(3));
-        expect(log.slice(0, 4)).toEqual(['prepare 2', 'handle 2', 'prepare 2', 'handled']);
-      } finally {
-        await sub.stop();
-      }
-    });
-
     it('a $all page read as one JSON value is the page read as rows, event for event', async () => {
       const sql = store as SqlEventStore;
       const reading = (pagesAsJson: boolean) => new SqlEventStore({ kind: sql.kind, client: sql.client, schema: sql.schema, pagesAsJson, release: async () => {} });
