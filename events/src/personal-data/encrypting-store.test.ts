@@ -192,6 +192,7 @@ describe('EncryptingEventStore', () => {
     for (let m = 0; m < 40; m++) expected.push(...(await store.readStream(`user-${m}`)));
     const pages: number[] = [];
     const delivered: RecordedEvent[] = [];
+    // Pages of 356 of the 561 events: the first holds hundreds of members' sealed events at once.
     const sub = store.subscribeToAll({ maxBatchSize: 356, onEvents: (batch) => void (pages.push(batch.length), delivered.push(...batch)) });
     await eventually(() => expect(delivered).toHaveLength(expected.length));
     await sub.stop();

@@ -92,6 +92,7 @@ describe.skipIf(!reachable)('Redis adapter', () => {
       redis.disconnect();
     }
   });
+
   it('stores text holding a lone UTF-16 surrogate as U+FFFD, as every other write of the batch lands', async () => {
     // The writes travel as one JSON array; JSON escapes a lone surrogate, which Redis's JSON decoder refuses.
     const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 1 });

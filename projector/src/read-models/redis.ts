@@ -333,8 +333,8 @@ const SNAPSHOT_SHA = createHash('sha1').update(SNAPSHOT_SCRIPT).digest('hex');
 
 /**
  * Encodes writes as the apply script's list of op codes and operands, sent as one JSON array.
- * Text that is not already JSON goes through `wellFormed`: a lone UTF-16 surrogate reaches Redis
- * as U+FFFD, as it would as a separate argument, instead of a JSON escape the script cannot decode.
+ * Every operand is made well-formed first: a lone UTF-16 surrogate reaches Redis as U+FFFD, as it
+ * would as a separate argument, instead of a JSON escape the script cannot decode.
  */
 export function encodeWrites(writes: ReadModelWrite[]): string {
   const args: string[] = [];
@@ -344,26 +344,26 @@ export function encodeWrites(writes: ReadModelWrite[]): string {
         args.push('S', 'main', JSON.stringify(w.main));
         break;
       case 'user':
-        args.push('U', wellFormed(w.row.key), wellFormed(w.row.userId), JSON.stringify(w.row));
+        args.push('U', w.row.key, w.row.userId, JSON.stringify(w.row));
         break;
       case 'zadd':
-        args.push('Z', wellFormed(w.set), String(w.score), wellFormed(w.member));
+        args.push('Z', w.set, String(w.score), w.member);
         break;
       case 'zaddMany':
-        args.push('M', wellFormed(w.set), String(w.entries.length));
-        for (const [member, score] of w.entries) args.push(String(score), wellFormed(member));
+        args.push('M', w.set, String(w.entries.length));
+        for (const [member, score] of w.entries) args.push(String(score), member);
         break;
       case 'indexState':
         args.push('I', w.state);
         break;
       case 'zrem':
-        args.push('R', wellFormed(w.set), wellFormed(w.member));
+        args.push('R', w.set, w.member);
         break;
       case 'email':
-        args.push('E', wellFormed(w.email), wellFormed(w.member));
+        args.push('E', w.email, w.member);
         break;
       case 'country':
-        args.push('C', String(-w.delta), wellFormed(w.country));
+        args.push('C', String(-w.delta), w.country);
         break;
       case 'chatPush':
         args.push('L', JSON.stringify(w.message), String(CHAT_HISTORY_LIMIT));
@@ -375,19 +375,18 @@ export function encodeWrites(writes: ReadModelWrite[]): string {
         args.push('S', 'posts', JSON.stringify(w.posts));
         break;
       case 'userRemove':
-        args.push('Y', wellFormed(w.key), wellFormed(w.userId), wellFormed(w.email));
+        args.push('Y', w.key, w.userId, w.email);
         break;
       case 'chatDropUser':
-        args.push('X', wellFormed(w.userId));
+        args.push('X', w.userId);
         break;
       default:
         assertNever(w);
     }
   }
+  for (let i = 0; i < args.length; i++) args[i] = args[i]!.toWellFormed();
   return JSON.stringify(args);
 }
-
-const wellFormed = (text: string): string => text.toWellFormed();
 
 /** IndexState of the keyspace under prefix `p`: an empty one's is deferred (nothing indexed yet). */
 async function indexStateAt(redis: RedisConnection, p: string): Promise<IndexState> {
