@@ -35,6 +35,9 @@ export default defineConfig({
           include: ['web/e2e/**/*.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // A fresh page's figures arrive by fetch and socket: under a full run on 2 cores they
+          // took longer than expect.poll's default 1 s (a guest's "Funds Raised" still $0.00).
+          expect: { poll: { timeout: 5_000 } },
           pool: 'forks',
           fileParallelism: false,
           maxWorkers: 1,
