@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { readModelStoreContract } from '../test-support/read-model-store-contract';
+import { createMemoryReadModels } from './memory';
 import { createRedisReadModels, INDEX_MARKER, keyspacePrefix } from './redis';
 import { deleteKeysUnder } from './redis-admin';
 import { rankKey, wordPairSets } from './search';
-import type { ReadModelWrite } from './types';
+import type { ReadModelWrite, UserRow } from './types';
 
 const reachable = await requireService('projector: ReadModelStore contract (Redis)', testRedisUrl(), 6379);
 
@@ -119,6 +120,54 @@ describe.skipIf(!reachable)('Redis adapter', () => {
       const snapshot = await ks.snapshot(['u1']);
       expect(snapshot.users.get('u1')?.fullname).toBe('Ána\udc00 😀');
       expect(await ks.checkpoint()).toBe('1/1');
+    } finally {
+      await deleteKeysUnder(redis, root);
+      redis.disconnect();
+    }
+  });
+  it('lands one apply\'s writes as their order says: a row, score or e-mail set, removed and set again ends as the last write, as in memory', async () => {
+    // The script sends rows, e-mails and scores a key at a time; what a later op removes or
+    // clears must still be what the writes before it set.
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 1 });
+    const root = `test:rm:${randomUUID()}`;
+    try {
+      const [a, b, c] = [rankKey(1), rankKey(2), rankKey(3)];
+      const row = (userId: string, key: string, points: number, email: string): UserRow => ({
+        userId, key, email, priority: '', points, passes: 0, buyed: 0, fullname: `Ana ${points}`, country: 'Peru', link: '', image: null, message: '', createdAt: '', updatedAt: '',
+      });
+      const message = (id: string, userId: string) => ({ id, userId, nickname: 'Ana', message: id, priority: '' as const, sentAt: '' });
+      const writes: ReadModelWrite[] = [
+        { op: 'user', row: row('ua', a, 1, 'a@x.io') },
+        { op: 'email', email: 'a@x.io', member: a },
+        { op: 'zadd', set: 'users', member: a, score: -1 },
+        { op: 'zadd', set: 'ix:ana', member: a, score: -1 },
+        { op: 'user', row: row('ub', b, 2, 'b@x.io') },
+        { op: 'zadd', set: 'users', member: b, score: -2 },
+        { op: 'zadd', set: 'users', member: b, score: -3 },
+        { op: 'userRemove', key: a, userId: 'ua', email: 'a@x.io' },
+        { op: 'zrem', set: 'users', member: a },
+        { op: 'zrem', set: 'ix:ana', member: a },
+        { op: 'user', row: row('ua', c, 5, 'a2@x.io') },
+        { op: 'email', email: 'a2@x.io', member: c },
+        { op: 'zadd', set: 'users', member: c, score: -5 },
+        { op: 'zadd', set: 'ix:ana', member: b, score: -9 },
+        { op: 'zaddMany', set: 'ix:ana', entries: [[c, -5], [b, -3]] },
+        { op: 'chatPush', message: message('m1', 'ua') },
+        { op: 'chatClear' },
+        { op: 'chatPush', message: message('m2', 'ub') },
+        { op: 'user', row: row('ub', b, 3, 'b@x.io') },
+        { op: 'email', email: 'b@x.io', member: b },
+      ];
+      const inRedis = await createRedisReadModels({ redis, root }).active();
+      const memory = await createMemoryReadModels().active();
+      for (const store of [inRedis, memory]) expect(await store.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes })).toBe('applied');
+      const dump = await inRedis.dump();
+      expect(dump).toEqual(await memory.dump());
+      expect(dump.rows.map((r) => [r.userId, r.key, r.points])).toEqual([['ua', c, 5], ['ub', b, 3]].sort((x, y) => (x[1]! < y[1]! ? -1 : 1)));
+      expect(dump.sets['users']).toEqual([[c, -5], [b, -3]]);
+      expect(dump.sets['ix:ana']).toEqual([[c, -5], [b, -3]]);
+      expect(dump.emails).toEqual([['a2@x.io', c], ['b@x.io', b]]);
+      expect(dump.chat.map((m) => m.id)).toEqual(['m2']);
     } finally {
       await deleteKeysUnder(redis, root);
       redis.disconnect();

@@ -91,15 +91,58 @@ while i <= n do
   i = i + step
 end
 local p = ARGV[3]
+-- Row writes and single scores wait in lists and go out as one HSET or ZADD per key (in slices),
+-- not one call each: a call's own cost was most of a catch-up's Redis time. A pending write is
+-- sent before any op that reads or removes the same keys, and the last of two for one field or
+-- member still wins, so the outcome is the writes' order.
+local rowsKey, uidKey, emailsKey = p .. 'rows', p .. 'uid', p .. 'emails'
+local rowArgs, uidArgs, emailArgs = {}, {}, {}
+local scoreArgs, scoreSets = {}, {}
+local function sendAll(cmd, key, args)
+  for j = 1, #args, 4000 do redis.call(cmd, key, unpack(args, j, math.min(j + 3999, #args))) end
+end
+local function flushHashes()
+  if #rowArgs > 0 then
+    sendAll('HSET', rowsKey, rowArgs)
+    sendAll('HSET', uidKey, uidArgs)
+    rowArgs, uidArgs = {}, {}
+  end
+  if #emailArgs > 0 then
+    sendAll('HSET', emailsKey, emailArgs)
+    emailArgs = {}
+  end
+end
+local function flushScores(set)
+  local args = scoreArgs[set]
+  if args == nil then return end
+  sendAll('ZADD', p .. 'z:' .. set, args)
+  scoreArgs[set] = nil
+end
+local function flushAllScores()
+  for _, set in ipairs(scoreSets) do flushScores(set) end
+  scoreSets = {}
+end
 i = 1
 while i <= n do
   local op = w[i]
   if op == 'U' then
-    redis.call('HSET', p .. 'rows', w[i + 1], w[i + 3])
-    redis.call('HSET', p .. 'uid', w[i + 2], w[i + 1])
+    local r, u = #rowArgs, #uidArgs
+    rowArgs[r + 1] = w[i + 1]
+    rowArgs[r + 2] = w[i + 3]
+    uidArgs[u + 1] = w[i + 2]
+    uidArgs[u + 2] = w[i + 1]
   elseif op == 'Z' then
-    redis.call('ZADD', p .. 'z:' .. w[i + 1], w[i + 2], w[i + 3])
+    local set = w[i + 1]
+    local args = scoreArgs[set]
+    if args == nil then
+      args = {}
+      scoreArgs[set] = args
+      scoreSets[#scoreSets + 1] = set
+    end
+    args[#args + 1] = w[i + 2]
+    args[#args + 1] = w[i + 3]
   elseif op == 'M' then
+    flushScores(w[i + 1])
     local k = p .. 'z:' .. w[i + 1]
     local last = i + 2 + 2 * tonumber(w[i + 2])
     -- In slices: unpack puts every value on Lua's stack, which holds about 8,000.
@@ -112,8 +155,11 @@ while i <= n do
       redis.call('SET', p .. '${INDEX_DEFERRED}', '1')
     end
   elseif op == 'E' then
-    redis.call('HSET', p .. 'emails', w[i + 1], w[i + 2])
+    local e = #emailArgs
+    emailArgs[e + 1] = w[i + 1]
+    emailArgs[e + 2] = w[i + 2]
   elseif op == 'R' then
+    flushScores(w[i + 1])
     redis.call('ZREM', p .. 'z:' .. w[i + 1], w[i + 2])
   elseif op == 'C' then
     local k = p .. 'countries'
@@ -126,11 +172,15 @@ while i <= n do
   elseif op == 'S' then
     redis.call('SET', p .. w[i + 1], w[i + 2])
   elseif op == 'D' then
+    -- Any key by name: whatever waits is sent first.
+    flushHashes()
+    flushAllScores()
     redis.call('DEL', p .. w[i + 1])
   elseif op == 'Y' then
-    redis.call('HDEL', p .. 'rows', w[i + 1])
-    if redis.call('HGET', p .. 'uid', w[i + 2]) == w[i + 1] then redis.call('HDEL', p .. 'uid', w[i + 2]) end
-    if w[i + 3] ~= '' and redis.call('HGET', p .. 'emails', w[i + 3]) == w[i + 1] then redis.call('HDEL', p .. 'emails', w[i + 3]) end
+    flushHashes()
+    redis.call('HDEL', rowsKey, w[i + 1])
+    if redis.call('HGET', uidKey, w[i + 2]) == w[i + 1] then redis.call('HDEL', uidKey, w[i + 2]) end
+    if w[i + 3] ~= '' and redis.call('HGET', emailsKey, w[i + 3]) == w[i + 1] then redis.call('HDEL', emailsKey, w[i + 3]) end
   elseif op == 'X' then
     local k = p .. 'chat'
     local lines = redis.call('LRANGE', k, 0, -1)
@@ -146,6 +196,8 @@ while i <= n do
   end
   i = i + width(i)
 end
+flushHashes()
+flushAllScores()
 redis.call('SET', KEYS[1], ARGV[2])
 redis.call('PUBLISH', ARGV[4], ARGV[5])
 return 1
