@@ -91,10 +91,11 @@ while i <= n do
   i = i + step
 end
 local p = ARGV[3]
--- Row writes and single scores wait in lists and go out as one HSET or ZADD per key (in slices),
--- not one call each: a call's own cost was most of a catch-up's Redis time. A pending write is
--- sent before any op that reads or removes the same keys, and the last of two for one field or
--- member still wins, so the outcome is the writes' order.
+-- Rows, e-mails and single scores wait in lists and go out as one HSET or ZADD per key (in
+-- slices), not one call each: every call has a cost of its own, which a rebuild of 1,000,000
+-- events paid some 600,000 times (docs/benchmarks.md). What waits is sent before any op that
+-- reads or removes the same keys, and the last of two values for one field or member still wins,
+-- so the outcome is the writes' order.
 local rowsKey, uidKey, emailsKey = p .. 'rows', p .. 'uid', p .. 'emails'
 local rowArgs, uidArgs, emailArgs = {}, {}, {}
 local scoreArgs, scoreSets = {}, {}
