@@ -98,9 +98,14 @@ local p = ARGV[3]
 -- so the outcome is the writes' order.
 local rowsKey, uidKey, emailsKey = p .. 'rows', p .. 'uid', p .. 'emails'
 local rowArgs, uidArgs, emailArgs = {}, {}, {}
-local scoreArgs, scoreSets = {}, {}
+local scoreArgs = {}
+-- args[from..to] as arguments of cmd on key, in slices: unpack puts every value on Lua's stack,
+-- which holds about 8,000.
+local function sendRange(cmd, key, args, from, to)
+  for j = from, to, 4000 do redis.call(cmd, key, unpack(args, j, math.min(j + 3999, to))) end
+end
 local function sendAll(cmd, key, args)
-  for j = 1, #args, 4000 do redis.call(cmd, key, unpack(args, j, math.min(j + 3999, #args))) end
+  sendRange(cmd, key, args, 1, #args)
 end
 local function flushHashes()
   if #rowArgs > 0 then
@@ -120,8 +125,8 @@ local function flushScores(set)
   scoreArgs[set] = nil
 end
 local function flushAllScores()
-  for _, set in ipairs(scoreSets) do flushScores(set) end
-  scoreSets = {}
+  -- Each set is its own key: the order they are sent in changes nothing.
+  for set in pairs(scoreArgs) do flushScores(set) end
 end
 i = 1
 while i <= n do
@@ -138,16 +143,12 @@ while i <= n do
     if args == nil then
       args = {}
       scoreArgs[set] = args
-      scoreSets[#scoreSets + 1] = set
     end
     args[#args + 1] = w[i + 2]
     args[#args + 1] = w[i + 3]
   elseif op == 'M' then
     flushScores(w[i + 1])
-    local k = p .. 'z:' .. w[i + 1]
-    local last = i + 2 + 2 * tonumber(w[i + 2])
-    -- In slices: unpack puts every value on Lua's stack, which holds about 8,000.
-    for j = i + 3, last, 4000 do redis.call('ZADD', k, unpack(w, j, math.min(j + 3999, last))) end
+    sendRange('ZADD', p .. 'z:' .. w[i + 1], w, i + 3, i + 2 + 2 * tonumber(w[i + 2]))
   elseif op == 'I' then
     if w[i + 1] == 'complete' then
       redis.call('SET', p .. '${INDEX_MARKER}', '1')
@@ -192,7 +193,7 @@ while i <= n do
     end
     if #keep ~= #lines then
       redis.call('DEL', k)
-      for j = 1, #keep, 500 do redis.call('RPUSH', k, unpack(keep, j, math.min(j + 499, #keep))) end
+      sendAll('RPUSH', k, keep)
     end
   end
   i = i + width(i)
