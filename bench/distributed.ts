@@ -39,7 +39,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { Pool } from 'undici';
 import type { DomainEvent } from '@pass/events';
-import { openPostgresEventStore } from '@pass/events/store';
+import { openPersonalDataEventStore, openPostgresEventStore } from '@pass/events/store';
 import { canConnect, dropPostgresSchema, freePort, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
 import { DEFAULT_ACTION_LIMITS } from '@pass/command-api';
 import { projectInto } from '@pass/projector';
@@ -479,7 +479,10 @@ interface CommandFigures {
 }
 
 async function benchCommands(layout: Layout): Promise<CommandFigures> {
-  const store = await openPostgresEventStore({ connectionString: testPostgresUrl(), schema: layout.schema, poolSize: 16 });
+  // Through the personal-data decorator, as the site records a join: each member's e-mail sealed
+  // under a key of their own, so a first chat reads that key as it would in production (seeded
+  // straight into the bare store, every member's first chat created their key instead).
+  const store = await openPersonalDataEventStore(storeUrl(layout.schema, 16));
   const clients = new Clients(new URL(layout.front.url));
   const pids = pidsOf(layout);
   try {
