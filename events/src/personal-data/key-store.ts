@@ -44,10 +44,14 @@ export class MemoryKeyStore implements KeyStore {
 /**
  * Keeps recently used keys in memory (least recently used out first), so a batch of events
  * decrypts without a round trip to the key store once its members are warm. Absent keys are not
- * cached: a member created by another process is found on the next look.
+ * cached: a member created by another process is found on the next look. Misses of look-ups made
+ * in the same turn of the event loop go to the key store together, one look-up for all (commands
+ * of many cold members at once: after a restart, each one's first command).
  */
 export class CachedKeyStore implements KeyStore {
   private readonly cache = new Map<string, Buffer>();
+  /** The look-up gathering this turn's misses, one for the write path (create) and one for reads. */
+  private readonly gathering = new Map<boolean, { ids: Set<string>; loaded: Promise<Map<string, Buffer>> }>();
 
   constructor(
     private readonly inner: KeyStore,
@@ -67,13 +71,32 @@ export class CachedKeyStore implements KeyStore {
       } else if (!found.has(id)) missing.push(id);
     }
     if (missing.length > 0) {
-      const loaded = await this.inner.keysFor([...new Set(missing)], options);
-      for (const [id, key] of loaded) {
+      const loaded = await this.lookUp(missing, options.create === true);
+      for (const id of missing) {
+        const key = loaded.get(id);
+        if (!key || found.has(id)) continue;
         found.set(id, key);
         this.remember(id, key);
       }
     }
     return found;
+  }
+
+  /** The keys of `ids`, looked up with the other misses of this turn that share `create`. */
+  private lookUp(ids: readonly string[], create: boolean): Promise<Map<string, Buffer>> {
+    let batch = this.gathering.get(create);
+    if (!batch) {
+      const gathered = new Set<string>();
+      const loaded = new Promise<void>((turnOver) => setImmediate(turnOver)).then(() => {
+        // Misses from now on gather for the next look-up.
+        this.gathering.delete(create);
+        return this.inner.keysFor([...gathered], create ? { create } : {});
+      });
+      batch = { ids: gathered, loaded };
+      this.gathering.set(create, batch);
+    }
+    for (const id of ids) batch.ids.add(id);
+    return batch.loaded;
   }
 
   /** Drops a member's key from this process's memory (another process erased them). */

@@ -204,3 +204,52 @@ describe.skipIf(!reachable)('PostgreSQL key store', () => {
     }
   });
 });
+
+describe('Cached key store: cold members looked up together', () => {
+  /** The memory store, recording every look-up that reaches it (what a database would be asked). */
+  function recordingStore() {
+    const inner = new MemoryKeyStore();
+    const asked: { ids: string[]; create: boolean }[] = [];
+    const store: KeyStore = {
+      keysFor: (ids, options) => (asked.push({ ids: [...ids].sort(), create: options?.create === true }), inner.keysFor(ids, options)),
+      destroy: (id) => inner.destroy(id),
+      close: () => inner.close(),
+    };
+    return { inner, asked, store };
+  }
+
+  it('given cold members of concurrent commands, when their keys are asked for at once, then the key store gets one look-up per path and each caller only its own keys', async () => {
+    const { inner, asked, store } = recordingStore();
+    const existing = await inner.keysFor(['a', 'b', 'c'], { create: true });
+    const cached = new CachedKeyStore(store);
+
+    const [a, bx, c, y] = await Promise.all([cached.keysFor(['a']), cached.keysFor(['b', 'x']), cached.keysFor(['c'], { create: true }), cached.keysFor(['y'])]);
+
+    expect([...a]).toEqual([['a', existing.get('a')]]);
+    expect([...bx]).toEqual([['b', existing.get('b')]]);
+    expect([...c]).toEqual([['c', existing.get('c')]]);
+    expect(y.size).toBe(0);
+    expect(asked).toEqual([
+      { ids: ['a', 'b', 'x', 'y'], create: false },
+      { ids: ['c'], create: true },
+    ]);
+    // The read path gathered beside a write created no key for its members.
+    expect((await inner.keysFor(['x', 'y'])).size).toBe(0);
+  });
+
+  it('given keys looked up once, when they are asked for again, then they come from memory; a look-up after the turn is its own', async () => {
+    const { inner, asked, store } = recordingStore();
+    await inner.keysFor(['a', 'b'], { create: true });
+    const cached = new CachedKeyStore(store);
+    await Promise.all([cached.keysFor(['a']), cached.keysFor(['b'])]);
+    expect(asked).toHaveLength(1);
+
+    expect((await cached.keysFor(['a', 'b'])).size).toBe(2);
+    expect(asked).toHaveLength(1);
+    await cached.keysFor(['d'], { create: true });
+    expect(asked).toEqual([
+      { ids: ['a', 'b'], create: false },
+      { ids: ['d'], create: true },
+    ]);
+  });
+});
