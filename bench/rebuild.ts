@@ -456,7 +456,9 @@ export async function run(): Promise<{ title: string; markdown: string }> {
   };
   process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
   try {
-    const floor = await readFloor(schema);
+    // The faster of two reads: after other benches the first may come from disk, and a slow floor
+    // would flatter the ratio (1.03× once, against 2.0–2.1× with a warm cache).
+    const floor = [await readFloor(schema), await readFloor(schema)].reduce((a, b) => (b.seconds < a.seconds ? b : a));
     const before = await redisInfo(redis);
     const loadBefore = loadavg();
     const result = await runChild(schema, root, (kill) => (stopChild = kill));
@@ -480,7 +482,7 @@ export async function run(): Promise<{ title: string; markdown: string }> {
       `| rebuild time | ${result.seconds.toFixed(1)} s | < ${TARGET_SECONDS} s | ${ok(result.seconds < TARGET_SECONDS)} |`,
       `| of it, the search index built from the final rows (after the last event is stored, before readers are switched) | ${result.indexSeconds === null ? 'not logged' : `${result.indexSeconds.toFixed(1)} s`} | | |`,
       `| throughput | ${n(result.events / result.seconds)} events/s | > ${n(EVENTS / TARGET_SECONDS)} events/s | ${ok(result.events / result.seconds > EVENTS / TARGET_SECONDS)} |`,
-      `| PostgreSQL's read floor: the same ${n(floor.rows)} rows in pages of ${n(FLOOR_PAGE)}, nothing done per row (same run, just before) | ${floor.seconds.toFixed(1)} s | | |`,
+      `| PostgreSQL's read floor: the same ${n(floor.rows)} rows in pages of ${n(FLOOR_PAGE)}, nothing done per row (same run, just before; the faster of two reads) | ${floor.seconds.toFixed(1)} s | | |`,
       `| of the floor, CPU of the reading client / of PostgreSQL's processes | ${floor.clientSeconds.toFixed(1)} s / ${cpuText(floor.postgresSeconds)} | | |`,
       `| rebuild time / read floor | ${(result.seconds / floor.seconds).toFixed(2)}× | ≤ ${FLOOR_TARGET}× | ${ok(result.seconds / floor.seconds <= FLOOR_TARGET)} |`,
       `| Redis CPU per event | ${((redisSeconds / result.events) * 1e6).toFixed(1)} µs | | |`,
