@@ -229,7 +229,9 @@ export async function measureColdStart(): Promise<Figures> {
   const secret = `bench-secret-${randomUUID()}`;
   const running: SpawnedService[] = [];
   try {
-    const floor = await readFloor(dir);
+    // The faster of two reads: a first read of a store seeded earlier may come from disk, and a slow
+    // floor would flatter the ratio (as it did the rebuild's: 1.03× once, against 2.0–2.1× warm).
+    const floor = [await readFloor(dir), await readFloor(dir)].reduce((a, b) => (b.seconds < a.seconds ? b : a));
     process.stderr.write(`cold-start: read floor ${floor.rows.toLocaleString('en-US')} rows in ${floor.seconds.toFixed(1)} s\n`);
     // First start: no snapshots, every event replayed (read models; the passes-pool stream on the command side).
     const replay = await timedStart(dir, secret);
@@ -277,7 +279,7 @@ export async function run(): Promise<{ title: string; markdown: string }> {
     '|---|---:|---:|---:|---|',
     `| Restart: read models and the passes-pool state loaded from their snapshots, then caught up | **${f.restart.readySeconds.toFixed(1)} s** | ${f.restart.cpuSeconds.toFixed(0)} | ${gib(f.restart.peakRssBytes)} | ready < ${LIMIT_SECONDS} s ${f.restart.readySeconds < LIMIT_SECONDS && f.restart.restored ? 'ok' : '**not met**'} |`,
     `| First start without a snapshot: every event replayed (${fmt(f.events / f.replay.readySeconds)} events/s) | ${f.replay.readySeconds.toFixed(1)} s | ${f.replay.cpuSeconds.toFixed(0)} | ${gib(f.replay.peakRssBytes)} | ≤ ${FLOOR_TARGET}× the read floor: ${(f.replay.readySeconds / f.floor.seconds).toFixed(2)}× ${f.replay.readySeconds / f.floor.seconds <= FLOOR_TARGET ? 'ok' : '**not met**'}; peak ≤ 2 GiB at 1M ${f.replay.peakRssBytes <= 2 * 2 ** 30 ? 'ok' : '**not met**'} |`,
-    `| Read floor: PGlite handing back the same ${fmt(f.floor.rows)} rows in pages of ${fmt(FLOOR_PAGE)}, nothing done per row (same run, just before) | ${f.floor.seconds.toFixed(1)} s | | | |`,
+    `| Read floor: PGlite handing back the same ${fmt(f.floor.rows)} rows in pages of ${fmt(FLOOR_PAGE)}, nothing done per row (same run, just before; the faster of two reads) | ${f.floor.seconds.toFixed(1)} s | | | |`,
     '',
     `Resident memory of the restarted process once ready: ${gib(f.restartRssBytes)} (≤ 1.5 GiB at 1M: ${f.restartRssBytes <= 1.5 * 2 ** 30 ? 'ok' : '**not met**'}); of it, V8's heap in use ${gib(f.restart.memory.heapUsedBytes)} and memory outside it (buffers, PGlite's WebAssembly memory) ${gib(f.restart.memory.externalBytes)}. After the first start: ${gib(f.replay.rssBytes)} resident, heap ${gib(f.replay.memory.heapUsedBytes)}, outside ${gib(f.replay.memory.externalBytes)}.`,
     '',
