@@ -17,8 +17,9 @@
  *   per address per 10 s, free point once per member (30 s rule, ad-view ticket when the
  *   product asks for one) and the per-address free-point limit. Members are many and spread
  *   over loopback addresses (127.2.0.0/16 … via localAddress; all of 127/8 is loopback).
- *   Members are seeded: their UserRegistered events appended straight to the store and their
- *   sessions issued into the Redis session store with the deployment's secret, so 15,000
+ *   Members are seeded: their UserRegistered events appended straight to the store (through the
+ *   personal-data decorator, so each e-mail is sealed under the member's own key, as a join stores
+ *   it) and their sessions issued into the Redis session store with the deployment's secret, so 15,000
  *   argon2id hashes and the 60 joins per address per 15 min are not part of the measurement
  *   (registration's cost is bench/commands.ts's "register" row).
  * - ack → push: bench/live.ts's measureLive through the proxy, senders pinned to one query-api

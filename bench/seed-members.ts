@@ -1,6 +1,7 @@
 /**
  * Members for the HTTP benches, without their cost: each one's UserRegistered (10 points, enough
- * for 5 chat messages) appended straight to the store and a session issued into the Redis
+ * for 5 chat messages) appended straight to `store` (give it the personal-data decorator for the
+ * e-mail to be sealed as a join stores it) and a session issued into the Redis
  * session store command-api reads, so argon2id hashing and the join limits per address are not
  * part of what is measured (registration's own cost is bench/commands.ts's "register" row).
  */
