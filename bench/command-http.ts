@@ -31,7 +31,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
-import { openEventStore } from '@pass/events/store';
+import { openPersonalDataEventStore } from '@pass/events/store';
 import { dropPostgresSchema, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
 import { AdViewTickets } from '@pass/command-api';
 import { deleteKeysUnder } from '@pass/projector';
@@ -140,7 +140,8 @@ function runDriver(): void {
 // ---------------------------------------------------------------- the server side (this process)
 
 async function seedMembers(storeUrl: string, prefix: string, secret: string, count: number): Promise<Member[]> {
-  const store = await openEventStore(storeUrl);
+  // Through the personal-data decorator, as a join stores a member (e-mail sealed under their key).
+  const store = await openPersonalDataEventStore(storeUrl);
   try {
     return await seedSignedInMembers({ store, sessionsPrefix: `${prefix}sessions:`, secret, count, emailTag: prefix });
   } finally {
