@@ -52,6 +52,13 @@ export class CachedKeyStore implements KeyStore {
   private readonly cache = new Map<string, Buffer>();
   /** The look-up gathering this turn's misses, one for the write path (create) and one for reads. */
   private readonly gathering = new Map<boolean, { ids: Set<string>; loaded: Promise<Map<string, Buffer>> }>();
+  /**
+   * Keys dropped (forget, destroy) while look-ups were in flight, with the drop's number: a key
+   * read before its member's erasure and answered after it is neither kept nor handed out.
+   */
+  private drops = 0;
+  private readonly droppedAt = new Map<string, number>();
+  private lookingUp = 0;
 
   constructor(
     private readonly inner: KeyStore,
@@ -71,12 +78,19 @@ export class CachedKeyStore implements KeyStore {
       } else if (!found.has(id)) missing.push(id);
     }
     if (missing.length > 0) {
-      const loaded = await this.lookUp(missing, options.create === true);
-      for (const id of missing) {
-        const key = loaded.get(id);
-        if (!key || found.has(id)) continue;
-        found.set(id, key);
-        this.remember(id, key);
+      const since = this.drops;
+      this.lookingUp++;
+      try {
+        const loaded = await this.lookUp(missing, options.create === true);
+        for (const id of missing) {
+          const key = loaded.get(id);
+          if (!key || found.has(id) || (this.droppedAt.get(id) ?? -1) >= since) continue;
+          found.set(id, key);
+          this.remember(id, key);
+        }
+      } finally {
+        // With no look-up in flight, no answer can be older than a drop.
+        if (--this.lookingUp === 0) this.droppedAt.clear();
       }
     }
     return found;
@@ -101,17 +115,24 @@ export class CachedKeyStore implements KeyStore {
 
   /** Drops a member's key from this process's memory (another process erased them). */
   forget(memberId: string): void {
-    this.cache.delete(memberId);
+    this.drop(memberId);
   }
 
   async destroy(memberId: string): Promise<void> {
-    this.cache.delete(memberId);
+    this.drop(memberId);
     await this.inner.destroy(memberId);
+    // Again: a look-up sent while the key was being destroyed may still have read it.
+    this.drop(memberId);
   }
 
   close(): Promise<void> {
     this.cache.clear();
     return this.inner.close();
+  }
+
+  private drop(id: string): void {
+    this.cache.delete(id);
+    if (this.lookingUp > 0) this.droppedAt.set(id, this.drops++);
   }
 
   private remember(id: string, key: Buffer): void {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { dropPostgresSchema, requireService, testPostgresUrl } from '../test-support/services';
 import { FileKeyStore } from './file-key-store';
 import { CachedKeyStore, MemoryKeyStore, type KeyStore } from './key-store';
@@ -251,5 +251,46 @@ describe('Cached key store: cold members looked up together', () => {
       { ids: ['a', 'b'], create: false },
       { ids: ['d'], create: true },
     ]);
+  });
+});
+
+describe('Cached key store: an erasure while a key is being read', () => {
+  /** A key store whose look-ups answer only when the test says so, as read at the moment they were asked. */
+  function slowStore() {
+    const inner = new MemoryKeyStore();
+    const waiting: (() => void)[] = [];
+    const store: KeyStore = {
+      keysFor: async (ids, options) => {
+        const answer = await inner.keysFor(ids, options);
+        await new Promise<void>((release) => waiting.push(release));
+        return answer;
+      },
+      destroy: (id) => inner.destroy(id),
+      close: () => inner.close(),
+    };
+    const answerAll = () => waiting.splice(0).forEach((release) => release());
+    return { inner, store, waiting, answerAll };
+  }
+
+  const erasures: [string, (cached: CachedKeyStore, id: string, inner: KeyStore) => Promise<void>][] = [
+    ['destroyed here', (cached, id) => cached.destroy(id)],
+    ['erased by another process (forgotten)', async (cached, id, inner) => (await inner.destroy(id), cached.forget(id))],
+  ];
+
+  it.each(erasures)('given a key read before its member is %s, when the answer comes after, then it is neither handed out nor kept', async (_, erase) => {
+    const { inner, store, waiting, answerAll } = slowStore();
+    await inner.keysFor(['gone', 'kept'], { create: true });
+    const cached = new CachedKeyStore(store);
+
+    const reading = cached.keysFor(['gone', 'kept']);
+    await vi.waitFor(() => expect(waiting).toHaveLength(1));
+    await erase(cached, 'gone', inner);
+    answerAll();
+
+    expect([...(await reading).keys()]).toEqual(['kept']);
+    const again = cached.keysFor(['gone', 'kept']);
+    await new Promise((r) => setTimeout(r, 10));
+    answerAll();
+    expect([...(await again).keys()]).toEqual(['kept']);
   });
 });
