@@ -26,3 +26,14 @@ export async function readAllPages(query: FloorQuery, schema: string): Promise<n
     last = page.rows[page.rows.length - 1]!;
   }
 }
+
+/**
+ * The faster of two timed reads of the floor: after other benches (or a store seeded earlier) the
+ * first may come from disk, and a slow floor flatters the ratio beside it (a rebuild once read
+ * 1.03× that way, against 2.0–2.1× with a warm cache).
+ */
+export async function fasterOfTwo<T extends { seconds: number }>(read: () => Promise<T>): Promise<T> {
+  const first = await read();
+  const second = await read();
+  return second.seconds < first.seconds ? second : first;
+}
