@@ -53,12 +53,10 @@ export class CachedKeyStore implements KeyStore {
   /** The look-up gathering this turn's misses, one for the write path (create) and one for reads. */
   private readonly gathering = new Map<boolean, { ids: Set<string>; loaded: Promise<Map<string, Buffer>> }>();
   /**
-   * Keys dropped (forget, destroy) while look-ups were in flight, with the drop's number: a key
-   * read before its member's erasure and answered after it is neither kept nor handed out.
+   * Per look-up in flight, the members dropped (forget, destroy) meanwhile: a key read before its
+   * member's erasure and answered after it is neither kept nor handed out.
    */
-  private drops = 0;
-  private readonly droppedAt = new Map<string, number>();
-  private lookingUp = 0;
+  private readonly droppedWhileLooking = new Set<Set<string>>();
 
   constructor(
     private readonly inner: KeyStore,
@@ -78,19 +76,18 @@ export class CachedKeyStore implements KeyStore {
       } else if (!found.has(id)) missing.push(id);
     }
     if (missing.length > 0) {
-      const since = this.drops;
-      this.lookingUp++;
+      const dropped = new Set<string>();
+      this.droppedWhileLooking.add(dropped);
       try {
         const loaded = await this.lookUp(missing, options.create === true);
         for (const id of missing) {
           const key = loaded.get(id);
-          if (!key || found.has(id) || (this.droppedAt.get(id) ?? -1) >= since) continue;
+          if (!key || found.has(id) || dropped.has(id)) continue;
           found.set(id, key);
           this.remember(id, key);
         }
       } finally {
-        // With no look-up in flight, no answer can be older than a drop.
-        if (--this.lookingUp === 0) this.droppedAt.clear();
+        this.droppedWhileLooking.delete(dropped);
       }
     }
     return found;
@@ -132,7 +129,7 @@ export class CachedKeyStore implements KeyStore {
 
   private drop(id: string): void {
     this.cache.delete(id);
-    if (this.lookingUp > 0) this.droppedAt.set(id, this.drops++);
+    for (const dropped of this.droppedWhileLooking) dropped.add(id);
   }
 
   private remember(id: string, key: Buffer): void {
