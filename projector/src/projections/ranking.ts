@@ -8,6 +8,13 @@ export function userScore(row: UserRow): number {
   return row.passes > 0 ? -row.passes : 0;
 }
 
+/** The order of every user sorted set: by score, then by rank key (registration order). */
+export function compareByUserScore(a: UserRow, b: UserRow): number {
+  const byScore = userScore(a) - userScore(b);
+  if (byScore !== 0) return byScore;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
 export const isMember = (row: UserRow | undefined): boolean => (row?.passes ?? 0) > 0;
 
 const sameIndexText = (a: UserRow, b: UserRow) => a.fullname === b.fullname && a.country === b.country && a.createdAt === b.createdAt;

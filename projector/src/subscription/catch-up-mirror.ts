@@ -3,7 +3,7 @@ import type { Keyspace } from '../read-models/port';
 import type { BatchSnapshot, IndexState, MainRecord, UserRow, WriteBatch } from '../read-models/types';
 import { ConcurrentProjectionError, ReadModelsChangedError } from '../projections/apply';
 import { projectBatch, type PositionedEvent, type ProjectedBatch } from '../projections/batch';
-import { indexWrites } from '../projections/ranking';
+import { compareByUserScore, indexWrites } from '../projections/ranking';
 import { usersOf } from '../projections/users';
 
 /** Rows per write of a deferred index build: a few hundred thousand set entries per script. */
@@ -169,7 +169,11 @@ export class CatchUpMirror {
   /** Every row stored: the mirror's own, or the keyspace's when the mirror keeps none. */
   private async *allStoredRows(): AsyncIterable<UserRow> {
     if (this.keepsRows) {
-      yield* this.rows.values();
+      // Last in the sets' order first: each entry then comes before all those already in its
+      // set, where Redis puts it after one comparison in a small set (a listpack, scanned from
+      // its start), instead of after most of them (Redis's CPU for the index halved:
+      // docs/benchmarks.md, "Full rebuild").
+      yield* [...this.rows.values()].sort((a, b) => compareByUserScore(b, a));
       return;
     }
     // Stored rows are read a page at a time; the build adds index sets only, never rows.
