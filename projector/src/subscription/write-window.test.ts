@@ -35,48 +35,116 @@ function siteWithErasures(): PositionedEvent[] {
 
 const batchesOf = <T>(items: T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
+/** The events stored batch by batch, and a window at a time, each into a memory keyspace. */
+async function storeBothWays(events: PositionedEvent[], batchSize: number, windowEvents: number) {
+  const oneByOne = await createMemoryReadModels().active();
+  const mirrorA = new CatchUpMirror(oneByOne, null, 'deferred');
+  const writesOneByOne: ReadModelWrite[] = [];
+  for (const batch of batchesOf(events, batchSize)) {
+    const projected = await mirrorA.project(batch);
+    writesOneByOne.push(...(projected.batch?.writes ?? []));
+    if (projected.batch) expect(await oneByOne.apply(projected.batch)).toBe('applied');
+  }
+
+  const windowed = await createMemoryReadModels().active();
+  const mirrorB = new CatchUpMirror(windowed, null, 'deferred');
+  const window = new WriteWindow(windowEvents, 10_000);
+  const writesWindowed: ReadModelWrite[] = [];
+  let applies = 0;
+  const store = async () => {
+    const taken = window.take();
+    // As the pipeline does: a memory keyspace stores the window now, so the mirror forgets its rows.
+    mirrorB.windowStored();
+    if (!taken?.projected.batch) return;
+    writesWindowed.push(...taken.projected.batch.writes);
+    applies++;
+    expect(await windowed.apply(taken.projected.batch)).toBe('applied');
+  };
+  for (const batch of batchesOf(events, batchSize)) {
+    window.add(await mirrorB.project(batch), batch, 0);
+    if (window.full) await store();
+  }
+  await store();
+  await mirrorA.buildIndex();
+  await mirrorB.buildIndex();
+  const direct = await createMemoryReadModels().active();
+  await projectInto(direct, events);
+  return { oneByOne: await oneByOne.dump(), windowed: await windowed.dump(), direct: await direct.dump(), writesOneByOne, writesWindowed, applies };
+}
+
+const countOf = (writes: ReadModelWrite[], op: ReadModelWrite['op']) => writes.filter((w) => w.op === op).length;
+
 describe('catch-up batches stored a window at a time', () => {
   it('leave the same read models as the batches stored one by one, with fewer writes', async () => {
     const events = siteWithErasures();
-    const oneByOne = await createMemoryReadModels().active();
-    const mirrorA = new CatchUpMirror(oneByOne, null, 'deferred');
-    let writesOneByOne = 0;
-    for (const batch of batchesOf(events, 25)) {
-      const projected = await mirrorA.project(batch);
-      writesOneByOne += projected.batch?.writes.length ?? 0;
-      if (projected.batch) expect(await oneByOne.apply(projected.batch)).toBe('applied');
-    }
-
-    const windowed = await createMemoryReadModels().active();
-    const mirrorB = new CatchUpMirror(windowed, null, 'deferred');
-    const window = new WriteWindow(400, 10_000);
-    let writesWindowed = 0;
-    let applies = 0;
-    const store = async () => {
-      const taken = window.take();
-      // As the pipeline does: a memory keyspace stores the window now, so the mirror forgets its rows.
-      mirrorB.windowStored();
-      if (!taken?.projected.batch) return;
-      writesWindowed += taken.projected.batch.writes.length;
-      applies++;
-      expect(await windowed.apply(taken.projected.batch)).toBe('applied');
-    };
-    for (const batch of batchesOf(events, 25)) {
-      window.add(await mirrorB.project(batch), batch, 0);
-      if (window.full) await store();
-    }
-    await store();
+    const r = await storeBothWays(events, 25, 400);
+    expect(r.windowed).toEqual(r.oneByOne);
+    expect(r.windowed).toEqual(r.direct);
+    expect(r.applies).toBe(Math.ceil(events.length / 400));
     // Counted before the search index is built: the catch-up's own writes.
-    const counted = { writesOneByOne, writesWindowed };
-    await mirrorA.buildIndex();
-    await mirrorB.buildIndex();
+    expect(r.writesWindowed.length).toBeLessThan(r.writesOneByOne.length * 0.7);
+  });
 
-    expect(await windowed.dump()).toEqual(await oneByOne.dump());
-    const direct = await createMemoryReadModels().active();
-    await projectInto(direct, events);
-    expect(await windowed.dump()).toEqual(await direct.dump());
-    expect(applies).toBe(Math.ceil(events.length / 400));
-    expect(counted.writesWindowed).toBeLessThan(counted.writesOneByOne * 0.7);
+  it('send a chat line only while the history still holds it, and each country once with its changes summed', async () => {
+    let clock = Date.UTC(2026, 0, 1);
+    const at = () => new Date((clock += 1_000)).toISOString();
+    const register = (userId: string): DomainEvent => ({ type: 'UserRegistered', data: { userId, email: `${userId}@example.com`, passwordHash: 'h', points: 500, priority: '', registeredAt: at() } });
+    let sent = 0;
+    const say = (userId: string, n: number): DomainEvent[] =>
+      Array.from({ length: n }, () => ({
+        type: 'ChatMessageSent',
+        data: { userId, messageId: `m-${++sent}`, nickname: userId, message: `line ${sent}`, priority: '', pointsSpent: 1, sentAt: at() },
+      }));
+    const card = (userId: string, country: string): DomainEvent => ({
+      type: 'CertificateUpdated',
+      data: { userId, fullname: `Member ${userId}`, country, email: `${userId}@example.com`, link: '', image: { path: `${userId}.webp`, public_id: userId, url: `/uploads/${userId}.webp` }, message: 'hi', updatedAt: at() },
+    });
+    const claim = (userId: string): DomainEvent => ({ type: 'PassesClaimed', data: { userId, reservationId: `r-${userId}`, passes: 2, pointsSpent: 40, claimedAt: at() } });
+    const erase = (userId: string): DomainEvent => ({ type: 'MemberErased', data: { userId, requestedBy: 'member', erasedAt: at() } });
+    const clear: DomainEvent = { type: 'ChatCleared', data: { clearedBy: 'admin-1', clearedAt: at() } };
+    const events = positioned([
+      ...['a', 'b', 'c', 'd'].map(register),
+      ...['a', 'b', 'd'].map(claim),
+      // 250 lines: the history keeps the last 100, exactly.
+      ...say('a', 250),
+      // Between a line and its 100th follower, some followers leave with their member: that
+      // line is still in the history afterwards.
+      ...say('a', 100),
+      ...say('b', 30),
+      ...say('c', 20),
+      erase('c'),
+      ...say('a', 50),
+      // A clear takes every line before it; the lines after it stay.
+      ...say('d', 120),
+      clear,
+      ...say('b', 7),
+      // Members' countries move, one back and forth, in batches of their own.
+      card('a', 'Peru'),
+      card('a', 'Chile'),
+      card('a', 'Peru'),
+      card('b', 'Chile'),
+      card('d', 'Spain'),
+      card('d', 'Peru'),
+    ]);
+    const r = await storeBothWays(events, 3, 10_000);
+
+    expect(r.applies).toBe(1);
+    expect(r.windowed).toEqual(r.oneByOne);
+    expect(r.windowed).toEqual(r.direct);
+    expect(r.windowed.chat.map((m) => m.message)).toEqual(['line 571', 'line 572', 'line 573', 'line 574', 'line 575', 'line 576', 'line 577']);
+    expect(r.windowed.countries).toEqual([['Chile', 1], ['Peru', 2]]);
+
+    // Cut before the last member's 120 lines: the history then holds 50 lines written before the
+    // erasure, the first of them (line 331) 119 lines before the last, as sent one by one.
+    const cut = await storeBothWays(positioned(events.slice(0, -134).map((e) => e.event)), 50, 10_000);
+    expect(cut.windowed).toEqual(cut.oneByOne);
+    expect(cut.windowed.chat).toHaveLength(100);
+    expect(cut.windowed.chat[0]!.message).toBe('line 331');
+    expect(cut.windowed.chat.some((m) => m.nickname === 'c')).toBe(false);
+
+    // Sent: the 100 lines the history held at the erasure, and the 7 after the clear.
+    expect(countOf(r.writesWindowed, 'chatPush')).toBe(107);
+    expect(countOf(r.writesWindowed, 'country')).toBeLessThan(countOf(r.writesOneByOne, 'country'));
   });
 
   it('keeps the last value set, and a removal between two sets in its place', () => {

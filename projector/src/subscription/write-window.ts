@@ -1,5 +1,5 @@
 import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections/batch';
-import type { ReadModelWrite, WriteBatch } from '../read-models/types';
+import { CHAT_HISTORY_LIMIT, type ReadModelWrite, type WriteBatch } from '../read-models/types';
 
 /** How large a window grows before it is stored: events read, or writes kept. */
 export interface WindowSize {
@@ -16,9 +16,12 @@ export interface WindowSize {
  * Writes that set a value a later write in the window sets again are dropped: a member's row
  * (the catch-up of a site touches each member some ten times while they are active, ~55,000
  * events apart on a busy site, so a 500-event batch wrote almost one row per event), their
- * score in a sorted set, the main figures and the posts. Every other write (counters, chat
- * lines, removals) is kept, in order. A value is never dropped across a write that removes it,
- * so removing then setting again stays in that order.
+ * score in a sorted set, the main figures and the posts. A country's changes are summed into its
+ * first one (the count is all its key holds). A chat line is dropped once as many lines as the
+ * history keeps follow it, or a clear does, with no member's lines taken out in between (it would
+ * have left the history by then anyway). Every other write (e-mails, removals) is kept, in order.
+ * A value is never dropped across a write that removes it, so removing then setting again stays
+ * in that order.
  */
 export class WriteWindow {
   private writes: Array<ReadModelWrite | undefined> = [];
@@ -27,6 +30,10 @@ export class WriteWindow {
   private readonly scoreAt = new Map<string, number>();
   private mainAt = -1;
   private postsAt = -1;
+  private readonly countryAt = new Map<string, number>();
+  /** Chat lines kept since the last clear or member's lines taken out, oldest from `chatFrom`. */
+  private chatLines: number[] = [];
+  private chatFrom = 0;
   private expectedCheckpoint: string | null | undefined;
   private checkpoint: string | undefined;
   private live: LiveNotice[] = [];
@@ -84,6 +91,9 @@ export class WriteWindow {
     this.rowAt.clear();
     this.scoreAt.clear();
     this.mainAt = this.postsAt = -1;
+    this.countryAt.clear();
+    this.chatLines = [];
+    this.chatFrom = 0;
     this.expectedCheckpoint = this.checkpoint = this.last = undefined;
     this.live = [];
     this.applied = this.events = 0;
@@ -115,12 +125,31 @@ export class WriteWindow {
         this.dropAt(this.postsAt);
         this.postsAt = this.writes.length;
         break;
+      case 'country': {
+        const at = this.countryAt.get(w.country);
+        if (at !== undefined) {
+          const first = this.writes[at] as Extract<ReadModelWrite, { op: 'country' }>;
+          this.writes[at] = { op: 'country', country: w.country, delta: first.delta + w.delta };
+          return;
+        }
+        this.countryAt.set(w.country, this.writes.length);
+        break;
+      }
+      case 'chatPush':
+        this.chatLines.push(this.writes.length);
+        if (this.chatLines.length - this.chatFrom > CHAT_HISTORY_LIMIT) this.dropAt(this.chatLines[this.chatFrom++]!);
+        break;
+      case 'chatClear':
+        while (this.chatFrom < this.chatLines.length) this.dropAt(this.chatLines[this.chatFrom++]!);
+        this.chatLines = [];
+        this.chatFrom = 0;
+        break;
+      case 'chatDropUser':
+        this.chatLines = [];
+        this.chatFrom = 0;
+        break;
       case 'zaddMany':
       case 'email':
-      case 'country':
-      case 'chatPush':
-      case 'chatClear':
-      case 'chatDropUser':
       case 'indexState':
         break;
       default: {
