@@ -63,15 +63,21 @@ export const INDEX_DEFERRED = 'index:deferred';
  * It then announces the keyspace's id on the store's changes channel (ARGV[4], ARGV[5]), so a
  * reader that keeps what it built from the read models knows when to build again (change-watch.ts).
  * KEYS: the checkpoint. ARGV: expected checkpoint, new checkpoint, key prefix, channel, keyspace
- * id, the writes (one JSON array of strings, encodeWrites).
+ * id, the writes (one JSON array of strings, encodeWrites), then the values the writes store as
+ * JSON (rows, figures, posts, chat lines), each its own argument, which the writes name by number.
  */
 const APPLY_SCRIPT = `
 local cur = redis.call('GET', KEYS[1])
 if cur == false then cur = '' end
 if cur ~= ARGV[1] then return 0 end
 -- The writes come as one JSON array of strings (encodeWrites): millions of separate arguments
--- cost the client more to send than the script spends on them (docs/benchmarks.md).
+-- cost the client more to send than the script spends on them (docs/benchmarks.md). The JSON
+-- values they store come as arguments of their own (ARGV[6 + n] for value n): escaped inside that
+-- array, they cost the client and this decoder more than all the rest of it.
 local w = cjson.decode(ARGV[6])
+local function value(n)
+  return ARGV[6 + tonumber(n)]
+end
 local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3, Y = 4, X = 2, I = 2 }
 -- Width of the op at i: fixed, or for M (set, count, then count score/member pairs) by its count.
 local function width(i)
@@ -134,7 +140,7 @@ while i <= n do
   if op == 'U' then
     local r, u = #rowArgs, #uidArgs
     rowArgs[r + 1] = w[i + 1]
-    rowArgs[r + 2] = w[i + 3]
+    rowArgs[r + 2] = value(w[i + 3])
     uidArgs[u + 1] = w[i + 2]
     uidArgs[u + 2] = w[i + 1]
   elseif op == 'Z' then
@@ -169,10 +175,10 @@ while i <= n do
     if tonumber(s) >= 0 then redis.call('ZREM', k, w[i + 2]) end
   elseif op == 'L' then
     local k = p .. 'chat'
-    redis.call('RPUSH', k, w[i + 1])
+    redis.call('RPUSH', k, value(w[i + 1]))
     redis.call('LTRIM', k, -tonumber(w[i + 2]), -1)
   elseif op == 'S' then
-    redis.call('SET', p .. w[i + 1], w[i + 2])
+    redis.call('SET', p .. w[i + 1], value(w[i + 2]))
   elseif op == 'D' then
     -- Any key by name: whatever waits is sent first.
     flushHashes()
@@ -386,19 +392,23 @@ return { redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]), redis.call('GET
 const SNAPSHOT_SHA = createHash('sha1').update(SNAPSHOT_SCRIPT).digest('hex');
 
 /**
- * Encodes writes as the apply script's list of op codes and operands, sent as one JSON array.
- * Every operand is made well-formed first: a lone UTF-16 surrogate reaches Redis as U+FFFD, as it
- * would as a separate argument, instead of a JSON escape the script cannot decode.
+ * Encodes writes as the apply script's list of op codes and operands, sent as one JSON array, and
+ * the JSON values they store, sent beside it (`values`; an op names its value by its 1-based
+ * number). Every operand is made well-formed first: a lone UTF-16 surrogate reaches Redis as
+ * U+FFFD, as it would as a separate argument, instead of a JSON escape the script cannot decode.
+ * The values need nothing: JSON.stringify writes a lone surrogate as an escape.
  */
-export function encodeWrites(writes: ReadModelWrite[]): string {
+export function encodeWrites(writes: ReadModelWrite[]): { ops: string; values: string[] } {
   const args: string[] = [];
+  const values: string[] = [];
+  const value = (json: string) => String(values.push(json));
   for (const w of writes) {
     switch (w.op) {
       case 'main':
-        args.push('S', 'main', JSON.stringify(w.main));
+        args.push('S', 'main', value(JSON.stringify(w.main)));
         break;
       case 'user':
-        args.push('U', w.row.key, w.row.userId, JSON.stringify(w.row));
+        args.push('U', w.row.key, w.row.userId, value(JSON.stringify(w.row)));
         break;
       case 'zadd':
         args.push('Z', w.set, String(w.score), w.member);
@@ -420,13 +430,13 @@ export function encodeWrites(writes: ReadModelWrite[]): string {
         args.push('C', String(-w.delta), w.country);
         break;
       case 'chatPush':
-        args.push('L', JSON.stringify(w.message), String(CHAT_HISTORY_LIMIT));
+        args.push('L', value(JSON.stringify(w.message)), String(CHAT_HISTORY_LIMIT));
         break;
       case 'chatClear':
         args.push('D', 'chat');
         break;
       case 'posts':
-        args.push('S', 'posts', JSON.stringify(w.posts));
+        args.push('S', 'posts', value(JSON.stringify(w.posts)));
         break;
       case 'userRemove':
         args.push('Y', w.key, w.userId, w.email);
@@ -439,7 +449,7 @@ export function encodeWrites(writes: ReadModelWrite[]): string {
     }
   }
   for (let i = 0; i < args.length; i++) args[i] = args[i]!.toWellFormed();
-  return JSON.stringify(args);
+  return { ops: JSON.stringify(args), values };
 }
 
 /** IndexState of the keyspace under prefix `p`: an empty one's is deferred (nothing indexed yet). */
@@ -502,7 +512,9 @@ class RedisKeyspace implements Keyspace {
   }
 
   async apply(batch: WriteBatch): Promise<'applied' | 'stale'> {
-    const args = [`${this.p}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, this.p, changesChannel(this.root), this.id, encodeWrites(batch.writes)];
+    const { ops, values } = encodeWrites(batch.writes);
+    const args = [`${this.p}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, this.p, changesChannel(this.root), this.id, ops];
+    for (const json of values) args.push(json);
     return (await this.script(APPLY_SCRIPT, APPLY_SHA, 1, args)) === 1 ? 'applied' : 'stale';
   }
 
