@@ -84,7 +84,7 @@ async function projectDecrypted(target: Parameters<typeof projectInto>[0], batch
     const clear = await decryptEvents(
       b.map((p) => p.event),
       keys,
-      SEALED,
+      (e) => SEALED.has(e.type),
     );
     await projectInto(
       target,

@@ -13,6 +13,7 @@ import { CatchUpPipeline } from './subscription/catch-up-pipeline';
 import { CHECK_INTERVAL_MS, CheckpointWatch } from './subscription/checkpoint-watch';
 import { ProjectorProgress } from './subscription/progress';
 import { RetryBackoff } from './subscription/retry';
+import { SealedLines } from './subscription/sealed-lines';
 
 export interface ProjectorDeps {
   eventStore: EventStore;
@@ -113,6 +114,7 @@ class KeyspaceProjector implements Projector {
   private readonly retry = new RetryBackoff();
   private readonly pusher: LivePusher;
   private readonly pipeline: CatchUpPipeline;
+  private readonly sealedLines = new SealedLines(() => this.pipeline.catchingUp);
   private readonly watch: CheckpointWatch;
   private readonly behindAt: number;
   private space: Keyspace | undefined;
@@ -224,6 +226,7 @@ class KeyspaceProjector implements Projector {
       after: this.progress.position,
       maxBatchSize: this.deps.maxBatchSize ?? READ_PAGE,
       sealedTypes: UNPROJECTED_TYPES,
+      sealedEvents: (events) => this.sealedLines.choose(events),
       // Projections read no metadata but what upcasting needs: the rest is neither sent nor parsed.
       metadataKeys: UPCAST_METADATA_KEYS,
       onEvents: this.watch.track((recorded) => this.handle(recorded)),
@@ -251,9 +254,13 @@ class KeyspaceProjector implements Projector {
     const started = performance.now();
     // Events before an unreadable one are stored first; the bad one stops the subscription
     // (and is retried from the checkpoint) rather than being skipped.
-    const { parsed, error: unreadable } = parseUntilInvalid(recorded);
+    const read = parseUntilInvalid(recorded);
+    const unreadable = read.error;
+    const parsed = this.sealedLines.mark(recorded, read.parsed);
     if (parsed.length === 0 && unreadable) throw unreadable;
     if (this.pipeline.catchingUp) return this.pipeline.handle(parsed, unreadable, started);
+    // Never expected: a batch chosen while catching up, delivered once caught up.
+    if (parsed.some((p) => p.sealed)) throw new Error('A live batch holds chat lines left sealed for a catch-up; re-reading it');
     // Live: the keyspace must still be where this subscription left it (Redis may have restarted empty).
     await this.pipeline.landed();
     const projected = await projectInto(this.keyspace, parsed, this.progress.checkpoint);

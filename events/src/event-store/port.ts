@@ -109,6 +109,13 @@ export interface SubscribeToAllOptions {
    * Other stores hold nothing sealed and ignore it.
    */
   sealedTypes?: readonly string[];
+  /**
+   * Asked with each batch before it is delivered: events of it whose personal fields this
+   * subscriber will not read (a chat line the batch itself pushes out of the history, say). A
+   * store that keeps personal data sealed delivers these still sealed, the same objects it was
+   * handed; other stores never ask.
+   */
+  sealedEvents?: (events: readonly RecordedEvent[]) => ReadonlySet<RecordedEvent>;
 }
 
 export interface Subscription {

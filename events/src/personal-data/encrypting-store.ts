@@ -66,8 +66,17 @@ export class EncryptingEventStore implements EventStore {
   }
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
-    const sealed = new Set(options.sealedTypes ?? []);
-    return this.inner.subscribeToAll({ ...options, onEvents: async (events) => options.onEvents(await this.decrypt(events, sealed)) });
+    const types = new Set(options.sealedTypes ?? []);
+    const byType = (e: RecordedEvent) => types.has(e.type);
+    const chooses = options.sealedEvents;
+    return this.inner.subscribeToAll({
+      ...options,
+      onEvents: async (events) => {
+        const chosen = chooses?.(events);
+        const sealed = chosen && chosen.size > 0 ? (e: RecordedEvent) => types.has(e.type) || chosen.has(e) : byType;
+        return options.onEvents(await this.decrypt(events, sealed));
+      },
+    });
   }
 
   async close(): Promise<void> {
@@ -80,9 +89,9 @@ export class EncryptingEventStore implements EventStore {
 
   /**
    * Decrypts a batch in place of the inner store's events: one key fetch for the batch's members.
-   * Events of the `sealed` types stay as stored (their reader needs none of their personal fields).
+   * Events `sealed` picks stay as stored (their reader needs none of their personal fields).
    */
-  async decrypt(events: RecordedEvent[], sealed?: ReadonlySet<string>): Promise<RecordedEvent[]> {
+  async decrypt(events: RecordedEvent[], sealed?: (e: RecordedEvent) => boolean): Promise<RecordedEvent[]> {
     const erased = erasedMembers(events);
     if (erased.length > 0) await this.finishErasures(erased);
     return decryptEvents(events, this.keys, sealed);
@@ -151,18 +160,18 @@ export function encryptEvent<E extends { type: string; data: unknown }>(e: E, ke
 
 /**
  * Events with their personal fields in clear (erased where the key is gone): one key fetch for
- * them all. Events of the `sealed` types are returned as they are.
+ * them all. Events `sealed` picks are returned as they are.
  */
-export async function decryptEvents<E extends { type: string; data: unknown }>(events: E[], keyStore: KeyStore, sealed?: ReadonlySet<string>): Promise<E[]> {
+export async function decryptEvents<E extends { type: string; data: unknown }>(events: E[], keyStore: KeyStore, sealed?: (e: E) => boolean): Promise<E[]> {
   const owners = new Set<string>();
   for (const e of events) {
-    if (sealed?.has(e.type)) continue;
+    if (sealed?.(e)) continue;
     const owner = ownerToDecrypt(e.type, e.data);
     if (owner !== undefined) owners.add(owner);
   }
   if (owners.size === 0) return events;
   const keys = await keyStore.keysFor([...owners]);
-  return events.map((e) => (sealed?.has(e.type) ? e : decryptEvent(e, keys)));
+  return events.map((e) => (sealed?.(e) ? e : decryptEvent(e, keys)));
 }
 
 function decryptEvent<E extends { type: string; data: unknown }>(e: E, keys: Map<string, Buffer>): E {

@@ -22,6 +22,11 @@ import { WorkingCopy } from './working-copy';
 export interface PositionedEvent {
   position: GlobalPosition;
   event: DomainEvent;
+  /**
+   * Its personal fields were left sealed: a chat line its catch-up batch takes out of the history
+   * (chatLinesLeavingHistory), counted but never stored.
+   */
+  sealed?: true;
 }
 
 /** What changed in a batch that connected browsers should hear about once it is stored. */
@@ -88,7 +93,9 @@ export function projectBatch(events: PositionedEvent[], snapshot: BatchSnapshot,
   const fresh = after === null ? events : events.filter((e) => comparePositions(e.position, after) > 0);
   if (fresh.length === 0) return { batch: null, live: [], applied: 0 };
 
-  const copy = new WorkingCopy(snapshot, index === 'write');
+  let sealed: Set<DomainEvent> | undefined;
+  for (const e of fresh) if (e.sealed) (sealed ??= new Set()).add(e.event);
+  const copy = new WorkingCopy(snapshot, index === 'write', sealed);
   for (const { event } of fresh) {
     const evolvers = EVOLVE[event.type];
     for (let i = 0; i < evolvers.length; i++) evolvers[i]!(copy, event);

@@ -1,6 +1,8 @@
-import type { GlobalPostView } from '@pass/events';
+import type { DomainEvent, GlobalPostView } from '@pass/events';
 import { copyRow, type BatchSnapshot, type MainRecord, type ReadModelWrite, type UserRow } from '../read-models/types';
 import type { LiveNotice } from './batch';
+
+const NONE_SEALED: ReadonlySet<DomainEvent> = new Set();
 
 export type ChatWrite = Extract<ReadModelWrite, { op: 'chatPush' | 'chatClear' | 'chatDropUser' }>;
 
@@ -22,6 +24,11 @@ export class WorkingCopy {
   readonly erased = new Set<string>();
   /** Members per country changed (the figures broadcast carries them). */
   countriesChanged = false;
+  /**
+   * Events of the batch whose personal fields were left sealed (PositionedEvent.sealed): only
+   * chat lines the batch takes out of the history, which are counted but not stored.
+   */
+  readonly sealed: ReadonlySet<DomainEvent>;
 
   /**
    * @param indexed whether the batch keeps the search index (false while it is deferred: the
@@ -30,9 +37,11 @@ export class WorkingCopy {
   constructor(
     readonly stored: BatchSnapshot,
     readonly indexed = true,
+    sealed: ReadonlySet<DomainEvent> = NONE_SEALED,
   ) {
     this.main = { ...stored.main };
     this.posts = stored.posts;
+    this.sealed = sealed;
   }
 
   /** The user's row to change in place; undefined when they have none. */
