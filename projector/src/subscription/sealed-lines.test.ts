@@ -10,21 +10,13 @@ import { createProjector, type Projector } from '../projector';
 import { createMemoryReadModels } from '../read-models/memory';
 import { emptyMain } from '../read-models/types';
 import { appendEvents } from '../test-support/append';
+import { chattySite } from '../test-support/chat-site';
 import { positioned } from '../test-support/recorded-events';
 import { SealedLines } from './sealed-lines';
 
 const logger = pino({ level: 'silent' });
-let clock = Date.UTC(2026, 0, 1);
-const at = () => new Date((clock += 1_000)).toISOString();
-const register = (userId: string): DomainEvent => ({ type: 'UserRegistered', data: { userId, email: `${userId}@example.com`, passwordHash: 'h', points: 900, priority: '', registeredAt: at() } });
-let sent = 0;
-const say = (userId: string, n: number): DomainEvent[] =>
-  Array.from({ length: n }, () => ({
-    type: 'ChatMessageSent',
-    data: { userId, messageId: `m-${++sent}`, nickname: `nick ${userId}`, message: `line ${sent}`, priority: '', pointsSpent: 1, sentAt: at() },
-  }));
-const erase = (userId: string): DomainEvent => ({ type: 'MemberErased', data: { userId, requestedBy: 'member', erasedAt: at() } });
-const clear = (): DomainEvent => ({ type: 'ChatCleared', data: { clearedBy: 'admin-1', clearedAt: at() } });
+const site = chattySite();
+const { register, say, erase, clear } = site;
 const types = (...spec: Array<[DomainEvent['type'], number]>) => spec.flatMap(([type, n]) => Array.from({ length: n }, () => ({ type })));
 
 describe('chat lines a batch takes out of the history', () => {
@@ -43,7 +35,7 @@ describe('chat lines a batch takes out of the history', () => {
     const { batch, live } = projectBatch(events, { checkpoint: null, main: emptyMain(), users: new Map(), posts: [] });
     const written = batch!.writes.flatMap((w) => (w.op === 'chatPush' ? [w.message.message] : []));
     expect(written).toHaveLength(100);
-    expect(written[0]).toBe(`line ${sent - 99}`);
+    expect(written[0]).toBe(`line ${site.sent - 99}`);
     expect(live.filter((n) => n.kind === 'chatMessage')).toHaveLength(100);
     expect(batch!.writes.find((w) => w.op === 'main')).toMatchObject({ main: { globalMessages: 105 } });
   });
@@ -99,7 +91,7 @@ describe('a catch-up over sealed personal data', () => {
     const projected = await (await readModels.active()).dump();
     const withoutCheckpoint = ({ checkpoint: _, ...rest }: Awaited<ReturnType<typeof direct.dump>>) => rest;
     expect(withoutCheckpoint(projected)).toEqual(withoutCheckpoint(await direct.dump()));
-    expect(projected.chat.map((m) => m.message)).toEqual(Array.from({ length: 100 }, (_, i) => `line ${sent - 99 + i}`));
+    expect(projected.chat.map((m) => m.message)).toEqual(Array.from({ length: 100 }, (_, i) => `line ${site.sent - 99 + i}`));
     expect(projected.main.globalMessages).toBe(120);
 
     // Live, every line is opened and pushed, even 150 in one batch.

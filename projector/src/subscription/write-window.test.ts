@@ -4,6 +4,7 @@ import { projectInto } from '../projections/apply';
 import type { PositionedEvent, ProjectedBatch } from '../projections/batch';
 import { createMemoryReadModels } from '../read-models/memory';
 import type { ReadModelWrite } from '../read-models/types';
+import { chattySite } from '../test-support/chat-site';
 import { generateEvents } from '../test-support/generate-events';
 import { positioned } from '../test-support/recorded-events';
 import { CatchUpMirror } from './catch-up-mirror';
@@ -86,22 +87,7 @@ describe('catch-up batches stored a window at a time', () => {
   });
 
   it('send a chat line only while the history still holds it, and each country once with its changes summed', async () => {
-    let clock = Date.UTC(2026, 0, 1);
-    const at = () => new Date((clock += 1_000)).toISOString();
-    const register = (userId: string): DomainEvent => ({ type: 'UserRegistered', data: { userId, email: `${userId}@example.com`, passwordHash: 'h', points: 500, priority: '', registeredAt: at() } });
-    let sent = 0;
-    const say = (userId: string, n: number): DomainEvent[] =>
-      Array.from({ length: n }, () => ({
-        type: 'ChatMessageSent',
-        data: { userId, messageId: `m-${++sent}`, nickname: userId, message: `line ${sent}`, priority: '', pointsSpent: 1, sentAt: at() },
-      }));
-    const card = (userId: string, country: string): DomainEvent => ({
-      type: 'CertificateUpdated',
-      data: { userId, fullname: `Member ${userId}`, country, email: `${userId}@example.com`, link: '', image: { path: `${userId}.webp`, public_id: userId, url: `/uploads/${userId}.webp` }, message: 'hi', updatedAt: at() },
-    });
-    const claim = (userId: string): DomainEvent => ({ type: 'PassesClaimed', data: { userId, reservationId: `r-${userId}`, passes: 2, pointsSpent: 40, claimedAt: at() } });
-    const erase = (userId: string): DomainEvent => ({ type: 'MemberErased', data: { userId, requestedBy: 'member', erasedAt: at() } });
-    const clear: DomainEvent = { type: 'ChatCleared', data: { clearedBy: 'admin-1', clearedAt: at() } };
+    const { register, say, card, claim, erase, clear } = chattySite();
     const events = positioned([
       ...['a', 'b', 'c', 'd'].map(register),
       ...['a', 'b', 'd'].map(claim),
@@ -116,7 +102,7 @@ describe('catch-up batches stored a window at a time', () => {
       ...say('a', 50),
       // A clear takes every line before it; the lines after it stay.
       ...say('d', 120),
-      clear,
+      clear(),
       ...say('b', 7),
       // Members' countries move, one back and forth, in batches of their own.
       card('a', 'Peru'),

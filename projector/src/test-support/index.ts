@@ -3,6 +3,7 @@
 // a suite's own.
 export * from './recorded-events';
 export * from './append';
+export * from './chat-site';
 export * from './generate-events';
 export * from './redis-cluster';
 export * from './user-row';
