@@ -171,8 +171,7 @@ export class CatchUpMirror {
     if (this.keepsRows) {
       // Last in the sets' order first: each entry then comes before all those already in its
       // set, where Redis puts it after one comparison in a small set (a listpack, scanned from
-      // its start), instead of after most of them (Redis's CPU for the index halved:
-      // docs/benchmarks.md, "Full rebuild").
+      // its start), instead of after most of them (docs/benchmarks.md, "Full rebuild").
       yield* [...this.rows.values()].sort((a, b) => compareByUserScore(b, a));
       return;
     }

@@ -4,7 +4,7 @@ import { chatLinesLeavingHistory } from '../projections/chat';
 
 /**
  * The chat lines a catch-up leaves sealed: a batch that takes a line out of the history again
- * (chatLinesLeavingHistory) stores nothing of its texts, so they are not decrypted (a quarter of
+ * (chatLinesLeavingHistory) stores nothing of its texts, so they are not decrypted (a sixth of
  * a rebuild's decryptions, docs/benchmarks.md "Full rebuild"). The store asks `choose` before it
  * delivers a batch (SubscribeToAllOptions.sealedEvents) and hands the chosen events back as the
  * same objects; `mark` then flags them in the parsed batch. A live batch leaves none sealed: its

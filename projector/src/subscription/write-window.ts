@@ -1,5 +1,6 @@
 import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections/batch';
-import { CHAT_HISTORY_LIMIT, type ReadModelWrite, type WriteBatch } from '../read-models/types';
+import { HistoryLines } from '../projections/chat';
+import type { ReadModelWrite, WriteBatch } from '../read-models/types';
 
 /** How large a window grows before it is stored: events read, or writes kept. */
 export interface WindowSize {
@@ -17,9 +18,8 @@ export interface WindowSize {
  * (the catch-up of a site touches each member some ten times while they are active, ~55,000
  * events apart on a busy site, so a 500-event batch wrote almost one row per event), their
  * score in a sorted set, the main figures and the posts. A country's changes are summed into its
- * first one (the count is all its key holds). A chat line is dropped once as many lines as the
- * history keeps follow it, or a clear does, with no member's lines taken out in between (it would
- * have left the history by then anyway). Every other write (e-mails, removals) is kept, in order.
+ * first one (the count is all its key holds). A chat line is dropped once later writes of the
+ * window take it out of the history (HistoryLines). Every other write (e-mails, removals) is kept, in order.
  * A value is never dropped across a write that removes it, so removing then setting again stays
  * in that order.
  */
@@ -31,9 +31,8 @@ export class WriteWindow {
   private mainAt = -1;
   private postsAt = -1;
   private readonly countryAt = new Map<string, number>();
-  /** Chat lines kept since the last clear or member's lines taken out, oldest from `chatFrom`. */
-  private chatLines: number[] = [];
-  private chatFrom = 0;
+  /** The window's chat lines, by their place in `writes`. */
+  private chat = new HistoryLines<number>();
   private expectedCheckpoint: string | null | undefined;
   private checkpoint: string | undefined;
   private live: LiveNotice[] = [];
@@ -92,8 +91,7 @@ export class WriteWindow {
     this.scoreAt.clear();
     this.mainAt = this.postsAt = -1;
     this.countryAt.clear();
-    this.chatLines = [];
-    this.chatFrom = 0;
+    this.chat = new HistoryLines<number>();
     this.expectedCheckpoint = this.checkpoint = this.last = undefined;
     this.live = [];
     this.applied = this.events = 0;
@@ -135,18 +133,16 @@ export class WriteWindow {
         this.countryAt.set(w.country, this.writes.length);
         break;
       }
-      case 'chatPush':
-        this.chatLines.push(this.writes.length);
-        if (this.chatLines.length - this.chatFrom > CHAT_HISTORY_LIMIT) this.dropAt(this.chatLines[this.chatFrom++]!);
+      case 'chatPush': {
+        const gone = this.chat.line(this.writes.length);
+        if (gone !== undefined) this.dropAt(gone);
         break;
+      }
       case 'chatClear':
-        while (this.chatFrom < this.chatLines.length) this.dropAt(this.chatLines[this.chatFrom++]!);
-        this.chatLines = [];
-        this.chatFrom = 0;
+        for (const gone of this.chat.cleared()) this.dropAt(gone);
         break;
       case 'chatDropUser':
-        this.chatLines = [];
-        this.chatFrom = 0;
+        this.chat.erased();
         break;
       case 'zaddMany':
       case 'email':
