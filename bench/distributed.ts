@@ -571,12 +571,22 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
 
     // The steady runs start on a quiet machine: autovacuum and the like after the bursts above
     // would otherwise land in the tail of whichever run came first.
-    const steadyBusy = await machineQuiet();
-    // And right after a checkpoint: the bursts above write so much WAL that PostgreSQL's own
-    // checkpoints (one per ~540 MB of WAL with the default max_wal_size of 1 GB, by its log) were
-    // often midway through the steady runs, whose tails then carried the checkpoint's writes.
-    const checkpointed = await checkpoint();
-    const rawSteady = await rawInsertSteady(layout.schema, RATE, RATE_SECONDS);
+    // The floor's server and front start first, so their start-up is not in the quiet second.
+    const floor = await startFloorLayout(layout);
+    let steadyBusy: number;
+    let checkpointed: boolean;
+    let rawSteady: { p50: number; p99: number };
+    try {
+      steadyBusy = await machineQuiet();
+      // And right after a checkpoint: the bursts above write so much WAL that PostgreSQL's own
+      // checkpoints (one per ~540 MB of WAL with the default max_wal_size of 1 GB, by its log) were
+      // often midway through the steady runs, whose tails then carried the checkpoint's writes.
+      checkpointed = await checkpoint();
+      rawSteady = await rawInsertSteady(layout.schema, RATE, RATE_SECONDS);
+      loops.push(await floorSteadyLoop(floor, (via) => chat(ranges.chat, 2, via)));
+    } finally {
+      await floor.stop();
+    }
     loops.push(await openLoop(`free point at a steady ${RATE}/s`, RATE, RATE_SECONDS, free(ranges.steadyFree, 4), pids, 200));
     loops.push(await openLoop(`chat message at a steady ${RATE}/s`, RATE, RATE_SECONDS, chat(ranges.steadyChat, 5), pids, 201));
     const rawAfter = await rawInsertRate(layout.schema, CLIENTS, 4);
@@ -589,47 +599,77 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
 
 const FLOOR_NAME = 'floor: bare node:http, one Redis GET + one INSERT per POST';
 
+/** The floor server behind a front of the product's kind, with the pids its CPU is read from. */
+interface FloorLayout {
+  /** The front's URL (the floor server's own when no front could start) and its name. */
+  front: { name: string; url: string } | undefined;
+  floorUrl: string;
+  pids: Pids;
+  stop(): Promise<void>;
+}
+
 /**
- * The same chat load against the floor server (bench/floor-server.ts: the least a command does,
- * no framework, logging, sessions or validation) behind a front of its own of the product's kind
- * (Caddy with the deploy Caddyfile, else the Node proxy), then straight: what this machine allows
- * any Node service doing a command's I/O. Its CPU columns: command-api's is the floor server's,
- * the proxy's its front's.
+ * The floor server (bench/floor-server.ts: the least a command does, no framework, logging,
+ * sessions or validation) behind a front of its own of the product's kind (Caddy with the deploy
+ * Caddyfile, else the Node proxy). Its CPU columns: command-api's is the floor server's, the
+ * proxy's its front's.
  */
-async function floorCommandLoops(layout: Layout, chatVia: (via: Clients) => Op): Promise<Loop[]> {
+async function startFloorLayout(layout: Layout): Promise<FloorLayout> {
   const floor = await startFloorServer(testRedisUrl(), { commands: { postgresUrl: testPostgresUrl(), table: `"${layout.schema}".bench_raw_events` } });
   const queryApiUrls = [layout.services.get('query-a')!.url, layout.services.get('query-b')!.url];
-  // The same front as the product's rows: Caddy with the deploy Caddyfile, else a Node proxy of its own.
   const caddy = await startCaddy({ commandApiUrl: floor.url, queryApiUrls, dir: layout.dir });
   const nodeProxy = caddy ? undefined : await spawnService('proxy', { COMMAND_API_URL: floor.url, QUERY_API_URLS: queryApiUrls.join(',') });
   const front = caddy ? { name: 'Caddy', url: caddy.url, pid: caddy.pid } : nodeProxy && { name: 'the Node proxy', url: nodeProxy.url, pid: nodeProxy.child.pid ?? 0 };
-  const pids: Pids = {
-    'command-api': [floor.pid],
-    proxy: front ? [front.pid] : [],
-    projector: [],
-    'query-api A': [],
-    'query-api B': [],
+  return {
+    front: front && { name: front.name, url: front.url },
+    floorUrl: floor.url,
+    pids: { 'command-api': [floor.pid], proxy: front ? [front.pid] : [], projector: [], 'query-api A': [], 'query-api B': [] },
+    stop: async () => {
+      await caddy?.stop();
+      await nodeProxy?.stop('SIGTERM');
+      await floor.stop();
+    },
   };
+}
+
+/**
+ * The same chat load against the floor (startFloorLayout) through its front, then straight:
+ * what this machine allows any Node service doing a command's I/O.
+ */
+async function floorCommandLoops(layout: Layout, chatVia: (via: Clients) => Op): Promise<Loop[]> {
+  const floor = await startFloorLayout(layout);
   const loops: Loop[] = [];
   try {
     for (const [name, url] of [
-      ...(front ? [[`${FLOOR_NAME}, through ${front.name}`, front.url]] : []),
-      [`${FLOOR_NAME}, straight (no proxy)`, floor.url],
+      ...(floor.front ? [[`${FLOOR_NAME}, through ${floor.front.name}`, floor.front.url]] : []),
+      [`${FLOOR_NAME}, straight (no proxy)`, floor.floorUrl],
     ] as [string, string][]) {
       const via = new Clients(new URL(url));
       try {
-        await closedLoop('floor warm-up', CLIENTS, 2_000, chatVia(via), pids, 201);
-        loops.push(await closedLoop(name, CLIENTS, CHAT_TOTAL, chatVia(via), pids, 201));
+        await closedLoop('floor warm-up', CLIENTS, 2_000, chatVia(via), floor.pids, 201);
+        loops.push(await closedLoop(name, CLIENTS, CHAT_TOTAL, chatVia(via), floor.pids, 201));
       } finally {
         via.close();
       }
     }
   } finally {
-    await caddy?.stop();
-    await nodeProxy?.stop('SIGTERM');
     await floor.stop();
   }
   return loops;
+}
+
+/**
+ * The floor at the steady rate, through its front: the p99 any Node service doing a command's
+ * I/O has on this machine at that rate, beside the product's steady rows.
+ */
+async function floorSteadyLoop(floor: FloorLayout, chatVia: (via: Clients) => Op): Promise<Loop> {
+  const via = new Clients(new URL(floor.front?.url ?? floor.floorUrl));
+  try {
+    await closedLoop('floor warm-up', CLIENTS, 2_000, chatVia(via), floor.pids, 201);
+    return await openLoop(`${FLOOR_NAME}, through ${floor.front?.name ?? 'no front'}, at a steady ${RATE}/s`, RATE, RATE_SECONDS, chatVia(via), floor.pids, 201);
+  } finally {
+    via.close();
+  }
 }
 
 // ---------------------------------------------------------------- phase: queries
@@ -879,13 +919,17 @@ function renderCommands(c: CommandFigures): string[] {
     `| raw INSERT at a steady ${RATE}/s, same PostgreSQL (each its own commit; just before the steady runs) | ${f0(RATE * RATE_SECONDS)} | ${RATE} | ${f1(c.rawInsert.steady.p50)} | ${f1(c.rawInsert.steady.p99)} | floor: the WAL flush | — | — |`,
     `| Redis PING round trip, shared server (before the runs) | — | — | ${f2(c.redisPing.p50)} | ${f2(c.redisPing.p99)} | — | — | — |`,
   ];
+  const steadyFloor = c.loops.find((l) => l.name.startsWith(FLOOR_NAME) && l.name.includes('steady'));
   for (const l of c.loops) {
     const steady = l.name.includes('steady');
     const ticket = l.name.includes('ticket');
-    const limit = steady
-      ? `p99 < ${TARGETS.p99Ms} ms: ${verdict(l.p99 < TARGETS.p99Ms)}`
-      : l.name.startsWith(FLOOR_NAME)
-        ? 'floor of the chat rows'
+    const floor = l.name.startsWith(FLOOR_NAME);
+    const limit = floor
+      ? steady
+        ? 'floor of the steady rows'
+        : 'floor of the chat rows'
+      : steady
+        ? `p99 < ${TARGETS.p99Ms} ms: ${verdict(l.p99 < TARGETS.p99Ms)}${steadyFloor ? ` (the floor's at the same rate: ${f1(steadyFloor.p99)} ms)` : ''}`
         : ticket || l.name.includes('no proxy')
           ? '—'
           : `≥ ${f0(TARGETS.commandsPerSecond)}/s: ${verdict(l.perSecond >= TARGETS.commandsPerSecond)}`;
@@ -897,7 +941,7 @@ function renderCommands(c: CommandFigures): string[] {
   lines.push(`| run | ${keys.join(' | ')} |`, `|---|${keys.map(() => '---:|').join('')}`);
   for (const l of c.loops) lines.push(`| ${l.name} | ${keys.map((k) => f2(l.cpuPerRequestMs[k]!)).join(' | ')} |`);
   // The target compares the product's CPU per command with the floor's behind the same front, measured in this run.
-  const floorRow = c.loops.find((l) => l.name.startsWith(FLOOR_NAME) && !l.name.includes('no proxy'));
+  const floorRow = c.loops.find((l) => l.name.startsWith(FLOOR_NAME) && !l.name.includes('no proxy') && !l.name.includes('steady'));
   if (floorRow) {
     const ratio = (l: Loop, k: string) => f2(l.cpuPerRequestMs[k]! / floorRow.cpuPerRequestMs[k]!);
     lines.push('', `Against the floor behind the same front in this run (listed processes / machine): ${c.loops.filter((l) => !l.name.includes('ticket') && !l.name.includes('no proxy') && !l.name.startsWith(FLOOR_NAME) && !l.name.includes('steady')).map((l) => `${l.name} ${ratio(l, 'listed processes')}x / ${ratio(l, 'machine (all processes)')}x`).join('; ')} (target ≤ 2x).`);
