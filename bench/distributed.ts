@@ -12,7 +12,8 @@
  * - Commands go over HTTP through the front (Caddy, else the Node proxy) with the members' session cookies and an Origin
  *   header, as a browser sends them, from 32 concurrent clients (closed loop), then at a steady
  *   500/s (open loop, latency from the scheduled start). The same PostgreSQL's raw INSERT rate
- *   (bench/event-store.ts's table, 32 writers) is measured in the same run as the baseline.
+ *   (bench/event-store.ts's table, 32 writers) is measured in the same run as the baseline, and
+ *   the floor server (floor-server.ts) runs both loads too, behind a front of its own.
  * - The product's limits stay as shipped and are met, not bypassed: chat 5 per member and 30
  *   per address per 10 s, free point once per member (30 s rule, ad-view ticket when the
  *   product asks for one) and the per-address free-point limit. Members are many and spread
