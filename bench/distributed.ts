@@ -570,24 +570,8 @@ async function benchCommands(layout: Layout): Promise<CommandFigures> {
     };
     loops.push(await closedLoop('free point (POST /api/free-point)', CLIENTS, FREE_TOTAL, free(ranges.free, 3), pids, 200));
 
-    // The steady runs start on a quiet machine: autovacuum and the like after the bursts above
-    // would otherwise land in the tail of whichever run came first.
-    // The floor's server and front start first, so their start-up is not in the quiet second.
-    const floor = await startFloorLayout(layout);
-    let steadyBusy: number;
-    let checkpointed: boolean;
-    let rawSteady: { p50: number; p99: number };
-    try {
-      steadyBusy = await machineQuiet();
-      // And right after a checkpoint: the bursts above write so much WAL that PostgreSQL's own
-      // checkpoints (one per ~540 MB of WAL with the default max_wal_size of 1 GB, by its log) were
-      // often midway through the steady runs, whose tails then carried the checkpoint's writes.
-      checkpointed = await checkpoint();
-      rawSteady = await rawInsertSteady(layout.schema, RATE, RATE_SECONDS);
-      loops.push(await floorSteadyLoop(floor, (via) => chat(ranges.chat, 2, via)));
-    } finally {
-      await floor.stop();
-    }
+    const { steadyBusy, checkpointed, rawSteady, floorSteady } = await steadyFloors(layout, (via) => chat(ranges.chat, 2, via));
+    loops.push(floorSteady);
     loops.push(await openLoop(`free point at a steady ${RATE}/s`, RATE, RATE_SECONDS, free(ranges.steadyFree, 4), pids, 200));
     loops.push(await openLoop(`chat message at a steady ${RATE}/s`, RATE, RATE_SECONDS, chat(ranges.steadyChat, 5), pids, 201));
     const rawAfter = await rawInsertRate(layout.schema, CLIENTS, 4);
@@ -602,7 +586,7 @@ const FLOOR_NAME = 'floor: bare node:http, one Redis GET + one INSERT per POST';
 
 /** The floor server behind a front of the product's kind, with the pids its CPU is read from. */
 interface FloorLayout {
-  /** The front's URL (the floor server's own when no front could start) and its name. */
+  /** Its front (Caddy or the Node proxy); undefined when neither could start. */
   front: { name: string; url: string } | undefined;
   floorUrl: string;
   pids: Pids;
@@ -660,16 +644,29 @@ async function floorCommandLoops(layout: Layout, chatVia: (via: Clients) => Op):
 }
 
 /**
- * The floor at the steady rate, through its front: the p99 any Node service doing a command's
- * I/O has on this machine at that rate, beside the product's steady rows.
+ * What the steady runs are measured against, on a quiet machine right after a checkpoint: the raw
+ * INSERT at the steady rate, then the floor (startFloorLayout) at that rate through its front, the
+ * p99 any Node service doing a command's I/O has here. The floor starts and is warmed first, so
+ * neither its start-up nor its warm-up burst falls after the quiet second.
  */
-async function floorSteadyLoop(floor: FloorLayout, chatVia: (via: Clients) => Op): Promise<Loop> {
+async function steadyFloors(layout: Layout, chatVia: (via: Clients) => Op) {
+  const floor = await startFloorLayout(layout);
   const via = new Clients(new URL(floor.front?.url ?? floor.floorUrl));
   try {
     await closedLoop('floor warm-up', CLIENTS, 2_000, chatVia(via), floor.pids, 201);
-    return await openLoop(`${FLOOR_NAME}, through ${floor.front?.name ?? 'no front'}, at a steady ${RATE}/s`, RATE, RATE_SECONDS, chatVia(via), floor.pids, 201);
+    // Autovacuum and the like after the bursts would otherwise land in the tail of whichever
+    // steady run came first.
+    const steadyBusy = await machineQuiet();
+    // The bursts write so much WAL that PostgreSQL's own checkpoints (one per ~540 MB of WAL with
+    // the default max_wal_size of 1 GB, by its log) were often midway through the steady runs,
+    // whose tails then carried the checkpoint's writes.
+    const checkpointed = await checkpoint();
+    const rawSteady = await rawInsertSteady(layout.schema, RATE, RATE_SECONDS);
+    const floorSteady = await openLoop(`${FLOOR_NAME}, through ${floor.front?.name ?? 'no front'}, at a steady ${RATE}/s`, RATE, RATE_SECONDS, chatVia(via), floor.pids, 201);
+    return { steadyBusy, checkpointed, rawSteady, floorSteady };
   } finally {
     via.close();
+    await floor.stop();
   }
 }
 
