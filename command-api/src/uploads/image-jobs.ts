@@ -1,5 +1,6 @@
 import type { FailedImageJob, FailedImageJobs, Image } from '@pass/events';
-import { Queue, QueueEvents, UnrecoverableError, Worker, type ConnectionOptions, type Job } from 'bullmq';
+import { Queue, QueueEvents, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { redisConnectionOptions } from '@pass/events/redis';
 import type { Logger } from 'pino';
 import { HttpError } from '../http/errors';
 import { ImageDecodeError, processImage } from './process-image';
@@ -51,19 +52,6 @@ interface ImageJobData {
   image: string;
 }
 
-export function connectionOf(url: string): ConnectionOptions {
-  const u = new URL(url);
-  return {
-    host: u.hostname || '127.0.0.1',
-    port: Number(u.port || 6379),
-    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
-    ...(u.pathname.length > 1 ? { db: Number(u.pathname.slice(1)) } : {}),
-    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
-    maxRetriesPerRequest: null,
-  };
-}
-
 export interface BullMqImageJobsOptions {
   redisUrl: string;
   uploadsDir: string;
@@ -91,7 +79,7 @@ export class BullMqImageJobs implements ImageJobs {
 
   constructor(options: BullMqImageJobsOptions) {
     this.logger = options.logger;
-    const connection = connectionOf(options.redisUrl);
+    const connection = redisConnectionOptions(options.redisUrl);
     const prefix = options.prefix ?? 'pass:bull';
     this.retries = options.retries ?? DEFAULT_IMAGE_JOB_RETRIES;
     this.timeoutMs = options.timeoutMs ?? 30_000;
@@ -171,7 +159,7 @@ export function startImageWorker(options: ImageWorkerOptions): ImageWorker {
         throw error;
       }
     },
-    { connection: connectionOf(options.redisUrl), prefix: options.prefix ?? 'pass:bull', concurrency: options.concurrency ?? 2 },
+    { connection: redisConnectionOptions(options.redisUrl), prefix: options.prefix ?? 'pass:bull', concurrency: options.concurrency ?? 2 },
   );
   worker.on('completed', (job) => {
     options.onOutcome?.('completed');
@@ -197,7 +185,7 @@ async function onFailed(job: Job<ImageJobData> | undefined, error: Error, option
 export class ImageJobFailures {
   private readonly queue: Queue<ImageJobData>;
   constructor(options: { redisUrl: string; prefix?: string }) {
-    this.queue = new Queue(QUEUE, { connection: connectionOf(options.redisUrl), prefix: options.prefix ?? 'pass:bull' });
+    this.queue = new Queue(QUEUE, { connection: redisConnectionOptions(options.redisUrl), prefix: options.prefix ?? 'pass:bull' });
   }
 
   async list(limit = 50): Promise<FailedImageJobs> {

@@ -1,5 +1,6 @@
 import { Queue, Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { redisConnectionOptions } from '@pass/events/redis';
 import type { Logger } from 'pino';
 import type { EventStore, ProjectionStatus } from '@pass/events';
 import type { ReadModelStore } from '../read-models/port';
@@ -16,20 +17,6 @@ import { lagOf } from './status';
 const QUEUE = 'projection-rebuild';
 /** One rebuild at a time: a request while one is queued or running joins it. */
 const JOB_ID = 'projection-rebuild';
-
-export function redisConnection(url: string) {
-  const u = new URL(url);
-  return {
-    host: u.hostname || '127.0.0.1',
-    port: Number(u.port || 6379),
-    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
-    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
-    ...(u.pathname.length > 1 ? { db: Number(u.pathname.slice(1)) } : {}),
-    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
-    // BullMQ's blocking connections must retry forever.
-    maxRetriesPerRequest: null,
-  };
-}
 
 export interface RebuildJobsOptions {
   redisUrl: string;
@@ -63,7 +50,7 @@ export function startRebuildWorker(options: RebuildJobsOptions & { runtime: Proj
       if (state.state === 'failed') throw new Error('Rebuild failed; see the projector log');
       return state;
     },
-    { connection: redisConnection(options.redisUrl), prefix: options.prefix, concurrency: 1 },
+    { connection: redisConnectionOptions(options.redisUrl), prefix: options.prefix, concurrency: 1 },
   );
   worker.on('failed', (_job, error) => log.error({ err: error }, 'rebuild job failed'));
   worker.on('error', (error) => log.warn({ err: error }, 'rebuild worker connection problem'));
@@ -74,7 +61,7 @@ export function startRebuildWorker(options: RebuildJobsOptions & { runtime: Proj
 export function createRemoteProjectionControl(
   options: RebuildJobsOptions & { redis: Redis; readModels: ReadModelStore; eventStore: EventStore },
 ): ProjectionControl & { close(): Promise<void> } {
-  const queue = new Queue(QUEUE, { connection: redisConnection(options.redisUrl), prefix: options.prefix });
+  const queue = new Queue(QUEUE, { connection: redisConnectionOptions(options.redisUrl), prefix: options.prefix });
   const stored = async (): Promise<StoredState> => {
     const raw = await options.redis.get(options.stateKey);
     return raw ? (JSON.parse(raw) as StoredState) : { rebuild: { state: 'idle', processed: 0, total: 0, startedAt: null }, lastError: null };

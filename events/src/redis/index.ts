@@ -1,0 +1,3 @@
+/** `@pass/events/redis`: what every Redis-using service shares. */
+export * from './announcements';
+export { redisConnectionOptions } from './connection';
