@@ -4,18 +4,22 @@ import type { ErrorRequestHandler } from 'express';
 import multer from 'multer';
 import { ZodError } from 'zod';
 import { CommandRejectedByConflicts } from '../kernel/command-handler';
-import { PaymentProviderError } from '../payments/provider/port';
-import { ImageDecodeError } from '../uploads/process-image';
 
-/** An error the HTTP layer answers with a status other than 500. */
+/**
+ * An error the HTTP layer answers with a status other than 500: its status, message (the body's
+ * `error`), fields and headers are the answer. Errors of the capabilities and the platform that
+ * deserve their own answer extend it (`PaymentProviderError`, `ImageDecodeError`), so this layer
+ * knows none of them.
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly fields?: Record<string, string>,
     readonly headers: Record<string, string> = {},
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'HttpError';
   }
 }
@@ -49,10 +53,6 @@ export function toApiFailure(error: unknown): ApiFailure {
   }
   if (error instanceof EventStoreUnavailableError) {
     return { status: 503, body: { error: 'The service is temporarily unavailable, please try again' }, headers: { 'Retry-After': '5' } };
-  }
-  if (error instanceof PaymentProviderError) return { status: error.status, body: { error: error.message }, headers: {} };
-  if (error instanceof ImageDecodeError) {
-    return { status: 400, body: { error: IMAGE_MESSAGES.notImage, fields: { image: IMAGE_MESSAGES.notImage } }, headers: {} };
   }
   if (error instanceof CommandRejectedByConflicts) {
     return { status: 503, body: { error: 'The service is busy, please try again' }, headers: { 'Retry-After': '1' } };

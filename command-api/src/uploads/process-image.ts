@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve, sep } from 'node:path';
-import type { Image } from '@pass/events';
+import { IMAGE_MESSAGES, type Image } from '@pass/events';
 import sharp from 'sharp';
+import { HttpError } from '../http/errors';
 
 /** Largest side of a stored image: the sponsor cards and the certificate never show more. */
 export const MAX_IMAGE_SIDE = 1024;
@@ -11,9 +12,10 @@ const MAX_INPUT_PIXELS = 40_000_000;
 /** Where processed images wait, nobody's, until a post adopts one (card-images.ts). */
 export const INCOMING_DIR = 'incoming';
 
-export class ImageDecodeError extends Error {
+/** The bytes are no image sharp can read: answered 400 on the form's image field. */
+export class ImageDecodeError extends HttpError {
   constructor(cause: unknown) {
-    super('The image could not be read', { cause });
+    super(400, IMAGE_MESSAGES.notImage, { image: IMAGE_MESSAGES.notImage }, {}, { cause });
     this.name = 'ImageDecodeError';
   }
 }

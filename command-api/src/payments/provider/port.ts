@@ -1,4 +1,5 @@
 import type { PaymentProviderName } from '@pass/events';
+import { HttpError } from '../../http/errors';
 
 /**
  * The payment provider as the command side needs it: create an order for one of the nine
@@ -79,17 +80,19 @@ export interface PaymentProvider {
   verifyWebhook(delivery: WebhookDelivery): Promise<boolean>;
 }
 
-/** The provider could not be asked (network, outage, timeout); nothing is credited. */
-export class PaymentProviderError extends Error {
+/** The provider could not be asked (network, outage, timeout); nothing is credited. Answered with its status. */
+export class PaymentProviderError extends HttpError {
+  /** 502: the provider failed or could not be reached; 504: it did not answer in time. */
+  declare readonly status: 502 | 504;
+
   constructor(
     cause: unknown,
-    /** 502: the provider failed or could not be reached; 504: it did not answer in time. */
-    readonly status: 502 | 504 = 502,
+    status: 502 | 504 = 502,
     message = status === 504
       ? 'The payment provider did not answer in time, please try again'
       : 'The payment could not be verified, please try again',
   ) {
-    super(message, { cause });
+    super(status, message, undefined, {}, { cause });
     this.name = 'PaymentProviderError';
   }
 }
