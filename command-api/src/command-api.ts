@@ -18,7 +18,7 @@ import type { AggregateSnapshotStore } from './kernel/aggregate-snapshots';
 import { BackgroundWork } from './kernel/background';
 import { storeSyncedClock, type Clock } from './kernel/clock';
 import { CommandHandler } from './kernel/command-handler';
-import type { CommandServices } from './kernel/services';
+import type { CommandServices } from './services';
 import { MemoryMailer, type Mailer } from './mail/mailer';
 import { memberRoutes } from './members/routes';
 import { myDataRoutes } from './my-data/routes';

@@ -14,7 +14,7 @@ import {
 import { Router } from 'express';
 import { requireUser } from '../http/auth';
 import { commandContext } from '../http/context';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { resetMail } from '../mail/reset-mail';
 import { userDecider } from '../members/decider';
 import { emailDecider } from '../members/email-decider';

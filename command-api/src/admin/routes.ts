@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { authOf, requireAdmin } from '../http/auth';
 import { commandContext } from '../http/context';
 import { HttpError } from '../http/errors';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { userDecider } from '../members/decider';
 import { tooManyAdminAttemptsMessage } from '../sessions/rate-limiter';
 import { markCardChange, withdrawReplacedImage } from '../uploads/card-images';

@@ -9,7 +9,7 @@ import {
   type Principal,
   type SendChatMessageResponse,
 } from '@pass/events';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { userDecider } from '../members/decider';
 import type { UserState } from '../members/state';
 import { toUserView } from '../members/view';

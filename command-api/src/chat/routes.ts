@@ -3,7 +3,7 @@ import type { FastLaneRoute } from '@pass/events';
 import { requireMember } from '../http/auth';
 import { commandContext } from '../http/context';
 import { expressHandler } from '../http/fast-lane';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { sendChatMessage } from './actions';
 
 /** POST /api/chat-messages: one point per message, spent in the same append that records the text. */

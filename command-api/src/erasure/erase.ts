@@ -1,7 +1,7 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { streams, type CommandContext } from '@pass/events';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { userDecider } from '../members/decider';
 import { emailDecider } from '../members/email-decider';
 import { requireRegistered } from '../members/state';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { requireAdmin, requireUser } from '../http/auth';
 import { commandContext } from '../http/context';
 import { HttpError } from '../http/errors';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { userDecider } from '../members/decider';
 import { requireRegistered } from '../members/state';
 import { verifyPassword } from '../sessions/passwords';

@@ -1,5 +1,5 @@
 import { DomainError, streams, type AdViewTicketResponse, type CommandContext, type FreePointResponse, type Principal } from '@pass/events';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { userDecider } from '../members/decider';
 import { toUserView } from '../members/view';
 

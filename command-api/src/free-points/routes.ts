@@ -3,7 +3,7 @@ import type { FastLaneRoute } from '@pass/events';
 import { requireMember } from '../http/auth';
 import { commandContext } from '../http/context';
 import { expressHandler } from '../http/fast-lane';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { awardFreePoint, issueAdViewTicket } from './actions';
 
 /** POST /api/free-point/ticket and POST /api/free-point (the fast lane serves them too). */

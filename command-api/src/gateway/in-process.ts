@@ -1,7 +1,7 @@
 import type { CommandGateway, GatewayResult, Principal, RequestContext } from '@pass/events';
 import { toApiFailure } from '../http/errors';
 import type { Clock } from '../kernel/clock';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { sendChatMessage } from '../chat/actions';
 import { awardFreePoint } from '../free-points/actions';
 import { currentUser } from '../members/current-user';

@@ -1,5 +1,5 @@
 import { streams, type Principal, type UserView } from '@pass/events';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { userDecider } from './decider';
 import { requireRegistered } from './state';
 import { toUserView } from './view';

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { requireUser } from '../http/auth';
 import { commandContext } from '../http/context';
 import { HttpError } from '../http/errors';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { tooManyAttemptsMessage } from '../sessions/rate-limiter';
 import { currentUser } from './current-user';
 import { join } from './join';

@@ -1,7 +1,7 @@
 import { streams } from '@pass/events';
 import { Router } from 'express';
 import { requireUser } from '../http/auth';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { myDataExport } from './export';
 
 /** GET /api/my-data: the session's member downloads everything the site holds about them. */

@@ -5,7 +5,7 @@ import { requireUser } from '../http/auth';
 import { commandContext } from '../http/context';
 import { HttpError } from '../http/errors';
 import { CommandRejectedByConflicts, type Handled } from '../kernel/command-handler';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { userDecider } from '../members/decider';
 import type { UserState } from '../members/state';
 import { toUserView } from '../members/view';

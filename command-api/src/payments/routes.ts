@@ -10,7 +10,7 @@ import { Router } from 'express';
 import { z } from 'zod';
 import { requireUser } from '../http/auth';
 import { commandContext } from '../http/context';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { toUserView } from '../members/view';
 import { captureAndCredit, creditCapturedOrder, type Credited } from './buy-points';
 import { payPalWebhookRoute } from './webhook-route';

@@ -2,7 +2,7 @@ import express, { Router } from 'express';
 import type { Logger } from 'pino';
 import { commandContext } from '../http/context';
 import { HttpError } from '../http/errors';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { rawBodyOf } from './raw-body';
 import { handlePayPalWebhook, InvalidWebhookSignature } from './webhook';
 

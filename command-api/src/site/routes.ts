@@ -2,7 +2,7 @@ import { adViewsSchema, mainDataSchema, streams } from '@pass/events';
 import { Router } from 'express';
 import { requireAdmin } from '../http/auth';
 import { commandContext } from '../http/context';
-import type { CommandServices } from '../kernel/services';
+import type { CommandServices } from '../services';
 import { poolDecider } from '../passes/pool-decider';
 import { siteDecider } from './decider';
 

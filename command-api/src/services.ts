@@ -1,14 +1,14 @@
 import type { EventStore } from '@pass/events';
 import type { Logger } from 'pino';
-import type { Mailer } from '../mail/mailer';
-import type { PaymentProvider } from '../payments/provider/port';
-import type { ActionThrottle, LoginThrottle } from '../sessions/rate-limiter';
-import type { Sessions } from '../sessions/sessions';
-import type { ImageJobs } from '../uploads/image-jobs';
-import type { AdViewTickets } from '../free-points/ad-view-tickets';
-import type { BackgroundWork } from './background';
-import type { Clock } from './clock';
-import type { CommandHandler } from './command-handler';
+import type { Mailer } from './mail/mailer';
+import type { PaymentProvider } from './payments/provider/port';
+import type { ActionThrottle, LoginThrottle } from './sessions/rate-limiter';
+import type { Sessions } from './sessions/sessions';
+import type { ImageJobs } from './uploads/image-jobs';
+import type { AdViewTickets } from './free-points/ad-view-tickets';
+import type { BackgroundWork } from './kernel/background';
+import type { Clock } from './kernel/clock';
+import type { CommandHandler } from './kernel/command-handler';
 
 /** What the routes and the gateway share. */
 export interface CommandServices {
