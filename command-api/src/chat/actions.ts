@@ -11,9 +11,9 @@ import {
 } from '@pass/events';
 import type { CommandServices } from '../services';
 import { userDecider } from '../members/decider';
-import type { UserState } from '../members/state';
+import { RETRY_WINDOW_MESSAGES, type UserState } from '../members/state';
 import { toUserView } from '../members/view';
-import { RETRY_WINDOW_MESSAGES, chatMessageIdFor } from './retries';
+import { chatMessageIdFor } from './retries';
 
 const chatRetrySchema = z.object({
   requestId: z

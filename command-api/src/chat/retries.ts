@@ -1,14 +1,6 @@
 import { createHash } from 'node:crypto';
 
 /**
- * A chat message sent again with the same request id (its message id derives from it) within
- * the member's last this-many messages is not posted again. The chat limit (5 per 10 s) makes
- * that at least 2 minutes of sending, far beyond a retry after a lost answer (the web retries
- * within its 20 s socket timeout); ids only, so 50,000 cached members stay small.
- */
-export const RETRY_WINDOW_MESSAGES = 64;
-
-/**
  * The message id of a member's send with a client request id: the same for every retry of that
  * send, so the member decider can tell the retry from a new message. A UUID-shaped SHA-256 of
  * member and request id (one member's id cannot name another member's message).

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserEvent } from '@pass/events';
-import { RETRY_WINDOW_MESSAGES } from './retries';
+import { RETRY_WINDOW_MESSAGES } from '../members/state';
 import { claimed, memberSpec as spec, purchased, registered, t0, userId } from '../test-support/member-events';
 
 describe('user: chat', () => {

@@ -1,6 +1,5 @@
 import { assertNever, fromCents, toCents, type EventData, type UserEvent } from '@pass/events';
-import { RETRY_WINDOW_MESSAGES } from '../chat/retries';
-import type { UserState } from './state';
+import { RETRY_WINDOW_MESSAGES, type UserState } from './state';
 
 const withAdded = (set: ReadonlySet<string>, value: string) => new Set(set).add(value);
 

@@ -10,6 +10,14 @@ export interface Certificate {
   postedAt: string;
 }
 
+/**
+ * A chat message sent again with the same request id (its message id derives from it) within
+ * the member's last this-many messages is not posted again. The chat limit (5 per 10 s) makes
+ * that at least 2 minutes of sending, far beyond a retry after a lost answer (the web retries
+ * within its 20 s socket timeout); ids only, so the cached members stay small.
+ */
+export const RETRY_WINDOW_MESSAGES = 64;
+
 /** What the member aggregate decides on: one `user-{id}` stream folded by `evolveUser`. */
 export interface UserState {
   exists: boolean;
@@ -30,7 +38,7 @@ export interface UserState {
   refundedUsd: ReadonlyMap<string, number>;
   refundIds: ReadonlySet<string>;
   claimedReservations: ReadonlySet<string>;
-  /** Ids of the member's last chat messages (newest last), so a retried send posts nothing new. */
+  /** Ids of the member's last RETRY_WINDOW_MESSAGES chat messages (newest last), so a retried send posts nothing new. */
   recentChatMessageIds: readonly string[];
   certificate: Certificate | null;
   /** Reset links asked for since the last password change: SHA-256 of the secret → expiry (ISO). */
