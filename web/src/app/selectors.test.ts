@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { guestUser } from '../lib/state/session';
 import {
-  guestUser,
   selectAdminAuthorized,
   selectCertificateHref,
   selectGetPassHref,
@@ -8,8 +8,8 @@ import {
   selectIsMember,
   selectIsRegistered,
   selectJoinButtonHref,
-} from '../lib/state/session';
-import { selectFundsText, selectGlobalMessagesBadge, selectMembersText } from '../lib/state/site';
+} from '../lib/state/session-selectors';
+import { selectFundsText, selectGlobalMessagesBadge, selectMembersText } from '../lib/state/site-selectors';
 import { selectConnectedUsersText, selectDayCounter } from '../features/site-shell';
 import { rootReducer, type RootState } from './store';
 

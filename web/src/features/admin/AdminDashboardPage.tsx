@@ -10,8 +10,8 @@ import { Modal } from '../../components/Modal';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useDialog, useTitle } from '../../lib/hooks';
-import { selectAdminAuthorized } from '../../lib/state/session';
-import { selectMainData } from '../../lib/state/site';
+import { selectAdminAuthorized } from '../../lib/state/session-selectors';
+import { selectMainData } from '../../lib/state/site-selectors';
 import { adminActions } from './slice';
 
 function MainDataEditor() {

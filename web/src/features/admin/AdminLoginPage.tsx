@@ -7,7 +7,7 @@ import type { AdminLoginRequest } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
-import { selectAdminAuthorized } from '../../lib/state/session';
+import { selectAdminAuthorized } from '../../lib/state/session-selectors';
 import { adminActions } from './slice';
 
 /** /content/admin: the dashboard when authorized, else the login (Spanish UI). */

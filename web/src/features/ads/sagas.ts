@@ -5,7 +5,7 @@ import { TIMERS } from '@pass/events/kernel';
 import { networkLost } from '../../lib/networkLost';
 import type { Services } from '../../lib/services';
 import { popupActions } from '../../lib/state/popup';
-import { selectAdminAuthorized } from '../../lib/state/session';
+import { selectAdminAuthorized } from '../../lib/state/session-selectors';
 import type { RootState } from '../../lib/store-types';
 
 /**

@@ -3,7 +3,7 @@ import { PRODUCT_NAME } from '@pass/events/kernel';
 import type { RankingEntry } from '@pass/events/kernel';
 import { useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
-import { selectAdminAuthorized } from '../../lib/state/session';
+import { selectAdminAuthorized } from '../../lib/state/session-selectors';
 import { Certificate } from './Certificate';
 
 /** Any member's certificate, for the admin; the member comes in navigation state. */

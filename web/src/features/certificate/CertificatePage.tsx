@@ -3,7 +3,7 @@ import { PRODUCT_NAME } from '@pass/events/kernel';
 import { JoinRedirect } from '../../components/JoinRedirect';
 import { useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
-import { selectUser } from '../../lib/state/session';
+import { selectUser } from '../../lib/state/session-selectors';
 import { Certificate } from './Certificate';
 
 /** The member's printable pass (spec §2 /content/certificate). */

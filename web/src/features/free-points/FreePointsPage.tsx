@@ -7,7 +7,7 @@ import { formatNumber, formatSeconds } from '../../lib/format';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
 import { pageEntered, pageLeft } from '../../lib/state/page';
-import { selectHasUserOrStored, selectIsRegistered, selectPoints } from '../../lib/state/session';
+import { selectHasUserOrStored, selectIsRegistered, selectPoints } from '../../lib/state/session-selectors';
 import { OUT_OF_POINTS } from './texts';
 
 

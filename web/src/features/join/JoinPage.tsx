@@ -8,7 +8,8 @@ import { Field } from '../../components/Field';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
 import { joinReasonText } from '../../lib/joinReason';
-import { selectIsRegistered, userActions } from '../../lib/state/session';
+import { userActions } from '../../lib/state/session';
+import { selectIsRegistered } from '../../lib/state/session-selectors';
 
 /** Sign in or register (spec §2 /content/join). */
 export default function JoinPage() {

@@ -8,7 +8,7 @@ import { Modal } from '../../components/Modal';
 import { formatNumber } from '../../lib/format';
 import { useTitle } from '../../lib/hooks';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
-import { selectHasUserOrStored, selectUser } from '../../lib/state/session';
+import { selectHasUserOrStored, selectUser } from '../../lib/state/session-selectors';
 import { myDataActions, selectMyData } from './slice';
 import { lossList, MY_DATA_TEXTS as T } from './texts';
 

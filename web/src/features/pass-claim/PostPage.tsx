@@ -7,7 +7,7 @@ import { JoinRedirect } from '../../components/JoinRedirect';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
 import { pageEntered, pageLeft } from '../../lib/state/page';
-import { selectHasUserOrStored, selectUser } from '../../lib/state/session';
+import { selectHasUserOrStored, selectUser } from '../../lib/state/session-selectors';
 import { COUNTRIES } from './countries';
 import { postFormResolver, type PostFormState, type PostFormValues } from './postForm';
 import { POST_FORM_FIELDS, POST_FORM_RETURNED, postFormReturnOf } from './postFormReturn';

@@ -5,7 +5,7 @@ import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { formatNumber } from '../../lib/format';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
-import { selectHasUserOrStored } from '../../lib/state/session';
+import { selectHasUserOrStored } from '../../lib/state/session-selectors';
 import { CheckoutPanel } from './CheckoutPanel';
 import { checkoutClosed, checkoutOpened, paymentsConfigRequested, testPurchaseRequested } from './purchaseActions';
 import { PAYPAL_TEXTS } from './paypalTexts';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
-import { selectCountries } from '../../lib/state/site';
+import { selectCountries } from '../../lib/state/site-selectors';
 import { rankingActions } from './slice';
 import { Sponsors } from './Sponsors';
 import { TopMembers } from './TopMembers';

@@ -5,8 +5,9 @@ import { DownloadIcon, StarIcon } from '../../components/Icons';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
-import { selectCertificateHref, selectIsRegistered, selectUser, userActions } from '../../lib/state/session';
-import { selectAvailableText, selectTakenText } from '../../lib/state/site';
+import { userActions } from '../../lib/state/session';
+import { selectCertificateHref, selectIsRegistered, selectUser } from '../../lib/state/session-selectors';
+import { selectAvailableText, selectTakenText } from '../../lib/state/site-selectors';
 import { registryActions } from './slice';
 
 /** The registry (spec §2 /content/participants, also /content/registered). */

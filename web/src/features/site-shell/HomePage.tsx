@@ -3,8 +3,8 @@ import { Link } from 'react-router-dom';
 import { LoadingOverlay } from '../../components/LoadingOverlay';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { pageEntered, pageLeft } from '../../lib/state/page';
-import { selectGetPassHref, selectJoinButtonHref } from '../../lib/state/session';
-import { selectAvailableText, selectFundsText, selectTakenText } from '../../lib/state/site';
+import { selectGetPassHref, selectJoinButtonHref } from '../../lib/state/session-selectors';
+import { selectAvailableText, selectFundsText, selectTakenText } from '../../lib/state/site-selectors';
 import { Carousel } from './Carousel';
 
 const CERTIFICATES = [1, 2, 3, 4, 5].map((n) => ({ src: `/certificates/certificate-${n}.svg`, alt: `Sample certificate ${n}` }));

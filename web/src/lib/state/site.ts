@@ -1,7 +1,5 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ChatHistory, CountriesView, MainDataView, UpdatedMainDataPayload } from '@pass/events/kernel';
-import { formatFunds, formatNumber } from '../format';
-import type { RootState } from '../store-types';
 
 // The site's public figures (spec §1, §3 main data) that most screens show, the flag that asks
 // for them again (after a registration, claim, purchase or admin edit) and the loading overlay
@@ -105,17 +103,3 @@ const loadingSlice = createSlice({
 
 export const loadingActions = loadingSlice.actions;
 export const loadingReducer = loadingSlice.reducer;
-
-export const selectMainData = (s: RootState) => s.mainData.data;
-export const selectCountries = (s: RootState) => s.mainData.countries;
-// Strings, so components compare them by value: no memoizing needed.
-export const selectFundsText = (s: RootState) => formatFunds(s.mainData.data.fundsRaised);
-export const selectMembersText = (s: RootState) => formatNumber(s.mainData.data.members);
-export const selectAvailableText = (s: RootState) => formatNumber(s.mainData.data.available);
-export const selectTakenText = (s: RootState) => formatNumber(s.mainData.data.sold);
-
-/** "+N" when above 0 (spec §2 floating bar). */
-export const selectGlobalMessagesBadge = (s: RootState) => {
-  const n = s.mainData.data.globalMessages;
-  return n > 0 ? `+${formatNumber(n)}` : '0';
-};
