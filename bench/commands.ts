@@ -35,7 +35,7 @@ import { canConnect, dropPostgresSchema, testPostgresUrl } from '@pass/events/te
 import { createCommandApi, DEFAULT_LOGIN_LIMITS } from '@pass/command-api';
 import { CommandHandler } from '@pass/command-api';
 import { claimPasses } from '../command-api/src/passes/claim';
-import { poolDecider } from '../command-api/src/passes/pool-decider';
+import { poolDecider } from '../command-api/src/passes-pool/decider';
 import { hashPassword } from '../command-api/src/sessions/passwords';
 import { AdViewTickets } from '@pass/command-api';
 import { userDecider } from '../command-api/src/members/decider';

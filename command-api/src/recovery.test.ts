@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { streams, type CommandContext, type EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/store';
 import { CommandHandler } from './kernel/command-handler';
-import { poolDecider } from './passes/pool-decider';
+import { poolDecider } from './passes-pool/decider';
 import { RECONCILE_AFTER_MS } from './passes/reconciler';
 import type { SimulatedPaymentProvider } from './payments/provider/simulated-provider';
 import { startHarness } from './test-support/harness';

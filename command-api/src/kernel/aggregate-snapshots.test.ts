@@ -6,8 +6,8 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { streams, type EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/store';
-import { poolDecider } from '../passes/pool-decider';
-import type { PoolState } from '../passes/pool-state';
+import { poolDecider } from '../passes-pool/decider';
+import type { PoolState } from '../passes-pool/state';
 import { FileAggregateSnapshots } from './aggregate-snapshots';
 import { CommandHandler } from './command-handler';
 

@@ -2,7 +2,7 @@ import { IMAGE_MESSAGES, amountFormSchema, isSafeLink, postFieldsSchema, type Po
 import { HttpError } from '../http/errors';
 import type { UserState } from '../members/state';
 import { checkImageUpload, type UploadedFile } from '../uploads/validate-upload';
-import { freePasses, type PoolState } from './pool-state';
+import { freePasses, type PoolState } from '../passes-pool/state';
 
 export interface CertificateForm {
   fields: PostFields;

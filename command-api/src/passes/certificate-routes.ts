@@ -13,7 +13,7 @@ import { adoptImage, markCardChange, withdrawReplacedImage, type CardChange } fr
 import { removeImage } from '../uploads/process-image';
 import { checkCertificateForm, type CertificateForm } from './certificate-form';
 import { claimPasses } from './claim';
-import { poolDecider } from './pool-decider';
+import { poolDecider } from '../passes-pool/decider';
 
 const upload = multer({
   storage: multer.memoryStorage(),

@@ -7,8 +7,8 @@ import { CommandHandler } from '../kernel/command-handler';
 import { isDomainError } from '@pass/events';
 import { userDecider } from '../members/decider';
 import { claimPasses } from './claim';
-import { poolDecider } from './pool-decider';
-import { freePasses } from './pool-state';
+import { poolDecider } from '../passes-pool/decider';
+import { freePasses } from '../passes-pool/state';
 import { PassReservationReconciler, RECONCILE_AFTER_MS } from './reconciler';
 import { memberWithPoints, testContext } from '../test-support/handler-fixtures';
 

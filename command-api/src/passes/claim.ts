@@ -5,7 +5,7 @@ import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
 import { userDecider } from '../members/decider';
 import { requireRegistered, type UserState } from '../members/state';
-import { poolDecider } from './pool-decider';
+import { poolDecider } from '../passes-pool/decider';
 import { pointsShortfall } from './record-claim';
 
 export interface ClaimDeps {

@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
 import { userDecider } from '../members/decider';
-import { poolDecider } from './pool-decider';
+import { poolDecider } from '../passes-pool/decider';
 import { CLAIM_RECORD_DEADLINE_MS } from './record-claim';
 
 /**

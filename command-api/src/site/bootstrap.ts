@@ -2,7 +2,7 @@ import { streams, type CommandContext } from '@pass/events';
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
-import { poolDecider } from '../passes/pool-decider';
+import { poolDecider } from '../passes-pool/decider';
 import { siteDecider } from './decider';
 
 /** day/month/year, as the spec stores startDate (UTC, so every process agrees). */

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { requireAdmin } from '../http/auth';
 import { commandContext } from '../http/context';
 import type { CommandServices } from '../services';
-import { poolDecider } from '../passes/pool-decider';
+import { poolDecider } from '../passes-pool/decider';
 import { siteDecider } from './decider';
 
 /** The admin dashboard's site commands (spec §2 /content/admin/dashboard). */

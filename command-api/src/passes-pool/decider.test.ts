@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { deciderSpec } from '../kernel/decider-spec';
 import { fold } from '../kernel/decider';
 import type { PoolEvent } from '@pass/events';
-import { poolDecider } from './pool-decider';
-import { freePasses } from './pool-state';
+import { poolDecider } from './decider';
+import { freePasses } from './state';
 
 const spec = deciderSpec(poolDecider);
 const now = new Date('2026-01-01T10:00:00.000Z');

@@ -1,5 +1,5 @@
 import { AMOUNT_MESSAGES, DomainError, assertNever, type CommandOf, type PoolCommand, type PoolEvent } from '@pass/events';
-import { freePasses, type PoolState } from './pool-state';
+import { freePasses, type PoolState } from './state';
 
 const NONE_LEFT = 'There are no passes left right now';
 

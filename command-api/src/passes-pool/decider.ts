@@ -1,7 +1,7 @@
 import { isEventOf, type PoolCommand, type PoolEvent } from '@pass/events';
 import type { Decider } from '../kernel/decider';
-import { decidePool } from './pool-decide';
-import { evolvePool, initialPoolState, type PoolState, type Reservation } from './pool-state';
+import { decidePool } from './decide';
+import { evolvePool, initialPoolState, type PoolState, type Reservation } from './state';
 
 export const poolDecider: Decider<PoolCommand, PoolState, PoolEvent> = {
   name: 'passes-pool',
