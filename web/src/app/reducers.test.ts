@@ -7,7 +7,7 @@ import { adminActions } from '../features/admin';
 import { CHAT_KEEP, chatActions } from '../features/chat';
 import { checkActions, checksecondsActions } from '../features/free-points';
 import { registryActions } from '../features/registry';
-import { connectedUsersActions, globalPostActions, sidebarActions } from '../features/site-shell';
+import { connectedUsersActions, globalPostActions, sidebarActions } from '../features/page-frame';
 import { sampleMainData, sampleUser } from '../testing/fakeServices';
 import { rootReducer } from './store';
 

@@ -13,7 +13,7 @@ import { passClaimSaga } from '../features/pass-claim';
 import { purchaseSaga } from '../features/points-purchase';
 import { rankingSaga } from '../features/ranking';
 import { registrySaga } from '../features/registry';
-import { siteShellSagas } from '../features/site-shell';
+import { pageFrameSagas } from '../features/page-frame';
 
 /** One failing watcher must not take the others down: each is spawned and logged if it dies. */
 function* isolated(saga: FeatureSaga, s: Services, live: LiveSocket): SagaIterator {
@@ -25,10 +25,10 @@ function* isolated(saga: FeatureSaga, s: Services, live: LiveSocket): SagaIterat
 }
 
 export function* rootSaga(s: Services): SagaIterator {
-  // One live connection for the whole app: the site shell runs it, chat and free points send over it.
+  // One live connection for the whole app: the page frame runs it, chat and free points send over it.
   const live = s.createSocket();
   const sagas: FeatureSaga[] = [
-    ...siteShellSagas,
+    ...pageFrameSagas,
     joinSaga,
     chatSaga,
     freePointsSaga,

@@ -11,7 +11,7 @@ import { loadAmountPage, loadPostPage } from '../features/pass-claim';
 import { loadPointsPage } from '../features/points-purchase';
 import { RankingSections } from '../features/ranking';
 import { loadParticipantsPage } from '../features/registry';
-import { HomePage, loadAboutPage } from '../features/site-shell';
+import { HomePage, loadAboutPage } from '../features/page-frame';
 import { RootLayout } from './routes/RootLayout';
 
 /** Everything under /content loads on demand, so `/` ships only what it shows. */

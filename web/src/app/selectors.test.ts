@@ -10,7 +10,7 @@ import {
   selectJoinButtonHref,
 } from '../lib/state/session-selectors';
 import { selectFundsText, selectGlobalMessagesBadge, selectMembersText } from '../lib/state/site-selectors';
-import { selectConnectedUsersText, selectDayCounter } from '../features/site-shell';
+import { selectConnectedUsersText, selectDayCounter } from '../features/page-frame';
 import { rootReducer, type RootState } from './store';
 
 const base = rootReducer(undefined, { type: '@@init' });

@@ -13,7 +13,7 @@ import { checkReducer, checksecondsReducer } from '../features/free-points';
 import { NON_SERIALIZABLE_PURCHASE_ACTIONS, purchaseReducer } from '../features/points-purchase';
 import { rankingReducer } from '../features/ranking';
 import { registryReducer } from '../features/registry';
-import { connectedUsersReducer, globalPostReducer, sidebarReducer } from '../features/site-shell';
+import { connectedUsersReducer, globalPostReducer, sidebarReducer } from '../features/page-frame';
 import { rootSaga } from './rootSaga';
 
 export type { AppDispatch, RootState };

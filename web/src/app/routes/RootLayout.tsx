@@ -2,17 +2,17 @@ import { lazy, Suspense } from 'react';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { AdBlockNoticeContainer, AdsPopupContainer } from '../../features/ads';
 import { chatActions, loadChatPanel, selectChatOpen } from '../../features/chat';
-import { SiteLayout } from '../../features/site-shell';
+import { PageFrameLayout } from '../../features/page-frame';
 
 // The chat needs the form rules (zod); it loads when first opened.
 const ChatPanel = lazy(loadChatPanel);
 
-/** The root route: the site shell, with the chat and the ads in their places. */
+/** The root route: the page frame, with the chat and the ads in their places. */
 export function RootLayout() {
   const dispatch = useAppDispatch();
   const chatOpen = useAppSelector(selectChatOpen);
   return (
-    <SiteLayout
+    <PageFrameLayout
       chatOpen={chatOpen}
       onChatToggle={() => dispatch(chatActions.chatToggled())}
       chatPanel={

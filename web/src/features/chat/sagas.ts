@@ -20,7 +20,7 @@ function chatChannel(socket: LiveSocket): EventChannel<ChatEvent> {
   return eventChannel<ChatEvent>((emit) => {
     socket.on('chatMessage', (message) => emit({ kind: 'message', message }));
     socket.on('chatMessages', (history) => emit({ kind: 'history', history }));
-    // The site shell's live connection closes the socket.
+    // The page frame's live connection closes the socket.
     return () => {};
   });
 }
@@ -132,7 +132,7 @@ function* fetchChatHistory(s: Services): SagaIterator {
 export function* chatSaga(s: Services, socket: LiveSocket): SagaIterator {
   const channel: EventChannel<ChatEvent> = yield call(chatChannel, socket);
   yield takeEvery(chatActions.sendRequested.type, sendChat, s, socket);
-  // Asked first on every connect (getChatMessages), before the site shell's own requests.
+  // Asked first on every connect (getChatMessages), before the page frame's own requests.
   yield takeEvery(liveConnected.type, () => socket.emit('getChatMessages'));
   yield fork(fetchChatHistory, s);
   try {

@@ -2,7 +2,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { TIMERS } from '@pass/events/kernel';
 
 // The spec's popup state (§3): the ads popup and the ad checks (features/ads), the cookie
-// acceptance (the site shell's notice), whether ads may show at all (false for admins,
+// acceptance (the page frame's notice), whether ads may show at all (false for admins,
 // features/admin) and the free-points page's banner check (features/free-points).
 
 export interface PopupState {

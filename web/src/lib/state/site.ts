@@ -3,7 +3,7 @@ import type { ChatHistory, CountriesView, MainDataView, UpdatedMainDataPayload }
 
 // The site's public figures (spec §1, §3 main data) that most screens show, the flag that asks
 // for them again (after a registration, claim, purchase or admin edit) and the loading overlay
-// (shown at start until they arrive, and while a purchase is registered). The site shell loads
+// (shown at start until they arrive, and while a purchase is registered). The page frame loads
 // them; any capability may ask for a refresh.
 
 /**

@@ -34,7 +34,7 @@ function useHashScroll() {
 }
 
 /** What other capabilities put into the shell (app/routes/RootLayout.tsx fills these). */
-export interface SiteLayoutProps {
+export interface PageFrameLayoutProps {
   /** The floating bar's chat toggle. */
   chatOpen: boolean;
   onChatToggle: () => void;
@@ -47,7 +47,7 @@ export interface SiteLayoutProps {
 }
 
 /** Every screen's frame (spec §2 common navigation): navigation, side menu, footer, floating bar, toasts. */
-export function SiteLayout({ chatOpen, onChatToggle, chatPanel, adBlockNotice, adsPopup }: SiteLayoutProps) {
+export function PageFrameLayout({ chatOpen, onChatToggle, chatPanel, adBlockNotice, adsPopup }: PageFrameLayoutProps) {
   const dispatch = useAppDispatch();
   const now = useNow();
   useHashScroll();

@@ -44,7 +44,7 @@ function* refreshMainData(s: Services, action: ReturnType<typeof updateMainDataA
   yield put(updateMainDataActions.updateMainDataSet(false));
 }
 
-/** Start (spec §2 home): main data and the loading overlay, the welcome toast; later refreshes on request. */
+/** Start (spec §2 home): the site's figures (main data) and the loading overlay, the welcome toast; later refreshes on request. */
 export function* siteSaga(s: Services): SagaIterator {
   yield fork(loadingOverlay);
   yield fork(welcomeToast, s);

@@ -1,13 +1,13 @@
-// The site shell (spec §2 common navigation, home, about; §1 cookie notice; §4 live events):
+// The page frame (spec §2 common navigation, home, about; §1 cookie notice; §4 live events):
 // the frame every screen shares and the live connection. What app/ composes:
 import { cookieSaga, globalPostSaga, siteSaga } from './sagas';
 import { liveSaga } from './liveSaga';
 
-export { SiteLayout, type SiteLayoutProps } from './SiteLayout';
+export { PageFrameLayout, type PageFrameLayoutProps } from './PageFrameLayout';
 export { HomePage } from './HomePage';
 export const loadAboutPage = () => import('./AboutPage');
 export { sidebarActions, sidebarReducer } from './sidebarSlice';
 export { connectedUsersActions, connectedUsersReducer } from './connectedUsersSlice';
 export { globalPostActions, globalPostReducer } from './globalPostSlice';
-export const siteShellSagas = [siteSaga, liveSaga, globalPostSaga, cookieSaga];
+export const pageFrameSagas = [siteSaga, liveSaga, globalPostSaga, cookieSaga];
 export { selectConnectedUsersText, selectDayCounter } from './selectors';
