@@ -8,6 +8,7 @@
  *
  * A module exports `run(): Promise<{ title, markdown }>`; its markdown names the command that
  * reproduces it and puts each figure's limit beside it. Add a module to `modules` below.
+ * The notes written by hand above the sections are kept by every run (`keptNotes`).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -81,6 +82,18 @@ function existingSections(): Map<string, string> {
   }
   return kept;
 }
+/**
+ * The hand-written notes above the sections (the current figures at a glance, what they mean),
+ * between `<!-- notes` and `<!-- /notes -->`: every run keeps them as they are.
+ */
+function keptNotes(): string {
+  if (!existsSync(file)) return '';
+  const text = readFileSync(file, 'utf8');
+  const start = text.indexOf('<!-- notes');
+  const end = start < 0 ? -1 : text.indexOf('<!-- /notes -->', start);
+  return end < 0 ? '' : `${text.slice(start, end + '<!-- /notes -->'.length)}\n\n`;
+}
+const notes = only.length && !update ? '' : keptNotes();
 const all = update ? new Map([...existingSections(), ...sections]) : sections;
 const body = modules
   .filter((m) => all.has(m.name))
@@ -93,7 +106,7 @@ Written by \`npm run bench\` (${update ? `last --update run: ${only.join(', ')}`
 Each section names the command that reproduces it and when it was measured. The machine is
 shared, so figures move between runs; the limits are the targets from the issues.
 
-${body}`;
+${notes}${body}`;
 
 if (only.length && !update) {
   process.stdout.write(document);
