@@ -7,7 +7,8 @@ export { WatchedCheckpoints, readCheckpoint, type CheckpointOf } from './read-mo
 export { deleteKeysUnder, type RedisConnection } from './read-models/redis-admin';
 export { parseQuery, displayDate, wordTokens, rowHasWordsStarting } from './read-models/search';
 export { toMainDataView, toCountriesView, readUpdatedMainData } from './read-models/views';
-export { projectBatch, UNPROJECTED_TYPES, type PositionedEvent, type LiveNotice } from './projections/batch';
+export { projectBatch, UNPROJECTED_TYPES } from './projections/batch';
+export type { PositionedEvent, LiveNotice } from './projections/types';
 export { projectInto, toPositioned } from './projections/apply';
 export { broadcastPublisher, redisEmitterPublisher, liveEventsFor, type LiveEvent, type LivePublisher, type Broadcaster } from './live/publisher';
 export { createProjector, type Projector, type ProjectorDeps, type ProjectorHealth, type ProjectorStatus } from './projector';

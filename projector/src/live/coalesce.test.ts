@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHAT_PANEL_MESSAGES, type ChatMessageView, type GlobalPostView } from '@pass/events';
-import type { LiveNotice } from '../projections/batch';
+import type { LiveNotice } from '../projections/types';
 import type { MainRecord } from '../read-models/types';
 import { LiveBacklog } from './coalesce';
 

@@ -1,5 +1,5 @@
 import { CHAT_PANEL_MESSAGES } from '@pass/events';
-import type { LiveNotice } from '../projections/batch';
+import type { LiveNotice } from '../projections/types';
 
 /**
  * Live notices of batches stored while the projector is behind, waiting to be pushed as one.

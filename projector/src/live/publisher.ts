@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { Emitter } from '@socket.io/redis-emitter';
 import { CHAT_PANEL_MESSAGES, type ServerToClientEvents } from '@pass/events';
-import type { LiveNotice } from '../projections/batch';
+import type { LiveNotice } from '../projections/types';
 import type { Keyspace } from '../read-models/port';
 import type { CountriesRecord } from '../read-models/types';
 import { updatedMainData } from '../read-models/views';

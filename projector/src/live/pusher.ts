@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { LiveNotice } from '../projections/batch';
+import type { LiveNotice } from '../projections/types';
 import type { Keyspace } from '../read-models/port';
 import type { CountriesRecord } from '../read-models/types';
 import { readTopCountries } from '../read-models/views';

@@ -1,6 +1,7 @@
 import { toCurrentEvent, type RecordedEvent } from '@pass/events';
 import type { Keyspace } from '../read-models/port';
-import { projectBatch, type PositionedEvent, type ProjectedBatch } from './batch';
+import { projectBatch } from './batch';
+import type { PositionedEvent, ProjectedBatch } from './types';
 import { usersOf } from './users';
 
 /** Thrown when an apply found the keyspace's checkpoint moved (another writer, or Redis lost it). */

@@ -1,52 +1,14 @@
-import {
-  comparePositions,
-  eventTypes,
-  positionFromString,
-  positionToString,
-  type ChatMessageView,
-  type DomainEvent,
-  type EventType,
-  type GlobalPosition,
-  type GlobalPostView,
-} from '@pass/events';
-import type { BatchSnapshot, MainRecord, ReadModelWrite, WriteBatch } from '../read-models/types';
+import { comparePositions, eventTypes, positionFromString, positionToString, type DomainEvent, type EventType } from '@pass/events';
+import type { BatchSnapshot, ReadModelWrite } from '../read-models/types';
 import { chat } from './chat';
 import { countries } from './countries';
 import { globalPosts } from './global-posts';
 import { mainData } from './main-data';
 import type { AnyProjection } from './projection';
 import { ranking } from './ranking';
+import type { PositionedEvent, ProjectedBatch } from './types';
 import { sameRow, users } from './users';
 import { WorkingCopy } from './working-copy';
-
-export interface PositionedEvent {
-  position: GlobalPosition;
-  event: DomainEvent;
-  /**
-   * Its personal fields were left sealed: a chat line its catch-up batch takes out of the history
-   * (chatLinesLeavingHistory), counted but never stored.
-   */
-  sealed?: true;
-}
-
-/** What changed in a batch that connected browsers should hear about once it is stored. */
-export type LiveNotice =
-  /**
-   * The figures changed: `main` is the record as the batch stored it, so the broadcast needs no
-   * read of it; the countries are read again only when `countriesChanged` (LivePusher).
-   */
-  | { kind: 'mainData'; main: MainRecord; countriesChanged: boolean }
-  | { kind: 'globalMember' | 'globalMessage'; post: GlobalPostView }
-  | { kind: 'chatMessage'; message: ChatMessageView }
-  | { kind: 'chatCleared' };
-
-export interface ProjectedBatch {
-  /** null when every event was already projected (a re-delivery). */
-  batch: WriteBatch | null;
-  live: LiveNotice[];
-  /** Events actually projected (re-delivered ones excluded). */
-  applied: number;
-}
 
 /**
  * Every read model, in the order each event, each changed row and the final writes reach them:

@@ -11,7 +11,7 @@ import type { Keyspace } from '../read-models/port';
 import { generateEvents } from '../test-support/generate-events';
 import { ANA, BOB, positioned, recordedDay } from '../test-support/recorded-events';
 import { projectInto } from './apply';
-import type { PositionedEvent } from './batch';
+import type { PositionedEvent } from './types';
 
 const erased: DomainEvent = { type: 'MemberErased', data: { userId: BOB, requestedBy: 'member', erasedAt: '2026-11-03T12:00:00.000Z' } };
 // Bob chats once more after the chat was cleared, so the history holds a line of his to drop.

@@ -4,7 +4,8 @@ import { createMemoryReadModels } from '../read-models/memory';
 import { rankKey } from '../read-models/search';
 import type { UserRow } from '../read-models/types';
 import { projectInto } from './apply';
-import { projectBatch, UNPROJECTED_TYPES, type PositionedEvent } from './batch';
+import { projectBatch, UNPROJECTED_TYPES } from './batch';
+import type { PositionedEvent } from './types';
 import { ANA, BOB, CY, positioned, recordedDay } from '../test-support/recorded-events';
 
 const t = (minute: number) => new Date(Date.UTC(2026, 10, 3, 9, minute)).toISOString();

@@ -1,7 +1,7 @@
 import { assertNever, isEventOf, normalizeEmail, roundCents, STREAM_EVENT_TYPES, type DomainEventOf, type UserEvent } from '@pass/events';
 import { rankKey } from '../read-models/search';
 import type { UserRow } from '../read-models/types';
-import type { PositionedEvent } from './batch';
+import type { PositionedEvent } from './types';
 import { projection } from './projection';
 
 const isUserEvent = isEventOf('user');

@@ -1,6 +1,6 @@
 import type { DomainEvent, GlobalPostView } from '@pass/events';
 import { copyRow, type BatchSnapshot, type MainRecord, type ReadModelWrite, type UserRow } from '../read-models/types';
-import type { LiveNotice } from './batch';
+import type { LiveNotice } from './types';
 
 const NONE_SEALED: ReadonlySet<DomainEvent> = new Set();
 

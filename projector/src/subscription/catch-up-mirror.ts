@@ -2,7 +2,8 @@ import type { GlobalPostView } from '@pass/events';
 import type { Keyspace } from '../read-models/port';
 import type { BatchSnapshot, IndexState, MainRecord, UserRow, WriteBatch } from '../read-models/types';
 import { ConcurrentProjectionError, ReadModelsChangedError } from '../projections/apply';
-import { projectBatch, type PositionedEvent, type ProjectedBatch } from '../projections/batch';
+import { projectBatch } from '../projections/batch';
+import type { PositionedEvent, ProjectedBatch } from '../projections/types';
 import { compareByUserScore, indexWrites } from '../projections/ranking';
 import { usersOf } from '../projections/users';
 

@@ -1,6 +1,6 @@
 import type { PushMode } from '../live/pusher';
 import { ConcurrentProjectionError } from '../projections/apply';
-import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections/batch';
+import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections/types';
 import { CatchUpMirror } from './catch-up-mirror';
 import type { Keyspace } from '../read-models/port';
 import type { IndexState } from '../read-models/types';

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '@pass/events';
-import type { PositionedEvent } from '../projections/batch';
+import type { PositionedEvent } from '../projections/types';
 import { chatLinesLeavingHistory } from '../projections/chat';
 
 /**

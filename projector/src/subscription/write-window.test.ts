@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEvent } from '@pass/events';
 import { projectInto } from '../projections/apply';
-import type { PositionedEvent, ProjectedBatch } from '../projections/batch';
+import type { PositionedEvent, ProjectedBatch } from '../projections/types';
 import { createMemoryReadModels } from '../read-models/memory';
 import type { ReadModelWrite } from '../read-models/types';
 import { chattySite } from '../test-support/chat-site';

@@ -1,4 +1,4 @@
-import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections/batch';
+import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections/types';
 import { HistoryLines } from '../projections/chat';
 import type { ReadModelWrite, WriteBatch } from '../read-models/types';
 

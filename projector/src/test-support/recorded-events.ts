@@ -1,5 +1,5 @@
 import type { DomainEvent, GlobalPosition } from '@pass/events';
-import type { PositionedEvent } from '../projections/batch';
+import type { PositionedEvent } from '../projections/types';
 
 /**
  * A recorded day of the site, in store order, for projection tests: three members join, earn
