@@ -8,10 +8,11 @@ import { parseUntilInvalid, projectInto } from './projections/apply';
 import { UNPROJECTED_TYPES } from './projections/batch';
 import type { LiveNotice, PositionedEvent } from './projections/types';
 import type { Keyspace, ReadModelStore } from './read-models/port';
-import { LAG_SCAN_LIMIT, lagOf } from './rebuild/status';
 import type { WindowSize } from './subscription/write-window';
 import { CatchUpPipeline } from './subscription/catch-up-pipeline';
 import { CHECK_INTERVAL_MS, CheckpointWatch } from './subscription/checkpoint-watch';
+import type { ProjectorHealth } from './subscription/health';
+import { LAG_SCAN_LIMIT, lagOf } from './subscription/lag';
 import { ProjectorProgress } from './subscription/progress';
 import { RetryBackoff } from './subscription/retry';
 import { SealedLines } from './subscription/sealed-lines';
@@ -52,19 +53,6 @@ export interface ProjectorStatus {
   lagSeconds: number;
   eventsProjected: number;
   lastError: string | null;
-}
-
-/** What a projector knows about itself without asking the store: cheap enough for every heartbeat. */
-export interface ProjectorHealth {
-  keyspace: string;
-  running: boolean;
-  caughtUp: boolean;
-  position: string;
-  eventsProjected: number;
-  /** The error the subscription is retrying after; null once a batch is stored again. */
-  lastError: string | null;
-  /** The last error ever seen (ISO time), kept after recovery. */
-  lastFailure: { message: string; at: string } | null;
 }
 
 export interface Projector {

@@ -4,9 +4,9 @@ import { redisConnectionOptions } from '@pass/events/redis';
 import type { Logger } from 'pino';
 import type { EventStore, ProjectionStatus } from '@pass/events';
 import type { ReadModelStore } from '../read-models/port';
+import { lagOf } from '../subscription/lag';
 import type { ProjectionControl } from './control';
 import type { ProjectionRuntime, RebuildState } from './runtime';
-import { lagOf } from './status';
 
 /**
  * Distributed mode: query-api asks for a rebuild by queueing a BullMQ job; the projector

@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import { Gauge, type Registry } from 'prom-client';
-import type { ProjectorHealth } from '../projector';
+import type { ProjectorHealth } from './health';
 
 /** What the projector process stores in Redis on every beat. */
 export interface Heartbeat extends ProjectorHealth {
