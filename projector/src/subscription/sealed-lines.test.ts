@@ -5,7 +5,7 @@ import { EncryptingEventStore, MemoryKeyStore } from '@pass/events/personal-data
 import { openPgliteEventStore, type SqlEventStore } from '@pass/events/store';
 import { projectInto } from '../projections/apply';
 import { projectBatch } from '../projections/batch';
-import { chatLinesLeavingHistory } from '../projections/chat';
+import { chatLinesLeavingHistory } from '../projections/chat-history';
 import { createProjector, type Projector } from '../projector';
 import { createMemoryReadModels } from '../read-models/memory';
 import { emptyMain } from '../read-models/types';

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@pass/events';
 import type { PositionedEvent } from '../projections/types';
-import { chatLinesLeavingHistory } from '../projections/chat';
+import { chatLinesLeavingHistory } from '../projections/chat-history';
 
 /**
  * The chat lines a catch-up leaves sealed: a batch that takes a line out of the history again

@@ -1,5 +1,5 @@
 import type { LiveNotice, PositionedEvent, ProjectedBatch } from '../projections/types';
-import { HistoryLines } from '../projections/chat';
+import { HistoryLines } from '../projections/chat-history';
 import type { ReadModelWrite, WriteBatch } from '../read-models/types';
 
 /** How large a window grows before it is stored: events read, or writes kept. */
