@@ -26,7 +26,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { eventSchemaVersions, type DomainEvent } from '@pass/events';
-import { setupSchema } from '../events/src/event-store/sql';
+import { setupSchema } from '../events/src/event-store/sql/schema';
 import { metricValue, spawnStandalone, type SpawnedService } from '@pass/infra/test-support';
 import { streamOf } from '@pass/projector/test-support';
 import { generateEvents } from '@pass/projector/test-support';

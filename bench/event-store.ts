@@ -16,7 +16,8 @@ import { pathToFileURL } from 'node:url';
 import type { EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/store';
 import { openPostgresEventStore } from '@pass/events/store';
-import type { SqlClient, SqlEventStore } from '../events/src/event-store/sql';
+import type { SqlClient } from '../events/src/event-store/sql/client';
+import type { SqlEventStore } from '../events/src/event-store/sql/store';
 import { canConnect, dropPostgresSchema, testPostgresUrl } from '@pass/events/test-support';
 
 export const COMMAND = 'node --import tsx bench/event-store.ts';

@@ -4,7 +4,8 @@
  * back by the driver and dropped, nothing done per row. The rebuild and cold-start benches print
  * their figure beside it, measured in the same run.
  */
-import { allReads, quoteIdent } from '../events/src/event-store/sql';
+import { quoteIdent } from '../events/src/event-store/sql/identifiers';
+import { allReads } from '../events/src/event-store/sql/read-sql';
 
 /** Rows per page of the read floor, as issue 22 defines it. */
 export const FLOOR_PAGE = 10_000;

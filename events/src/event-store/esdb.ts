@@ -43,7 +43,7 @@ import {
   type SubscribeToAllOptions,
   type Subscription,
 } from './port';
-import type { EventStoreLogger } from './sql';
+import type { EventStoreLogger } from './sql/client';
 
 /**
  * EventStoreDB / KurrentDB adapter of the EventStore port, over `@eventstore/db-client` v6 (gRPC).

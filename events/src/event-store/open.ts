@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import type { EventStore } from './port';
-import type { EventStoreLogger } from './sql';
+import type { EventStoreLogger } from './sql/client';
 
 import { openPgliteEventStore } from './pglite';
 import { openPostgresEventStore } from './postgres';

@@ -18,7 +18,9 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { EventStoreUnavailableError } from './port';
-import { SqlEventStore, setupSchema, type EventStoreLogger, type SqlClient } from './sql';
+import type { EventStoreLogger, SqlClient } from './sql/client';
+import { setupSchema } from './sql/schema';
+import { SqlEventStore } from './sql/store';
 
 export interface PgliteEventStoreOptions {
   /** Directory holding the database; created when missing. Undefined: in memory (tests). */

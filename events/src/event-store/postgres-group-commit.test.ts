@@ -12,7 +12,9 @@ import { newEvent, record } from '../test-support/event-store-contract';
 import { eventually } from '../test-support/eventually';
 import { WrongExpectedRevisionError, type AppendResult } from './port';
 import { openPostgresEventStore } from './postgres';
-import { DuplicateEventIdError, type EventStoreLogger, type SqlEventStore } from './sql';
+import type { EventStoreLogger } from './sql/client';
+import { DuplicateEventIdError } from './sql/errors';
+import type { SqlEventStore } from './sql/store';
 
 const url = testPostgresUrl();
 const reachable = await requireService('PostgreSQL group commit', url, 5432);

@@ -6,7 +6,7 @@ import { describeEventStoreContract, newEvent, record } from '../test-support/ev
 import { eventually } from '../test-support/eventually';
 import { EventStoreUnavailableError, START, comparePositions, type RecordedEvent } from './port';
 import { openPostgresEventStore } from './postgres';
-import { SqlEventStore } from './sql';
+import { SqlEventStore } from './sql/store';
 import { describeSqlEventStoreSpecifics } from '../test-support/sql-event-store-contract';
 
 const url = testPostgresUrl();

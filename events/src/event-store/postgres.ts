@@ -16,7 +16,11 @@ import { isAscii } from 'node:buffer';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { EventStoreUnavailableError } from './port';
-import { SqlEventStore, assertSchemaName, isConnectionFailure, setupSchema, type EventStoreLogger, type SqlClient } from './sql';
+import type { EventStoreLogger, SqlClient } from './sql/client';
+import { isConnectionFailure } from './sql/errors';
+import { assertSchemaName } from './sql/identifiers';
+import { setupSchema } from './sql/schema';
+import { SqlEventStore } from './sql/store';
 
 export interface PostgresEventStoreOptions {
   connectionString: string;

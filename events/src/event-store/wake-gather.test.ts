@@ -10,7 +10,7 @@ import { newEvent } from '../test-support/event-store-contract';
 import { eventually } from '../test-support/eventually';
 import type { RecordedEvent } from './port';
 import { openPostgresEventStore } from './postgres';
-import type { SqlEventStore } from './sql';
+import type { SqlEventStore } from './sql/store';
 
 const url = testPostgresUrl();
 const reachable = await requireService('PostgreSQL wake gathering', url, 5432);

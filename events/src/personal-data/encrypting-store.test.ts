@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPgliteEventStore } from '../event-store/pglite';
 import { openPostgresEventStore } from '../event-store/postgres';
 import { START, type EventStore, type NewEvent, type RecordedEvent } from '../event-store/port';
-import type { SqlEventStore } from '../event-store/sql';
+import type { SqlEventStore } from '../event-store/sql/store';
 import { describeEventStoreContract } from '../test-support/event-store-contract';
 import { eventually } from '../test-support/eventually';
 import { dropPostgresSchema, requireService, testPostgresUrl } from '../test-support/services';

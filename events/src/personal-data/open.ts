@@ -8,7 +8,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { openEventStore, type OpenEventStoreOptions } from '../event-store/open';
 import type { EventStore } from '../event-store/port';
-import { SqlEventStore } from '../event-store/sql';
+import { SqlEventStore } from '../event-store/sql/store';
 import { EncryptingEventStore } from './encrypting-store';
 import { FileKeyStore } from './file-key-store';
 import { CachedKeyStore, MemoryKeyStore, type KeyStore } from './key-store';

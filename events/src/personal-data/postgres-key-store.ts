@@ -7,7 +7,8 @@
  */
 import { KEY_BYTES, newKey } from './cipher';
 import type { KeysForOptions, KeyStore } from './key-store';
-import { quoteIdent, type SqlClient } from '../event-store/sql';
+import type { SqlClient } from '../event-store/sql/client';
+import { quoteIdent } from '../event-store/sql/identifiers';
 
 export function memberKeysSql(schema: string): string {
   return `CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.member_keys (

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEvent, type ContractHarness } from './event-store-contract';
 import { EventStoreUnavailableError, WrongExpectedRevisionError, type EventStore, type RecordedEvent } from '../event-store/port';
 import { eventually } from './eventually';
-import { DuplicateEventIdError, SqlEventStore } from '../event-store/sql';
+import { DuplicateEventIdError } from '../event-store/sql/errors';
+import { SqlEventStore } from '../event-store/sql/store';
 
 export function describeSqlEventStoreSpecifics(name: string, makeHarness: () => Promise<ContractHarness>, options: { skip?: boolean } = {}): void {
   describe.skipIf(options.skip === true)(`SQL event store: ${name}`, () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newEvent } from '../test-support/event-store-contract';
-import { openPgliteEventStore } from './pglite';
-import { WrongExpectedRevisionError } from './port';
-import { EXPECT, SingleWriterAppends, expectationHolds } from './single-writer';
-import type { SqlEventStore } from './sql';
+import { newEvent } from '../../test-support/event-store-contract';
+import { openPgliteEventStore } from '../pglite';
+import { WrongExpectedRevisionError } from '../port';
+import { EXPECT } from './expected-revision';
+import { SingleWriterAppends, expectationHolds } from './single-writer';
+import type { SqlEventStore } from './store';
 
 // The embedded store's own append path (one writer, revisions in memory); the shared contract
 // suite covers the rest of its behaviour.

@@ -16,7 +16,7 @@
  * Deadlocks between batches of several processes: a batch locks its stream rows in one order
  * (stream id, byte order), so two batches never wait for each other in a cycle.
  */
-import type { NewEvent } from './port';
+import type { NewEvent } from '../port';
 
 /** An append as the queue carries it; `expected` is the append functions' bigint code. */
 export interface QueuedAppend {

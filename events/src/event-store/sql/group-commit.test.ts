@@ -4,7 +4,7 @@
  * postgres-group-commit.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
-import { newEvent } from '../test-support/event-store-contract';
+import { newEvent } from '../../test-support/event-store-contract';
 import { GroupCommit, type GroupOutcome, type QueuedAppend } from './group-commit';
 
 class Unreachable extends Error {}

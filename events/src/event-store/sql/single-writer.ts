@@ -12,11 +12,9 @@
  * The revisions are a bounded cache filled from the events table (`max(revision)` is one index
  * probe), so a million streams do not stay in memory.
  */
-import type { NewEvent } from './port';
-import type { SqlClient } from './sql';
-
-/** Expected revision codes, as `append_event` takes them. */
-export const EXPECT = { noStream: -1, any: -2, streamExists: -3 } as const;
+import type { NewEvent } from '../port';
+import type { SqlClient } from './client';
+import { EXPECT } from './expected-revision';
 
 /** An append the queue refused: the expectation did not hold (ES409) or the insert failed. */
 export type AppendOutcome = { result: string } | { error: unknown } | { refused: number };
