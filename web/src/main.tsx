@@ -2,7 +2,7 @@
 // parsers when a schema is created, so this must run before any module that creates one.
 import '@pass/events/zod-jitless';
 import { pageShown, preloadBootChunks } from './app/boot/chunks';
-import { nextTask } from './lib/nextTask';
+import { nextTask } from './lib/next-task';
 import './styles.css';
 
 /**

@@ -1,5 +1,5 @@
 import { matchRoutes, type RouteObject } from 'react-router-dom';
-import { PRERENDERED_PATH_ATTRIBUTE } from './prerenderedPages';
+import { PRERENDERED_PATH_ATTRIBUTE } from './prerendered-pages';
 
 /** True when #root holds build-time markup of this very URL (another path's is thrown away). */
 export function holdsMarkupOf(container: HTMLElement, pathname: string): boolean {

@@ -3,7 +3,7 @@ import { hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { makeHarness } from '../testing/fakeServices';
+import { makeHarness } from '../testing/fake-services';
 import { holdsMarkupOf, resolveLazyRoutes } from './hydration';
 import { PRERENDERED_PAGES, PRERENDERED_PATH_ATTRIBUTE, renderPage } from './prerender';
 import { createAppRouter, routes } from './router';

@@ -8,7 +8,7 @@ import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'r
 import { routes } from './router';
 import { guestState, rootReducer } from './store';
 
-export { PRERENDERED_PAGES, PRERENDERED_PATH_ATTRIBUTE } from './prerenderedPages';
+export { PRERENDERED_PAGES, PRERENDERED_PATH_ATTRIBUTE } from './prerendered-pages';
 
 /**
  * `path` as HTML: `body`, the markup of #root, as the first client render (hydration) produces it;

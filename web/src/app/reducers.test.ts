@@ -8,7 +8,7 @@ import { CHAT_KEEP, chatActions } from '../features/chat';
 import { checkActions, checksecondsActions } from '../features/free-points';
 import { registryActions } from '../features/registry';
 import { connectedUsersActions, globalPostActions, sidebarActions } from '../features/page-frame';
-import { sampleMainData, sampleUser } from '../testing/fakeServices';
+import { sampleMainData, sampleUser } from '../testing/fake-services';
 import { rootReducer } from './store';
 
 const init = () => rootReducer(undefined, { type: '@@init' });

@@ -2,10 +2,10 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { Provider } from 'react-redux';
 import { RouterProvider } from 'react-router-dom';
-import { nextTask } from '../lib/nextTask';
-import { browserServices } from './browserServices';
+import { nextTask } from '../lib/next-task';
+import { browserServices } from './browser-services';
 import { holdsMarkupOf, resolveLazyRoutes } from './hydration';
-import { prefetchOnIntent } from './prefetchOnIntent';
+import { prefetchOnIntent } from './prefetch-on-intent';
 import { createAppRouter, routes } from './router';
 import { createAppStore, guestState } from './store';
 

@@ -14,7 +14,7 @@ import { NON_SERIALIZABLE_PURCHASE_ACTIONS, purchaseReducer } from '../features/
 import { rankingReducer } from '../features/ranking';
 import { registryReducer } from '../features/registry';
 import { connectedUsersReducer, globalPostReducer, sidebarReducer } from '../features/page-frame';
-import { rootSaga } from './rootSaga';
+import { rootSaga } from './root-saga';
 
 export type { AppDispatch, RootState };
 

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { LIMITS } from '@pass/events/kernel';
-import { adNetworkOfPage, type AdNetworkSettings } from '../lib/pageSettings';
+import { adNetworkOfPage, type AdNetworkSettings } from '../lib/page-settings';
 import type { AdSlot } from '../lib/services';
 import { useHydrated } from '../lib/hooks';
 

@@ -1,7 +1,7 @@
 import { Navigate } from 'react-router-dom';
-import type { JoinReason, JoinRedirectState } from '../lib/joinReason';
+import type { JoinReason, JoinRedirectState } from '../lib/join-reason';
 
-/** A member-only page's guard: guests go to /content/join, which says why (lib/joinReason.ts). */
+/** A member-only page's guard: guests go to /content/join, which says why (lib/join-reason.ts). */
 export function JoinRedirect({ reason }: { reason: JoinReason }) {
   const state: JoinRedirectState = { joinReason: reason };
   return <Navigate to="/content/join" replace state={state} />;

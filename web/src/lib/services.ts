@@ -40,6 +40,6 @@ export const STORAGE_KEYS = {
 
 /**
  * A feature's saga: the services, and the one live connection the app opens for everyone
- * (app/rootSaga.ts); the page frame owns its lifecycle, chat and free points send over it.
+ * (app/root-saga.ts); the page frame owns its lifecycle, chat and free points send over it.
  */
 export type FeatureSaga = (s: Services, live: LiveSocket) => SagaIterator;

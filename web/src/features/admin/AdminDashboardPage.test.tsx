@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
 import type { FailedImageJobs } from '@pass/events/kernel';
 import { HttpError } from '../../lib/http';
-import { startApp } from '../../testing/fakeServices';
+import { startApp } from '../../testing/fake-services';
 import { adminActions } from './slice';
 import AdminDashboardPage from './AdminDashboardPage';
 

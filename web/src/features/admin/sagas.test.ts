@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../lib/http';
-import { startApp } from '../../testing/fakeServices';
+import { startApp } from '../../testing/fake-services';
 import { adminActions } from './slice';
 
 beforeEach(() => vi.useFakeTimers());

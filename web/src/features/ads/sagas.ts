@@ -2,7 +2,7 @@ import type { SagaIterator } from 'redux-saga';
 import { call, cancel, delay, fork, put, race, select, take } from 'redux-saga/effects';
 import type { Task } from 'redux-saga';
 import { TIMERS } from '@pass/events/kernel';
-import { networkLost } from '../../lib/networkLost';
+import { networkLost } from '../../lib/network-lost';
 import type { Services } from '../../lib/services';
 import { popupActions } from '../../lib/state/popup';
 import { selectAdminAuthorized } from '../../lib/state/session-selectors';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../lib/http';
-import { JOIN_REASONS, joinReasonText } from '../../lib/joinReason';
-import { chatMessage as message, startApp, sampleUser } from '../../testing/fakeServices';
+import { JOIN_REASONS, joinReasonText } from '../../lib/join-reason';
+import { chatMessage as message, startApp, sampleUser } from '../../testing/fake-services';
 import { chatActions } from './slice';
 
 beforeEach(() => vi.useFakeTimers());

@@ -3,7 +3,7 @@ import { call, fork, put, select, take, takeEvery } from 'redux-saga/effects';
 import type { ChatHistory, ChatMessageView, SendChatMessageResponse, UserView } from '@pass/events/kernel';
 import { canAffordChatMessage, httpStatusOf } from '@pass/events/kernel';
 import { HttpError } from '../../lib/http';
-import type { JoinRedirectState } from '../../lib/joinReason';
+import type { JoinRedirectState } from '../../lib/join-reason';
 import type { Services } from '../../lib/services';
 import { awaitAck, type AckAnswer, type LiveSocket } from '../../lib/socket';
 import { liveConnected } from '../../lib/state/live';
@@ -66,7 +66,7 @@ export const OUT_OF_POINTS_PAGE = '/content/check';
 
 function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof chatActions.sendRequested>): SagaIterator {
   const user: UserView = yield select((st: RootState) => st.user.user);
-  // Guests go to join, which says why (lib/joinReason.ts); members without points to the
+  // Guests go to join, which says why (lib/join-reason.ts); members without points to the
   // free-points page, which says what to do (spec §6).
   if (!user.email) {
     yield put(chatActions.sendFinished({ sent: false }));

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../lib/http';
 import { pageEntered, pageLeft } from '../../lib/state/page';
 import { mainDataActions } from '../../lib/state/site';
-import { sampleMainData, sampleUser, startApp } from '../../testing/fakeServices';
+import { sampleMainData, sampleUser, startApp } from '../../testing/fake-services';
 import { checkActions } from './slice';
 
 beforeEach(() => vi.useFakeTimers());

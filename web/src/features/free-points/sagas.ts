@@ -4,7 +4,7 @@ import { call, delay, fork, join, put, race, select, take, takeEvery, takeLatest
 import type { AdViewTicketResponse, FreePointResponse, UserView } from '@pass/events/kernel';
 import { FREE_POINT_AWARDED_AT_SECOND, TIMERS } from '@pass/events/kernel';
 import { HttpError } from '../../lib/http';
-import { networkLost } from '../../lib/networkLost';
+import { networkLost } from '../../lib/network-lost';
 import type { Services } from '../../lib/services';
 import { awaitAck, type AckAnswer, type LiveSocket } from '../../lib/socket';
 import { isPageEntered, isPageLeft } from '../../lib/state/page';

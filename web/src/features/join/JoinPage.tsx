@@ -7,7 +7,7 @@ import { PRODUCT_NAME } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
-import { joinReasonText } from '../../lib/joinReason';
+import { joinReasonText } from '../../lib/join-reason';
 import { userActions } from '../../lib/state/session';
 import { selectIsRegistered } from '../../lib/state/session-selectors';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../lib/http';
 import { userActions } from '../../lib/state/session';
-import { startApp, sampleUser } from '../../testing/fakeServices';
+import { startApp, sampleUser } from '../../testing/fake-services';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -50,7 +50,7 @@ describe('start', () => {
 
 describe('start with a failing server', () => {
   it('a 401 on the stored id forgets it and clears the overlay', async () => {
-    const { createAppStore, makeHarness } = await import('../../testing/fakeServices');
+    const { createAppStore, makeHarness } = await import('../../testing/fake-services');
     const h = makeHarness({ userId: 'stale' });
     h.api.verifyAccess.mockRejectedValue(new HttpError(401, { error: 'Not signed in' }));
     h.api.mainData.mockImplementation(() => new Promise(() => {}));

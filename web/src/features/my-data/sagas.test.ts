@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../lib/http';
-import { JOIN_REASONS, joinReasonText } from '../../lib/joinReason';
-import { startApp } from '../../testing/fakeServices';
+import { JOIN_REASONS, joinReasonText } from '../../lib/join-reason';
+import { startApp } from '../../testing/fake-services';
 import { myDataActions } from './slice';
 import { MY_DATA_TEXTS } from './texts';
 

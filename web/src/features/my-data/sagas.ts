@@ -2,7 +2,7 @@ import type { SagaIterator } from 'redux-saga';
 import { call, put, takeLeading } from 'redux-saga/effects';
 import { httpStatusOf } from '@pass/events/kernel';
 import { HttpError, refusalText, type DownloadedFile } from '../../lib/http';
-import type { JoinRedirectState } from '../../lib/joinReason';
+import type { JoinRedirectState } from '../../lib/join-reason';
 import { STORAGE_KEYS, type Services } from '../../lib/services';
 import { userActions } from '../../lib/state/session';
 import { myDataActions, type MyDataAction, type MyDataErrorPlace } from './slice';

@@ -2,7 +2,7 @@ import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { popupActions } from '../../lib/state/popup';
 import { CookieNotice } from './CookieNotice';
 import { NewMemberPopup } from './NewMemberPopup';
-import { globalPostActions } from './globalPostSlice';
+import { globalPostActions } from './global-post-slice';
 
 // Small containers, so what they read re-renders only them.
 

@@ -10,7 +10,7 @@ import { NavBar } from './NavBar';
 import { SideMenu } from './SideMenu';
 import { FloatingBar } from './FloatingBar';
 import { CookieNoticeContainer, NewMemberPopupContainer } from './Overlays';
-import { sidebarActions } from './sidebarSlice';
+import { sidebarActions } from './sidebar-slice';
 import { selectConnectedUsersText, selectDayCounter } from './selectors';
 
 /** The day counter re-reads the clock once a minute. */

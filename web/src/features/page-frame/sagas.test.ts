@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pageEntered } from '../../lib/state/page';
 import { updateMainDataActions } from '../../lib/state/site';
-import { startApp, sampleMainData } from '../../testing/fakeServices';
+import { startApp, sampleMainData } from '../../testing/fake-services';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -44,7 +44,7 @@ describe('start', () => {
 
 describe('start with a failing server', () => {
   it('the overlay auto-hides after 60 s when main data never comes', async () => {
-    const { createAppStore, makeHarness } = await import('../../testing/fakeServices');
+    const { createAppStore, makeHarness } = await import('../../testing/fake-services');
     const h = makeHarness();
     h.api.mainData.mockImplementation(() => new Promise(() => {}));
     const store = createAppStore(h.services);

@@ -7,7 +7,7 @@ import { liveMainDataRequested } from '../../lib/state/live';
 import { isPageEntered } from '../../lib/state/page';
 import { popupActions } from '../../lib/state/popup';
 import { loadingActions, mainDataActions, updateMainDataActions } from '../../lib/state/site';
-import { globalPostActions } from './globalPostSlice';
+import { globalPostActions } from './global-post-slice';
 
 export const welcomeText = `Welcome to ${PRODUCT_NAME}!`;
 

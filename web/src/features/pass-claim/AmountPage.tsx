@@ -10,7 +10,7 @@ import { formatNumber } from '../../lib/format';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
 import { userActions } from '../../lib/state/session';
-import type { PostFormState } from './postForm';
+import type { PostFormState } from './post-form';
 import { selectAmountBounds } from './selectors';
 
 interface AmountForm {

@@ -9,8 +9,8 @@ import { useTitle } from '../../lib/hooks';
 import { pageEntered, pageLeft } from '../../lib/state/page';
 import { selectHasUserOrStored, selectUser } from '../../lib/state/session-selectors';
 import { COUNTRIES } from './countries';
-import { postFormResolver, type PostFormState, type PostFormValues } from './postForm';
-import { POST_FORM_FIELDS, POST_FORM_RETURNED, postFormReturnOf } from './postFormReturn';
+import { postFormResolver, type PostFormState, type PostFormValues } from './post-form';
+import { POST_FORM_FIELDS, POST_FORM_RETURNED, postFormReturnOf } from './post-form-return';
 
 /** Get or update the certificate (spec §2 /content/post); submitting goes to /content/amount. */
 export default function PostPage() {

@@ -3,5 +3,5 @@
 export const loadPostPage = () => import('./PostPage');
 export const loadAmountPage = () => import('./AmountPage');
 export { passClaimSaga } from './sagas';
-export type { PostFormState } from './postForm';
-export { POST_FORM_RETURNED } from './postFormReturn';
+export type { PostFormState } from './post-form';
+export { POST_FORM_RETURNED } from './post-form-return';

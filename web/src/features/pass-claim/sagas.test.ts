@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../lib/http';
 import { pageEntered, pageLeft } from '../../lib/state/page';
 import { userActions } from '../../lib/state/session';
-import { startApp } from '../../testing/fakeServices';
+import { startApp } from '../../testing/fake-services';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

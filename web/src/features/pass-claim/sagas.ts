@@ -8,7 +8,7 @@ import { liveGlobalMemberRequested } from '../../lib/state/live';
 import { isPageEntered, isPageLeft } from '../../lib/state/page';
 import { userActions } from '../../lib/state/session';
 import { updateMainDataActions } from '../../lib/state/site';
-import { postFieldErrors, type PostFormReturn } from './postFormReturn';
+import { postFieldErrors, type PostFormReturn } from './post-form-return';
 
 export const JOIN_US = 'Join us';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RootState } from '../../lib/store-types';
-import { initialState } from '../../testing/fakeServices';
+import { initialState } from '../../testing/fake-services';
 import { selectAmountBounds } from './selectors';
 
 const base = initialState();

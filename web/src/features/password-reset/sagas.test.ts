@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCESS_MESSAGES } from '@pass/events/kernel';
 import { HttpError } from '../../lib/http';
-import { startApp } from '../../testing/fakeServices';
+import { startApp } from '../../testing/fake-services';
 import { passwordResetActions } from './slice';
 
 beforeEach(() => vi.useFakeTimers());

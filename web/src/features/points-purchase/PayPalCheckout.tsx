@@ -5,8 +5,8 @@
 import { PayPalButtons, PayPalScriptProvider, usePayPalScriptReducer } from '@paypal/react-paypal-js';
 import { CURRENCY } from '@pass/events/kernel';
 import { useAppDispatch } from '../../lib/store-hooks';
-import { PAYPAL_TEXTS } from './paypalTexts';
-import { PAYMENT_FAILED, providerButtonFailed, providerOrderApproved, providerOrderRequested } from './purchaseActions';
+import { PAYPAL_TEXTS } from './paypal-texts';
+import { PAYMENT_FAILED, providerButtonFailed, providerOrderApproved, providerOrderRequested } from './actions';
 
 interface Props {
   clientId: string;

@@ -7,8 +7,8 @@ import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
 import { selectHasUserOrStored } from '../../lib/state/session-selectors';
 import { CheckoutPanel } from './CheckoutPanel';
-import { checkoutClosed, checkoutOpened, paymentsConfigRequested, testPurchaseRequested } from './purchaseActions';
-import { PAYPAL_TEXTS } from './paypalTexts';
+import { checkoutClosed, checkoutOpened, paymentsConfigRequested, testPurchaseRequested } from './actions';
+import { PAYPAL_TEXTS } from './paypal-texts';
 
 // PayPal's SDK wrapper loads only when the server says PayPal and a checkout opens.
 const PayPalCheckout = lazy(() => import('./PayPalCheckout'));

@@ -1,6 +1,6 @@
 // Buying points (spec §2 /content/points, §4 payment): purchase cards, the checkout panel with
 // PayPal or the simulated provider, and the purchase saga.
 export const loadPointsPage = () => import('./PointsPage');
-export { purchaseReducer } from './purchaseSlice';
-export { NON_SERIALIZABLE_PURCHASE_ACTIONS } from './purchaseActions';
-export { purchaseSaga } from './purchaseSaga';
+export { purchaseReducer } from './slice';
+export { NON_SERIALIZABLE_PURCHASE_ACTIONS } from './actions';
+export { purchaseSaga } from './sagas';

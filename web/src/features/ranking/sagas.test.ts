@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startApp } from '../../testing/fakeServices';
+import { startApp } from '../../testing/fake-services';
 import { rankingActions } from './slice';
 
 beforeEach(() => vi.useFakeTimers());

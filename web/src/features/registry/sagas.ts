@@ -1,7 +1,7 @@
 import type { SagaIterator } from 'redux-saga';
 import { call } from 'redux-saga/effects';
 import type { RegistryRow } from '@pass/events/kernel';
-import { listSaga } from '../../lib/listSaga';
+import { listSaga } from '../../lib/list-saga';
 import type { Services } from '../../lib/services';
 import { registryActions } from './slice';
 

@@ -1,6 +1,6 @@
 import { createAction } from '@reduxjs/toolkit';
 
-// The live connection's actions (features/page-frame/liveSaga.ts opens it): announced on connect
+// The live connection's actions (features/page-frame/live-sagas.ts opens it): announced on connect
 // and disconnect, and asked for by whoever needs the server to push its data again.
 
 export const liveConnected = createAction('live/connected');

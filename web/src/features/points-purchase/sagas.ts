@@ -16,8 +16,8 @@ import {
   purchaseFailed,
   testPurchaseRequested,
   PAYMENT_FAILED,
-} from './purchaseActions';
-import { purchaseSliceActions } from './purchaseSlice';
+} from './actions';
+import { purchaseSliceActions } from './slice';
 
 export const PURCHASE_SUCCESS = 'Points successfully acquired!';
 

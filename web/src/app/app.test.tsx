@@ -4,9 +4,9 @@ import { dayCounter } from '@pass/events/kernel';
 import { HttpError } from '../lib/http';
 import { POST_FORM_RETURNED, type PostFormState } from '../features/pass-claim';
 import { OUT_OF_POINTS } from '../features/free-points';
-import { JOIN_REASONS } from '../lib/joinReason';
-import { sampleMainData, sampleUser } from '../testing/fakeServices';
-import { renderApp, useAppHarness } from '../testing/renderApp';
+import { JOIN_REASONS } from '../lib/join-reason';
+import { sampleMainData, sampleUser } from '../testing/fake-services';
+import { renderApp, useAppHarness } from '../testing/render-app';
 
 useAppHarness();
 

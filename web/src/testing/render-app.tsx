@@ -2,7 +2,7 @@ import { afterEach, beforeAll } from 'vitest';
 import { cleanup, render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { makeHarness, type Harness } from './fakeServices';
+import { makeHarness, type Harness } from './fake-services';
 import { routes } from '../app/router';
 import { createAppStore, type AppStore } from '../app/store';
 

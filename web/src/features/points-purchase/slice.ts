@@ -9,7 +9,7 @@ import {
   purchaseCaptured,
   purchaseFailed,
   testPurchaseRequested,
-} from './purchaseActions';
+} from './actions';
 
 export interface PurchaseState {
   /** The server's payment settings (GET /api/payments/config); null until loaded. */

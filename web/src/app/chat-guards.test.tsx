@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { OUT_OF_POINTS } from '../features/free-points';
-import { JOIN_REASONS } from '../lib/joinReason';
-import { sampleUser } from '../testing/fakeServices';
-import { renderApp, useAppHarness } from '../testing/renderApp';
+import { JOIN_REASONS } from '../lib/join-reason';
+import { sampleUser } from '../testing/fake-services';
+import { renderApp, useAppHarness } from '../testing/render-app';
 
 // Issue 20: the chat's guards use the site's pattern: a guest lands on join with a line that says
 // why, a member out of points on /content/check with the line that says what to do.

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { userActions } from '../../lib/state/session';
-import { chatMessage as message, startApp, sampleMainData, sampleUser } from '../../testing/fakeServices';
+import { chatMessage as message, startApp, sampleMainData, sampleUser } from '../../testing/fake-services';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

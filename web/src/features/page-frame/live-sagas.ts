@@ -6,8 +6,8 @@ import type { LiveSocket } from '../../lib/socket';
 import { liveConnected, liveDisconnected, liveGlobalMemberRequested, liveMainDataRequested } from '../../lib/state/live';
 import { userActions } from '../../lib/state/session';
 import { mainDataActions } from '../../lib/state/site';
-import { connectedUsersActions } from './connectedUsersSlice';
-import { globalPostActions } from './globalPostSlice';
+import { connectedUsersActions } from './connected-users-slice';
+import { globalPostActions } from './global-post-slice';
 
 /** The site's server → client events (spec §4) become actions; the chat listens for its own. */
 export function liveChannel(socket: LiveSocket): EventChannel<Action> {

@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { routes } from './router';
 import { createAppStore, type AppStore } from './store';
-import { makeHarness, type Harness } from '../testing/fakeServices';
+import { makeHarness, type Harness } from '../testing/fake-services';
 
 let store: AppStore | undefined;
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../lib/http';
-import { startApp, sampleUser } from '../../testing/fakeServices';
+import { startApp, sampleUser } from '../../testing/fake-services';
 import {
   checkoutOpened,
   paymentsConfigRequested,
@@ -10,7 +10,7 @@ import {
   purchaseCaptured,
   testPurchaseRequested,
   PAYMENT_FAILED,
-} from './purchaseActions';
+} from './actions';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { adNetworkOfPage } from './pageSettings';
+import { adNetworkOfPage } from './page-settings';
 
 afterEach(() => {
   document.head.innerHTML = '';

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within, cleanup } from '@testing-library/react';
 import { ACCESS_MESSAGES } from '@pass/events/kernel';
 import { HttpError } from '../lib/http';
-import { JOIN_REASONS } from '../lib/joinReason';
-import { sampleUser } from '../testing/fakeServices';
-import { renderApp, useAppHarness } from '../testing/renderApp';
+import { JOIN_REASONS } from '../lib/join-reason';
+import { sampleUser } from '../testing/fake-services';
+import { renderApp, useAppHarness } from '../testing/render-app';
 
 // Issue 17's pages through the real router and store on fake services: "Your data", the reset
 // page, and the links that lead there.

@@ -1,6 +1,6 @@
 import type { PostFields } from '@pass/events/kernel';
 
-// Kept apart from postForm.ts (zod, the form's resolver): the claim saga, in the start bundle, reads it.
+// Kept apart from post-form.ts (zod, the form's resolver): the claim saga, in the start bundle, reads it.
 
 /** The post form's fields, by name (the server names a refused one in its answer's `fields`). */
 export const POST_FORM_FIELDS = ['fullname', 'country', 'email', 'link', 'image', 'message'] as const;
