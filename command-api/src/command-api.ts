@@ -149,15 +149,15 @@ function commandServices(deps: CommandApiDeps, logger: Logger, clock: Clock): Co
 }
 
 /** The /api command routes behind one JSON parser and the session check, and GET /uploads/*. */
-function commandRouter(s: CommandServices): Router {
+function commandRouter(services: CommandServices): Router {
   const router = Router();
-  router.use('/uploads', uploadsRouter(s.uploadsDir));
+  router.use('/uploads', uploadsRouter(services.uploadsDir));
   const api = Router();
   // The app shell parses JSON already; this keeps the router usable on its own (tests, other hosts).
   const json = express.json({ limit: '100kb', verify: keepWebhookRawBody });
   api.use('/api', (req, res, next) => (req.body === undefined ? json(req, res, next) : next()));
-  api.use('/api', authenticate(s.sessions));
-  api.use(memberRoutes(s), accessRoutes(s), myDataRoutes(s), erasureRoutes(s), freePointRoutes(s), chatRoutes(s), certificateRoutes(s), paymentRoutes(s), siteRoutes(s), adminRoutes(s));
+  api.use('/api', authenticate(services.sessions));
+  api.use(memberRoutes(services), accessRoutes(services), myDataRoutes(services), erasureRoutes(services), freePointRoutes(services), chatRoutes(services), certificateRoutes(services), paymentRoutes(services), siteRoutes(services), adminRoutes(services));
   api.use('/api', apiErrorHandler);
   router.use(api);
   return router;
@@ -173,9 +173,9 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
   const logger = deps.logger.child({ component: 'command-api' });
   const time = await businessClock(deps, logger);
   await mkdir(config.uploadsDir, { recursive: true });
-  const s = commandServices(deps, logger, time.clock);
+  const services = commandServices(deps, logger, time.clock);
 
-  const bootstrap = { handler: s.handler, clock: s.clock, logger };
+  const bootstrap = { handler: services.handler, clock: services.clock, logger };
   if (config.admin) await bootstrapAdmin(bootstrap, config.admin);
   await bootstrapSite(bootstrap, { initialAvailablePasses: config.initialAvailablePasses ?? GOAL_PASSES });
   const reconciler = new PassReservationReconciler({ ...bootstrap, intervalMs: config.reconcileIntervalMs ?? 30_000 });
@@ -184,30 +184,30 @@ export async function createCommandApi(deps: CommandApiDeps): Promise<CommandApi
 
   let closing: Promise<void> | undefined;
   return {
-    router: commandRouter(s),
-    fastLane: commandFastLane([chatMessageRoute(s), ...freePointFastLaneRoutes(s)], (cookieHeader) => s.sessions.verify(cookieHeader)),
-    gateway: createInProcessGateway(s, s.clock),
-    sessions: s.sessions,
+    router: commandRouter(services),
+    fastLane: commandFastLane([chatMessageRoute(services), ...freePointFastLaneRoutes(services)], (cookieHeader) => services.sessions.verify(cookieHeader)),
+    gateway: createInProcessGateway(services, services.clock),
+    sessions: services.sessions,
     reconciler,
-    payments: s.payments,
+    payments: services.payments,
     uploads: { path: '/uploads', dir: config.uploadsDir },
     purchases: {
       creditCapturedOrder: async (userId, orderId, ctx) => {
-        const { user, points } = await creditCapturedOrder(s, userId, orderId, ctx);
+        const { user, points } = await creditCapturedOrder(services, userId, orderId, ctx);
         return { user: toUserView(user), points };
       },
-      reverse: async (userId, captureId, reason, ctx) => toUserView(await reverseCapturedPurchase(s, userId, captureId, reason, ctx)),
+      reverse: async (userId, captureId, reason, ctx) => toUserView(await reverseCapturedPurchase(services, userId, captureId, reason, ctx)),
     },
     close: () =>
       (closing ??= (async () => {
         time.stop();
         await reconciler.stop();
         await sweep.stop();
-        await s.background.settled();
-        if (!deps.mailer) await s.mailer.close();
+        await services.background.settled();
+        if (!deps.mailer) await services.mailer.close();
         // Only what was made here; the host closes the adapters it passed.
-        if (!deps.images) await s.images.close();
-        if (!deps.sessionStore) await s.sessionStore.close();
+        if (!deps.images) await services.images.close();
+        if (!deps.sessionStore) await services.sessionStore.close();
       })()),
   };
 }

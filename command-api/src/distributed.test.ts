@@ -57,7 +57,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: two command-api instances'
     await a?.close();
     await b?.close();
     for (const redis of connections) await redis.quit();
-    for (const s of stores) await s.close();
+    for (const store of stores) await store.close();
     const client = new pg.Client({ connectionString: testPostgresUrl() });
     await client.connect();
     await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);

@@ -22,7 +22,7 @@ describe('user: change password', () => {
     spec
       .given([registered])
       .when({ type: 'ChangePassword', data: { userId, passwordHash: 'h2' }, now: at(5) })
-      .thenState((s) => expect(s.passwordHash).toBe('h2'));
+      .thenState((state) => expect(state.passwordHash).toBe('h2'));
   });
   it('refuses a member that does not exist', () => {
     spec.given([]).when({ type: 'ChangePassword', data: { userId, passwordHash: 'h2' }, now: t0 }).thenThrows('not_found');
@@ -54,9 +54,9 @@ describe('user: password reset', () => {
     spec.given([]).when(reset('a', 1)).thenThrows('invalid');
   });
   it('keeps a link asked for after a change working', () => {
-    spec.given([registered, changed('h2', 10), requested('c', 20)]).when(reset('c', 30)).thenState((s) => {
-      expect(s.passwordHash).toBe('new');
-      expect(s.pendingResets.size).toBe(0);
+    spec.given([registered, changed('h2', 10), requested('c', 20)]).when(reset('c', 30)).thenState((state) => {
+      expect(state.passwordHash).toBe('new');
+      expect(state.pendingResets.size).toBe(0);
     });
   });
 });

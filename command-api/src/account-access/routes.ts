@@ -33,17 +33,17 @@ const invalidLink = () => new DomainError('invalid', ACCESS_MESSAGES.resetLinkIn
  * an account by a mailed link. Each ends sessions through the session store, so they stop on
  * every process at once (query-api verifies against the same store).
  */
-export function accessRoutes(s: CommandServices): Router {
+export function accessRoutes(services: CommandServices): Router {
   const router = Router();
 
   // Knowing the current password: a wrong one counts as a failed login of that account from this client.
   router.post('/api/change-password', async (req, res) => {
     const principal = requireUser(res);
     const form = changePasswordSchema.parse(req.body ?? {});
-    const { state } = await s.handler.load(userDecider, streams.user(principal.id));
+    const { state } = await services.handler.load(userDecider, streams.user(principal.id));
     requireRegistered(state);
     try {
-      await s.throttle.guard(state.email, req.ip ?? 'unknown', tooManyAttemptsMessage, async () => {
+      await services.throttle.guard(state.email, req.ip ?? 'unknown', tooManyAttemptsMessage, async () => {
         if (!(await verifyPassword(state.passwordHash, form.currentPassword))) throw new DomainError('unauthorized', ACCESS_MESSAGES.wrongCurrentPassword);
       });
     } catch (error) {
@@ -52,16 +52,16 @@ export function accessRoutes(s: CommandServices): Router {
       throw new DomainError('invalid', ACCESS_MESSAGES.wrongCurrentPassword, { fields: { currentPassword: ACCESS_MESSAGES.wrongCurrentPassword } });
     }
     const passwordHash = await hashPassword(form.newPassword);
-    await s.handler.handle(userDecider, streams.user(principal.id), { type: 'ChangePassword', data: { userId: principal.id, passwordHash }, now: s.clock() }, commandContext(req, principal, s.clock));
-    const ended = await s.sessions.endAllOf('user', principal.id, principal.sessionId);
+    await services.handler.handle(userDecider, streams.user(principal.id), { type: 'ChangePassword', data: { userId: principal.id, passwordHash }, now: services.clock() }, commandContext(req, principal, services.clock));
+    const ended = await services.sessions.endAllOf('user', principal.id, principal.sessionId);
     req.log?.info({ userId: principal.id, sessionsEnded: ended }, 'password changed');
     res.status(204).end();
   });
 
   router.post('/api/logout-everywhere', async (req, res) => {
     const principal = requireUser(res);
-    const ended = await s.sessions.endAllOf('user', principal.id);
-    s.sessions.clearCookie(res, 'user');
+    const ended = await services.sessions.endAllOf('user', principal.id);
+    services.sessions.clearCookie(res, 'user');
     req.log?.info({ userId: principal.id, sessionsEnded: ended }, 'signed out everywhere');
     res.status(204).end();
   });
@@ -69,9 +69,9 @@ export function accessRoutes(s: CommandServices): Router {
   // The same answer, as fast, for any address: the lookup, the append and the mail run after it.
   router.post('/api/password-reset', async (req, res) => {
     const { email } = passwordResetSchema.parse(req.body ?? {});
-    await s.actions.enforce('passwordReset', normalizeEmail(email), req.ip);
-    const ctx = commandContext(req, null, s.clock);
-    s.background.run(() => mailResetLink(s, email, ctx));
+    await services.actions.enforce('passwordReset', normalizeEmail(email), req.ip);
+    const ctx = commandContext(req, null, services.clock);
+    services.background.run(() => mailResetLink(services, email, ctx));
     const body: PasswordResetResponse = { message: ACCESS_MESSAGES.resetRequested };
     res.status(202).json(body);
   });
@@ -83,17 +83,17 @@ export function accessRoutes(s: CommandServices): Router {
     const [, userId, secret] = token as unknown as [string, string, string];
     const tokenHash = hashOf(secret);
     // Checked before the hash is paid for; the decider checks again on the state it appends to.
-    const { state } = await s.handler.load(userDecider, streams.user(userId));
+    const { state } = await services.handler.load(userDecider, streams.user(userId));
     const expiresAt = state.pendingResets.get(tokenHash);
-    if (!state.exists || !expiresAt || Date.parse(expiresAt) <= s.clock().getTime()) throw invalidLink();
+    if (!state.exists || !expiresAt || Date.parse(expiresAt) <= services.clock().getTime()) throw invalidLink();
     const passwordHash = await hashPassword(form.password);
     try {
-      await s.handler.handle(userDecider, streams.user(userId), { type: 'ResetPassword', data: { userId, tokenHash, passwordHash }, now: s.clock() }, commandContext(req, null, s.clock));
+      await services.handler.handle(userDecider, streams.user(userId), { type: 'ResetPassword', data: { userId, tokenHash, passwordHash }, now: services.clock() }, commandContext(req, null, services.clock));
     } catch (error) {
       // Used meanwhile by a request in flight, or expired during the hash.
       throw isDomainError(error, 'invalid') ? invalidLink() : error;
     }
-    const ended = await s.sessions.endAllOf('user', userId);
+    const ended = await services.sessions.endAllOf('user', userId);
     req.log?.info({ userId, sessionsEnded: ended }, 'password set with a reset link');
     res.status(204).end();
   });
@@ -102,21 +102,21 @@ export function accessRoutes(s: CommandServices): Router {
 }
 
 /** Records a new link for a registered address and mails it; an unknown address gets nothing. Logs ids, never the address. */
-async function mailResetLink(s: CommandServices, email: string, ctx: CommandContext): Promise<void> {
-  const log = s.logger.child({ requestId: ctx.correlationId });
+async function mailResetLink(services: CommandServices, email: string, ctx: CommandContext): Promise<void> {
+  const log = services.logger.child({ requestId: ctx.correlationId });
   try {
-    const { state: reservation } = await s.handler.load(emailDecider, streams.email(email));
+    const { state: reservation } = await services.handler.load(emailDecider, streams.email(email));
     const userId = reservation.userId;
     if (!userId) return;
-    const { state: user } = await s.handler.load(userDecider, streams.user(userId));
+    const { state: user } = await services.handler.load(userDecider, streams.user(userId));
     if (!user.exists) return;
     const secret = randomBytes(32).toString('base64url');
-    await s.handler.handle(userDecider, streams.user(userId), { type: 'RequestPasswordReset', data: { userId, tokenHash: hashOf(secret) }, now: s.clock() }, ctx);
-    await s.mailer.send(resetMail(user.email, s.siteUrl, `${userId}.${secret}`));
+    await services.handler.handle(userDecider, streams.user(userId), { type: 'RequestPasswordReset', data: { userId, tokenHash: hashOf(secret) }, now: services.clock() }, ctx);
+    await services.mailer.send(resetMail(user.email, services.siteUrl, `${userId}.${secret}`));
     log.info({ userId }, 'password reset link sent');
   } catch (error) {
     // Not the error itself: an SMTP refusal quotes the recipient's address.
-    const e = error as { name?: string; code?: string; responseCode?: number };
-    log.error({ error: e.name ?? 'Error', code: e.code, responseCode: e.responseCode }, 'password reset link not sent');
+    const mailError = error as { name?: string; code?: string; responseCode?: number };
+    log.error({ error: mailError.name ?? 'Error', code: mailError.code, responseCode: mailError.responseCode }, 'password reset link not sent');
   }
 }

@@ -12,42 +12,42 @@ import { adminView, checkAdminCredentials } from './accounts';
 const MEMBER_ID = /^[\w-]{1,100}$/;
 
 /** The admin's session (spec §2 /content/admin) and moderation of members' posts. */
-export function adminRoutes(s: CommandServices): Router {
+export function adminRoutes(services: CommandServices): Router {
   const router = Router();
 
   router.post('/api/admin-login', async (req, res) => {
     const { email, password } = adminLoginSchema.parse(req.body ?? {});
-    const view = await s.throttle.guard(`admin:${email}`, req.ip ?? 'unknown', tooManyAdminAttemptsMessage, () => checkAdminCredentials(s.handler, email, password));
-    const { cookieValue } = await s.sessions.issue('admin', view.id);
-    s.sessions.setCookie(res, 'admin', cookieValue);
+    const view = await services.throttle.guard(`admin:${email}`, req.ip ?? 'unknown', tooManyAdminAttemptsMessage, () => checkAdminCredentials(services.handler, email, password));
+    const { cookieValue } = await services.sessions.issue('admin', view.id);
+    services.sessions.setCookie(res, 'admin', cookieValue);
     res.json(view);
   });
 
   router.post('/api/admin-logout', async (req, res) => {
-    await s.sessions.revoke(req.headers.cookie, 'admin');
-    s.sessions.clearCookie(res, 'admin');
+    await services.sessions.revoke(req.headers.cookie, 'admin');
+    services.sessions.clearCookie(res, 'admin');
     res.status(204).end();
   });
 
   // Authorized only with an admin session for this very id; the stored flag in the browser proves nothing.
   router.post('/api/verify-admin-access/:adminId', async (req, res) => {
     const { admin } = authOf(res);
-    res.json(await adminView(s.handler, req.params.adminId, admin?.id === req.params.adminId));
+    res.json(await adminView(services.handler, req.params.adminId, admin?.id === req.params.adminId));
   });
 
   router.delete('/api/member-post/:id', async (req, res) => {
     const admin = requireAdmin(res);
     // Ids are generated (UUIDs); anything else names no member (and must not reach the store as a stream name).
     if (!MEMBER_ID.test(req.params.id)) throw new HttpError(404, 'This member does not exist');
-    const ctx = commandContext(req, admin, s.clock);
+    const ctx = commandContext(req, admin, services.clock);
     const stream = streams.user(req.params.id);
-    const change = await markCardChange(s.uploadsDir, req.params.id);
-    const deleted = await s.handler.handle(userDecider, stream, { type: 'DeleteMemberPost', data: { userId: req.params.id, deletedBy: admin.id }, now: ctx.now }, ctx).catch(async (error: unknown) => {
+    const change = await markCardChange(services.uploadsDir, req.params.id);
+    const deleted = await services.handler.handle(userDecider, stream, { type: 'DeleteMemberPost', data: { userId: req.params.id, deletedBy: admin.id }, now: ctx.now }, ctx).catch(async (error: unknown) => {
       if (error instanceof DomainError) await change.settle(); // refused: no file moves
       throw error;
     });
     // Acknowledged: the post's image is withdrawn too.
-    if (await withdrawReplacedImage({ store: s.handler.store, uploadsDir: s.uploadsDir, logger: s.logger }, stream, deleted, null)) await change.settle();
+    if (await withdrawReplacedImage({ store: services.handler.store, uploadsDir: services.uploadsDir, logger: services.logger }, stream, deleted, null)) await change.settle();
     res.status(204).end();
   });
 

@@ -23,8 +23,8 @@ const chatRetrySchema = z.object({
 });
 
 /** The answer the first send of `messageId` had: its message as stored, and the member as they are now. */
-async function firstAnswer(s: CommandServices, state: UserState, messageId: string): Promise<SendChatMessageResponse> {
-  const recent = await s.handler.store.readStream(streams.user(state.userId), { direction: 'backwards', maxCount: 4 * RETRY_WINDOW_MESSAGES });
+async function firstAnswer(services: CommandServices, state: UserState, messageId: string): Promise<SendChatMessageResponse> {
+  const recent = await services.handler.store.readStream(streams.user(state.userId), { direction: 'backwards', maxCount: 4 * RETRY_WINDOW_MESSAGES });
   for (const recorded of recent) {
     const event = toCurrentEvent(recorded);
     if (event.type === 'ChatMessageSent' && event.data.messageId === messageId) return { message: toChatMessageView(event.data), user: toUserView(state) };
@@ -39,7 +39,7 @@ async function firstAnswer(s: CommandServices, state: UserState, messageId: stri
  * retry spends no point and no chat allowance.
  */
 export async function sendChatMessage(
-  s: CommandServices,
+  services: CommandServices,
   user: Principal,
   draft: unknown,
   ctx: CommandContext,
@@ -50,16 +50,16 @@ export async function sendChatMessage(
   const messageId = requestId ? chatMessageIdFor(user.id, requestId) : randomUUID();
   // A retry this instance already knows about is answered before the chat limit can refuse it;
   // one it does not (cache behind, another instance) goes through the decider, which posts nothing.
-  const cached = s.handler.peek(userDecider, streams.user(user.id));
-  if (requestId && cached?.recentChatMessageIds.includes(messageId)) return firstAnswer(s, cached, messageId);
-  await s.actions.enforce('chat', user.id, clientAddress);
-  const { state, events } = await s.handler.handle(
+  const cached = services.handler.peek(userDecider, streams.user(user.id));
+  if (requestId && cached?.recentChatMessageIds.includes(messageId)) return firstAnswer(services, cached, messageId);
+  await services.actions.enforce('chat', user.id, clientAddress);
+  const { state, events } = await services.handler.handle(
     userDecider,
     streams.user(user.id),
     { type: 'SendChatMessage', data: { userId: user.id, messageId, message }, now: ctx.now },
     ctx,
   );
-  const sent = events.find((e) => e.type === 'ChatMessageSent');
-  if (sent?.type !== 'ChatMessageSent') return firstAnswer(s, state, messageId);
+  const sent = events.find((candidate) => candidate.type === 'ChatMessageSent');
+  if (sent?.type !== 'ChatMessageSent') return firstAnswer(services, state, messageId);
   return { message: toChatMessageView(sent.data), user: toUserView(state) };
 }

@@ -7,20 +7,20 @@ import type { CommandServices } from '../services';
 import { sendChatMessage } from './actions';
 
 /** POST /api/chat-messages: one point per message, spent in the same append that records the text. */
-export function chatMessageRoute(s: CommandServices): FastLaneRoute<'POST'> {
+export function chatMessageRoute(services: CommandServices): FastLaneRoute<'POST'> {
   return {
     method: 'POST',
     path: '/api/chat-messages',
     answer: async ({ req, body, auth, clientAddress }) => {
       const user = requireMember(auth);
-      return { status: 201, body: await sendChatMessage(s, user, body ?? {}, commandContext(req, user, s.clock), clientAddress) };
+      return { status: 201, body: await sendChatMessage(services, user, body ?? {}, commandContext(req, user, services.clock), clientAddress) };
     },
   };
 }
 
-export function chatRoutes(s: CommandServices): Router {
+export function chatRoutes(services: CommandServices): Router {
   const router = Router();
-  const send = chatMessageRoute(s);
+  const send = chatMessageRoute(services);
   router.post(send.path, expressHandler(send));
   return router;
 }

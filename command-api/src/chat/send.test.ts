@@ -25,9 +25,9 @@ describe('user: chat', () => {
   });
   it('remembers the last RETRY_WINDOW_MESSAGES message ids, not more', () => {
     const many = Array.from({ length: RETRY_WINDOW_MESSAGES }, (_, i) => sentAs(`x${i}`, 0));
-    spec.given([registered, sentAs('m1'), ...many]).when(send).thenState((s) => {
-      expect(s.recentChatMessageIds).toHaveLength(RETRY_WINDOW_MESSAGES);
-      expect(s.points).toBe(8);
+    spec.given([registered, sentAs('m1'), ...many]).when(send).thenState((state) => {
+      expect(state.recentChatMessageIds).toHaveLength(RETRY_WINDOW_MESSAGES);
+      expect(state.points).toBe(8);
     });
     spec.given([registered, sentAs('m1'), ...many.slice(1)]).when(send).then([]);
   });

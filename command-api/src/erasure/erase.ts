@@ -18,18 +18,18 @@ export type ErasureRequest = { requestedBy: 'member' } | { requestedBy: 'admin';
  * the event is finished by the join (an erased member's reservation is free) and the orphan sweep.
  * Logs carry the member id only.
  */
-export async function eraseMember(s: CommandServices, userId: string, request: ErasureRequest, ctx: CommandContext): Promise<void> {
+export async function eraseMember(services: CommandServices, userId: string, request: ErasureRequest, ctx: CommandContext): Promise<void> {
   const stream = streams.user(userId);
-  const { state } = await s.handler.load(userDecider, stream);
+  const { state } = await services.handler.load(userDecider, stream);
   requireRegistered(state);
   // Read while the key exists: after the event the e-mail is gone from every read.
   const email = state.email;
-  await s.handler.handle(userDecider, stream, { type: 'EraseMember', data: { userId, ...request }, now: ctx.now }, ctx);
-  if (email) await s.handler.handle(emailDecider, streams.email(email), { type: 'ReleaseEmail', data: { userId }, now: ctx.now }, ctx);
-  const files = (await removeCardFiles(s.uploadsDir, userId)) + (email ? await removeOutboxMails(s.mailer, email) : 0);
-  const sessions = await s.sessions.endAllOf('user', userId);
-  await s.afterErasure?.(userId);
-  s.logger.info({ userId, requestedBy: request.requestedBy, files, sessionsEnded: sessions }, 'member erased');
+  await services.handler.handle(userDecider, stream, { type: 'EraseMember', data: { userId, ...request }, now: ctx.now }, ctx);
+  if (email) await services.handler.handle(emailDecider, streams.email(email), { type: 'ReleaseEmail', data: { userId }, now: ctx.now }, ctx);
+  const files = (await removeCardFiles(services.uploadsDir, userId)) + (email ? await removeOutboxMails(services.mailer, email) : 0);
+  const sessions = await services.sessions.endAllOf('user', userId);
+  await services.afterErasure?.(userId);
+  services.logger.info({ userId, requestedBy: request.requestedBy, files, sessionsEnded: sessions }, 'member erased');
 }
 
 /** Every card image file named for the member (`cards/<2>/<member id>.<image id>.webp`). */

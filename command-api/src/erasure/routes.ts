@@ -20,7 +20,7 @@ const MEMBER_ID = /^[\w-]{1,100}$/;
  * Erasure (issue 17): DELETE /api/my-account { password } (the member, whose session then ends)
  * and DELETE /api/admin/members/:userId (an admin acting on a request). Both answer 204.
  */
-export function erasureRoutes(s: CommandServices): Router {
+export function erasureRoutes(services: CommandServices): Router {
   const router = Router();
 
   router.delete('/api/my-account', async (req, res) => {
@@ -28,11 +28,11 @@ export function erasureRoutes(s: CommandServices): Router {
     const parsed = deleteAccountSchema.safeParse(req.body ?? {});
     const wrong = () => new DomainError('invalid', WRONG_PASSWORD, { fields: { password: WRONG_PASSWORD } });
     if (!parsed.success) throw wrong();
-    const { state } = await s.handler.load(userDecider, streams.user(principal.id));
+    const { state } = await services.handler.load(userDecider, streams.user(principal.id));
     requireRegistered(state);
     try {
       // A wrong password counts as a failed login of the account from this client.
-      await s.throttle.guard(state.email, req.ip ?? 'unknown', tooManyAttemptsMessage, async () => {
+      await services.throttle.guard(state.email, req.ip ?? 'unknown', tooManyAttemptsMessage, async () => {
         if (!(await verifyPassword(state.passwordHash, parsed.data.password))) throw new DomainError('unauthorized', WRONG_PASSWORD);
       });
     } catch (error) {
@@ -40,15 +40,15 @@ export function erasureRoutes(s: CommandServices): Router {
       if (isDomainError(error, 'unauthorized')) throw wrong();
       throw error;
     }
-    await eraseMember(s, principal.id, { requestedBy: 'member' }, commandContext(req, principal, s.clock));
-    s.sessions.clearCookie(res, 'user');
+    await eraseMember(services, principal.id, { requestedBy: 'member' }, commandContext(req, principal, services.clock));
+    services.sessions.clearCookie(res, 'user');
     res.status(204).end();
   });
 
   router.delete('/api/admin/members/:userId', async (req, res) => {
     const admin = requireAdmin(res);
     if (!MEMBER_ID.test(req.params.userId)) throw new HttpError(404, 'This member does not exist');
-    await eraseMember(s, req.params.userId, { requestedBy: 'admin', adminId: admin.id }, commandContext(req, admin, s.clock));
+    await eraseMember(services, req.params.userId, { requestedBy: 'admin', adminId: admin.id }, commandContext(req, admin, services.clock));
     res.status(204).end();
   });
 

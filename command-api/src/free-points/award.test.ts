@@ -12,7 +12,7 @@ describe('user: free point', () => {
     ]);
   });
   it('accepts the point from 28 s after the countdown started (a second of slack before its 29 s)', () => {
-    spec.given([registered]).when(award(40_000, AD_VIEW_MIN_MS)).thenState((s) => expect(s.points).toBe(11));
+    spec.given([registered]).when(award(40_000, AD_VIEW_MIN_MS)).thenState((state) => expect(state.points).toBe(11));
   });
   it('refuses a point asked before the countdown ran, saying how long is left', () => {
     const error = spec.given([registered]).when(award(40_000, 5_000)).thenThrows('too_soon', /Watch the countdown to the end: your point is ready in 23 seconds/);
@@ -34,7 +34,7 @@ describe('user: free point', () => {
     spec.given([registered, first]).when(award(60_000, 70_000)).thenThrows('conflict', /already earned its point/);
   });
   it('awards again for a new countdown started after the last point', () => {
-    spec.given([registered, first]).when(award(60_000, 29_000)).thenState((s) => expect(s.points).toBe(12));
+    spec.given([registered, first]).when(award(60_000, 29_000)).thenState((state) => expect(state.points).toBe(12));
   });
   it('refuses an unknown member', () => {
     spec.given([]).when(award(40_000)).thenThrows('not_found');

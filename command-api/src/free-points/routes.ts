@@ -7,7 +7,7 @@ import type { CommandServices } from '../services';
 import { awardFreePoint, issueAdViewTicket } from './actions';
 
 /** POST /api/free-point/ticket and POST /api/free-point (the fast lane serves them too). */
-export function freePointFastLaneRoutes(s: CommandServices): FastLaneRoute<'POST'>[] {
+export function freePointFastLaneRoutes(services: CommandServices): FastLaneRoute<'POST'>[] {
   return [
     {
       method: 'POST',
@@ -15,7 +15,7 @@ export function freePointFastLaneRoutes(s: CommandServices): FastLaneRoute<'POST
       path: '/api/free-point/ticket',
       answer: ({ req, auth }) => {
         const user = requireMember(auth);
-        return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: issueAdViewTicket(s, user, commandContext(req, user, s.clock)) };
+        return { status: 200, headers: { 'Cache-Control': 'no-store' }, body: issueAdViewTicket(services, user, commandContext(req, user, services.clock)) };
       },
     },
     {
@@ -23,15 +23,15 @@ export function freePointFastLaneRoutes(s: CommandServices): FastLaneRoute<'POST
       path: '/api/free-point',
       answer: async ({ req, body, auth, clientAddress }) => {
         const user = requireMember(auth);
-        return { status: 200, body: await awardFreePoint(s, user, body, commandContext(req, user, s.clock), clientAddress) };
+        return { status: 200, body: await awardFreePoint(services, user, body, commandContext(req, user, services.clock), clientAddress) };
       },
     },
   ];
 }
 
 /** The same routes behind Express. */
-export function freePointRoutes(s: CommandServices): Router {
+export function freePointRoutes(services: CommandServices): Router {
   const router = Router();
-  for (const route of freePointFastLaneRoutes(s)) router.post(route.path, expressHandler(route));
+  for (const route of freePointFastLaneRoutes(services)) router.post(route.path, expressHandler(route));
   return router;
 }

@@ -10,7 +10,7 @@ import { currentUser } from '../members/current-user';
  * The in-process CommandGateway: query-api's sockets send chat messages and ask for free points
  * through the same actions as the HTTP routes, and get the status the route would have answered.
  */
-export function createInProcessGateway(s: CommandServices, clock: Clock): CommandGateway {
+export function createInProcessGateway(services: CommandServices, clock: Clock): CommandGateway {
   const context = (user: Principal, ctx: RequestContext) => ({
     correlationId: ctx.correlationId,
     causationId: ctx.correlationId,
@@ -23,14 +23,14 @@ export function createInProcessGateway(s: CommandServices, clock: Clock): Comman
       return { ok: true, data: await work() };
     } catch (error) {
       const failure = toApiFailure(error);
-      if (failure.status >= 500) s.logger.error({ err: error }, 'gateway command failed');
+      if (failure.status >= 500) services.logger.error({ err: error }, 'gateway command failed');
       const { error: message, retryAfterSeconds } = failure.body;
       return { ok: false, status: failure.status, error: message, ...(retryAfterSeconds ? { retryAfterSeconds } : {}) };
     }
   }
   return {
-    sendChatMessage: (user, draft, ctx) => run(user, () => sendChatMessage(s, user, draft, context(user, ctx), ctx.clientAddress)),
-    awardFreePoint: (user, request, ctx) => run(user, () => awardFreePoint(s, user, request, context(user, ctx), ctx.clientAddress)),
-    currentUser: (user) => run(user, () => currentUser(s, user)),
+    sendChatMessage: (user, draft, ctx) => run(user, () => sendChatMessage(services, user, draft, context(user, ctx), ctx.clientAddress)),
+    awardFreePoint: (user, request, ctx) => run(user, () => awardFreePoint(services, user, request, context(user, ctx), ctx.clientAddress)),
+    currentUser: (user) => run(user, () => currentUser(services, user)),
   };
 }

@@ -57,9 +57,9 @@ export function toApiFailure(error: unknown): ApiFailure {
   if (error instanceof CommandRejectedByConflicts) {
     return { status: 503, body: { error: 'The service is busy, please try again' }, headers: { 'Retry-After': '1' } };
   }
-  const e = error as { type?: string; status?: number } | null;
-  if (e?.type === 'entity.parse.failed') return { status: 400, body: { error: 'The request body is not valid JSON' }, headers: {} };
-  if (e?.type === 'entity.too.large') return { status: 413, body: { error: 'The request is too large' }, headers: {} };
+  const bodyParserError = error as { type?: string; status?: number } | null;
+  if (bodyParserError?.type === 'entity.parse.failed') return { status: 400, body: { error: 'The request body is not valid JSON' }, headers: {} };
+  if (bodyParserError?.type === 'entity.too.large') return { status: 413, body: { error: 'The request is too large' }, headers: {} };
   return { status: 500, body: { error: 'Something went wrong, please try again' }, headers: {} };
 }
 

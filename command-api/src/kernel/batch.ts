@@ -30,8 +30,8 @@ interface Accepted {
 }
 type Outcome = Accepted | { item: Queued; error: unknown };
 
-export const isAccepted = (o: Outcome): o is Accepted => 'events' in o;
-export const isRefusal = (o: Outcome): boolean => 'error' in o && o.error instanceof DomainError;
+export const isAccepted = (outcome: Outcome): outcome is Accepted => 'events' in outcome;
+export const isRefusal = (outcome: Outcome): boolean => 'error' in outcome && outcome.error instanceof DomainError;
 
 /** Decides each queued command on the state the previous ones leave; a refused one leaves it as it was. */
 export function decideInTurn(decider: AnyDecider, batch: Queued[], initial: unknown): Outcome[] {
@@ -56,27 +56,27 @@ export function decideInTurn(decider: AnyDecider, batch: Queued[], initial: unkn
  * right after its own events.
  */
 export function answerBatch(log: CommandLog, streamId: string, outcomes: Outcome[], appended: { revision: number; total: number }, attempts: number): void {
-  for (const o of outcomes) {
-    if (!isAccepted(o)) {
-      if (o.error instanceof DomainError) log.decided(o.item, streamId, 'rejected', { code: o.error.code, attempts });
-      else log.failed(o.item, streamId, o.error, attempts);
-      o.item.reject(o.error);
+  for (const outcome of outcomes) {
+    if (!isAccepted(outcome)) {
+      if (outcome.error instanceof DomainError) log.decided(outcome.item, streamId, 'rejected', { code: outcome.error.code, attempts });
+      else log.failed(outcome.item, streamId, outcome.error, attempts);
+      outcome.item.reject(outcome.error);
       continue;
     }
-    const own = appended.revision - (appended.total - o.eventsBefore - o.events.length);
-    log.decided(o.item, streamId, o.events.length ? 'accepted' : 'unchanged', { attempts, events: o.events.length, batch: outcomes.length });
-    o.item.resolve({ events: o.events, state: o.state, revision: own });
+    const own = appended.revision - (appended.total - outcome.eventsBefore - outcome.events.length);
+    log.decided(outcome.item, streamId, outcome.events.length ? 'accepted' : 'unchanged', { attempts, events: outcome.events.length, batch: outcomes.length });
+    outcome.item.resolve({ events: outcome.events, state: outcome.state, revision: own });
   }
 }
 
 /** Answers a batch whose append failed: refused commands keep their refusal, accepted ones get `failure`. */
 export function failBatch(log: CommandLog, streamId: string, outcomes: Outcome[], failure: unknown, attempts: number): void {
-  for (const o of outcomes) {
-    if (!isAccepted(o)) {
-      o.item.reject(o.error);
+  for (const outcome of outcomes) {
+    if (!isAccepted(outcome)) {
+      outcome.item.reject(outcome.error);
       continue;
     }
-    log.failed(o.item, streamId, failure, attempts);
-    o.item.reject(failure);
+    log.failed(outcome.item, streamId, failure, attempts);
+    outcome.item.reject(failure);
   }
 }

@@ -34,7 +34,7 @@ export async function storeSyncedClock(
   const measure = async (): Promise<void> => {
     if (!store.now) return;
     let best: { rtt: number; offset: number } | undefined;
-    for (let i = 0; i < 3; i++) {
+    for (let sampleIndex = 0; sampleIndex < 3; sampleIndex++) {
       const before = local().getTime();
       const at = (await store.now()).getTime();
       const after = local().getTime();

@@ -117,7 +117,7 @@ export class CommandHandler {
         continue;
       }
       const accepted = outcomes.filter(isAccepted);
-      const newEvents = accepted.flatMap((o) => o.events.map((e) => newEvent(e, o.item.ctx)));
+      const newEvents = accepted.flatMap((outcome) => outcome.events.map((event) => newEvent(event, outcome.item.ctx)));
       if (newEvents.length === 0) return answerBatch(this.log, streamId, outcomes, { revision: current.revision, total: 0 }, attempt);
       try {
         const { nextExpectedRevision } = await this.store.append(streamId, newEvents, current.revision < 0 ? 'no_stream' : current.revision);
@@ -147,11 +147,11 @@ export class CommandHandler {
     let { state, revision } = from;
     for (;;) {
       const recorded = await this.store.readStream(streamId, { fromRevision: revision + 1, maxCount: this.readPage });
-      for (const r of recorded) {
-        const event = toCurrentEvent(r);
+      for (const recordedEvent of recorded) {
+        const event = toCurrentEvent(recordedEvent);
         if (!decider.isEvent(event)) throw new Error(`Stream "${streamId}" holds ${event.type}, which is not a ${decider.name} event`);
         state = decider.evolve(state, event);
-        revision = r.revision;
+        revision = recordedEvent.revision;
       }
       if (recorded.length < this.readPage) return { state, revision };
     }

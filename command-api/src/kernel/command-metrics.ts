@@ -14,9 +14,9 @@ const cache = new WeakMap<Registry, CommandMetrics>();
 
 /** One set per registry (a second command-api on the same registry shares it). */
 export function commandMetrics(registry: Registry): CommandMetrics {
-  let m = cache.get(registry);
-  if (m) return m;
-  m = {
+  let metrics = cache.get(registry);
+  if (metrics) return metrics;
+  metrics = {
     commands: new Counter({
       name: 'pass_commands_total',
       help: 'Commands decided by command-api, by command type and outcome (accepted, unchanged, rejected, failed)',
@@ -31,6 +31,6 @@ export function commandMetrics(registry: Registry): CommandMetrics {
       registers: [registry],
     }),
   };
-  cache.set(registry, m);
-  return m;
+  cache.set(registry, metrics);
+  return metrics;
 }

@@ -5,8 +5,8 @@ import { requireRegistered } from './state';
 import { toUserView } from './view';
 
 /** The session's member as the spec's user model (GET /api/verify-access, the sockets' currentUser). */
-export async function currentUser(s: CommandServices, user: Principal): Promise<UserView> {
-  const { state } = await s.handler.load(userDecider, streams.user(user.id));
+export async function currentUser(services: CommandServices, user: Principal): Promise<UserView> {
+  const { state } = await services.handler.load(userDecider, streams.user(user.id));
   requireRegistered(state);
   return toUserView(state);
 }

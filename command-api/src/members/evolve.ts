@@ -7,17 +7,17 @@ const withAdded = (set: ReadonlySet<string>, value: string) => new Set(set).add(
 export function evolveUser(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered': {
-      const d = event.data;
+      const data = event.data;
       return {
         ...state,
         exists: true,
-        userId: d.userId,
-        email: d.email,
-        passwordHash: d.passwordHash,
-        points: d.points,
-        priority: d.priority,
-        createdAt: d.registeredAt,
-        updatedAt: d.registeredAt,
+        userId: data.userId,
+        email: data.email,
+        passwordHash: data.passwordHash,
+        points: data.points,
+        priority: data.priority,
+        createdAt: data.registeredAt,
+        updatedAt: data.registeredAt,
       };
     }
     case 'FreePointAwarded':
@@ -62,33 +62,33 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
   }
 }
 
-function purchased(state: UserState, d: EventData<'PointsPurchased'>): UserState {
+function purchased(state: UserState, data: EventData<'PointsPurchased'>): UserState {
   return {
     ...state,
-    points: state.points + d.points,
-    buyedUsd: state.buyedUsd + d.amountUsd,
-    creditedCaptures: new Map(state.creditedCaptures).set(d.captureId, { points: d.points, amountUsd: d.amountUsd }),
-    updatedAt: d.purchasedAt,
+    points: state.points + data.points,
+    buyedUsd: state.buyedUsd + data.amountUsd,
+    creditedCaptures: new Map(state.creditedCaptures).set(data.captureId, { points: data.points, amountUsd: data.amountUsd }),
+    updatedAt: data.purchasedAt,
   };
 }
 
-function reversed(state: UserState, d: EventData<'PurchaseReversed'>): UserState {
-  const refunded = fromCents(toCents(state.refundedUsd.get(d.captureId) ?? 0) + toCents(d.amountUsd));
+function reversed(state: UserState, data: EventData<'PurchaseReversed'>): UserState {
+  const refunded = fromCents(toCents(state.refundedUsd.get(data.captureId) ?? 0) + toCents(data.amountUsd));
   return {
     ...state,
-    points: Math.max(0, state.points - d.points),
-    buyedUsd: fromCents(Math.max(0, toCents(state.buyedUsd) - toCents(d.amountUsd))),
+    points: Math.max(0, state.points - data.points),
+    buyedUsd: fromCents(Math.max(0, toCents(state.buyedUsd) - toCents(data.amountUsd))),
     // A partial refund leaves the capture open to further refunds or a chargeback.
-    reversedCaptures: d.partial ? state.reversedCaptures : withAdded(state.reversedCaptures, d.captureId),
-    refundedUsd: new Map(state.refundedUsd).set(d.captureId, refunded),
-    refundIds: d.refundId ? withAdded(state.refundIds, d.refundId) : state.refundIds,
-    updatedAt: d.reversedAt,
+    reversedCaptures: data.partial ? state.reversedCaptures : withAdded(state.reversedCaptures, data.captureId),
+    refundedUsd: new Map(state.refundedUsd).set(data.captureId, refunded),
+    refundIds: data.refundId ? withAdded(state.refundIds, data.refundId) : state.refundIds,
+    updatedAt: data.reversedAt,
   };
 }
 
 /** A posted or updated card; the first post's time stays its `postedAt`. */
-function certified(state: UserState, d: EventData<'CertificatePosted'> | EventData<'CertificateUpdated'>, at: string): UserState {
-  const { fullname, country, email, link, image, message } = d;
+function certified(state: UserState, data: EventData<'CertificatePosted'> | EventData<'CertificateUpdated'>, at: string): UserState {
+  const { fullname, country, email, link, image, message } = data;
   return {
     ...state,
     certificate: { fullname, country, email, link, image, message, postedAt: state.certificate?.postedAt ?? at },

@@ -10,22 +10,22 @@ import { join } from './join';
 import { toUserView } from './view';
 
 /** Joining, leaving and reading one's own account. */
-export function memberRoutes(s: CommandServices): Router {
+export function memberRoutes(services: CommandServices): Router {
   const router = Router();
 
   // The join form: registers an unknown e-mail, logs in a known one with the right password.
   router.post('/api/register-user', async (req, res) => {
     const form = joinFormSchema.parse(req.body ?? {});
-    const joined = await s.throttle.guard(form.email, req.ip ?? 'unknown', tooManyAttemptsMessage, () => join(s, form, commandContext(req, null, s.clock)));
-    const { cookieValue } = await s.sessions.issue('user', joined.user.userId);
-    s.sessions.setCookie(res, 'user', cookieValue);
+    const joined = await services.throttle.guard(form.email, req.ip ?? 'unknown', tooManyAttemptsMessage, () => join(services, form, commandContext(req, null, services.clock)));
+    const { cookieValue } = await services.sessions.issue('user', joined.user.userId);
+    services.sessions.setCookie(res, 'user', cookieValue);
     const body: RegisterUserResponse = { ...toUserView(joined.user), registered: joined.registered };
     res.status(joined.registered ? 201 : 200).json(body);
   });
 
   router.post('/api/logout', async (req, res) => {
-    await s.sessions.revoke(req.headers.cookie, 'user');
-    s.sessions.clearCookie(res, 'user');
+    await services.sessions.revoke(req.headers.cookie, 'user');
+    services.sessions.clearCookie(res, 'user');
     res.status(204).end();
   });
 
@@ -33,7 +33,7 @@ export function memberRoutes(s: CommandServices): Router {
   router.get('/api/verify-access/:userId', async (req, res) => {
     const user = requireUser(res);
     if (req.params.userId !== user.id) throw new HttpError(403, 'You can only open your own account');
-    res.json(await currentUser(s, user));
+    res.json(await currentUser(services, user));
   });
 
   return router;

@@ -2,22 +2,22 @@ import type { UserView } from '@pass/events';
 import type { UserState } from './state';
 
 /** The spec's user model (§3) of a member's state. `chatCount` is the points. */
-export function toUserView(s: UserState): UserView {
-  const c = s.certificate;
+export function toUserView(state: UserState): UserView {
+  const certificate = state.certificate;
   return {
-    id: s.userId,
-    email: s.email,
-    priority: s.priority,
-    chatCount: s.points,
+    id: state.userId,
+    email: state.email,
+    priority: state.priority,
+    chatCount: state.points,
     downloads: 0,
-    fullname: c?.fullname ?? '',
-    country: c?.country ?? '',
-    link: c?.link ?? '',
-    image: c?.image ?? null,
-    message: c?.message ?? '',
-    passes: s.passes,
-    buyed: s.buyedUsd,
-    createdAt: s.createdAt,
-    updatedAt: s.updatedAt,
+    fullname: certificate?.fullname ?? '',
+    country: certificate?.country ?? '',
+    link: certificate?.link ?? '',
+    image: certificate?.image ?? null,
+    message: certificate?.message ?? '',
+    passes: state.passes,
+    buyed: state.buyedUsd,
+    createdAt: state.createdAt,
+    updatedAt: state.updatedAt,
   };
 }

@@ -12,7 +12,7 @@ const isUserEvent = isEventOf('user');
  * route reads, this shapes. Secrets stay out: no password hash, reset token hash or session id.
  */
 export function myDataExport(recorded: readonly RecordedEvent[], sessions: readonly SessionRecord[], principal: Principal, siteUrl: string, now: Date): MyDataExport {
-  const events: UserEvent[] = recorded.map((r) => toCurrentEvent(r)).filter(isUserEvent);
+  const events: UserEvent[] = recorded.map((recordedEvent) => toCurrentEvent(recordedEvent)).filter(isUserEvent);
   const state = fold(userDecider, events);
   requireRegistered(state);
   const out: MyDataExport = {
@@ -34,7 +34,7 @@ export function myDataExport(recorded: readonly RecordedEvent[], sessions: reado
     refunds: [],
     passes: [],
     passwordResets: [],
-    sessions: sessions.map((r) => ({ createdAt: r.createdAt, lastSeenAt: r.lastSeenAt ?? null, expiresAt: r.expiresAt, current: r.id === principal.sessionId })),
+    sessions: sessions.map((session) => ({ createdAt: session.createdAt, lastSeenAt: session.lastSeenAt ?? null, expiresAt: session.expiresAt, current: session.id === principal.sessionId })),
   };
   for (const event of events) {
     switch (event.type) {

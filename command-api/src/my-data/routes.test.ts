@@ -39,7 +39,7 @@ describe('GET /api/my-data', () => {
     expect(data.chatMessages).toEqual([expect.objectContaining({ message: 'hola a todos', pointsSpent: 1 })]);
     expect(data.passwordResets).toHaveLength(1);
     expect(data.sessions).toHaveLength(2);
-    expect(data.sessions.filter((s) => s.current)).toHaveLength(1);
+    expect(data.sessions.filter((session) => session.current)).toHaveLength(1);
 
     const text = JSON.stringify(res.body);
     const mailedSecret = /token=[^.]+\.(\S+)/.exec(mailer.sent[0]!.text)![1]!;

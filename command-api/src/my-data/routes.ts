@@ -5,12 +5,12 @@ import type { CommandServices } from '../services';
 import { myDataExport } from './export';
 
 /** GET /api/my-data: the session's member downloads everything the site holds about them. */
-export function myDataRoutes(s: CommandServices): Router {
+export function myDataRoutes(services: CommandServices): Router {
   const router = Router();
   router.get('/api/my-data', async (req, res) => {
     const principal = requireUser(res);
-    const [recorded, sessions] = await Promise.all([s.eventStore.readStream(streams.user(principal.id)), s.sessions.sessionsOf('user', principal.id)]);
-    const body = myDataExport(recorded, sessions, principal, s.siteUrl, s.clock());
+    const [recorded, sessions] = await Promise.all([services.eventStore.readStream(streams.user(principal.id)), services.sessions.sessionsOf('user', principal.id)]);
+    const body = myDataExport(recorded, sessions, principal, services.siteUrl, services.clock());
     req.log?.info({ userId: principal.id, events: recorded.length }, 'member data exported');
     res.set({ 'Content-Disposition': 'attachment; filename="my-data.json"', 'Cache-Control': 'no-store' });
     res.type('application/json').send(JSON.stringify(body, null, 2));

@@ -62,7 +62,7 @@ describe('passes pool', () => {
     spec.given([supply(5), reserved('r1', 2), released]).when({ type: 'ReleasePassReservation', data: { reservationId: 'r1', reason: 'x' }, now }).then([]);
     spec.given([supply(5), reserved('r1', 2), released]).when({ type: 'ConfirmPassReservation', data: { reservationId: 'r1' }, now }).then([]);
     // A release racing a confirmation gives nothing back: the passes stay handed out.
-    spec.given([supply(5), reserved('r1', 2), confirmed]).when({ type: 'ReleasePassReservation', data: { reservationId: 'r1', reason: 'x' }, now }).thenState((s) => expect(freePasses(s)).toBe(3));
+    spec.given([supply(5), reserved('r1', 2), confirmed]).when({ type: 'ReleasePassReservation', data: { reservationId: 'r1', reason: 'x' }, now }).thenState((pool) => expect(freePasses(pool)).toBe(3));
   });
 
   it('reserving the same id again is a no-op', () => {
@@ -87,20 +87,20 @@ describe('passes pool', () => {
 
     it('edit then release: the release gives back nothing the edit already counted', () => {
       spec.given([supply(10), reserved('r1', 3), supply(4)]).when(release).then([releasedEvent(0)]);
-      spec.given([supply(10), reserved('r1', 3), supply(4)]).when(release).thenState((s) => {
-        expect(freePasses(s)).toBe(4);
-        expect(s.pending.size).toBe(0);
+      spec.given([supply(10), reserved('r1', 3), supply(4)]).when(release).thenState((pool) => {
+        expect(freePasses(pool)).toBe(4);
+        expect(pool.pending.size).toBe(0);
       });
     });
 
     it('release then edit: the edit sets the figure outright', () => {
       spec.given([supply(10), reserved('r1', 3)]).when(release).then([releasedEvent()]);
-      spec.given([supply(10), reserved('r1', 3), releasedEvent()]).when(setSupply(4)).thenState((s) => expect(freePasses(s)).toBe(4));
+      spec.given([supply(10), reserved('r1', 3), releasedEvent()]).when(setSupply(4)).thenState((pool) => expect(freePasses(pool)).toBe(4));
     });
 
     it('a reservation made after the edit is given back as usual', () => {
       spec.given([supply(10), reserved('r0', 1), supply(4), reserved('r1', 3)]).when(release).then([releasedEvent()]);
-      spec.given([supply(10), reserved('r0', 1), supply(4), reserved('r1', 3)]).when(release).thenState((s) => expect(freePasses(s)).toBe(4));
+      spec.given([supply(10), reserved('r0', 1), supply(4), reserved('r1', 3)]).when(release).thenState((pool) => expect(freePasses(pool)).toBe(4));
     });
 
     it('the rule survives a snapshot taken between the edit and the release', () => {

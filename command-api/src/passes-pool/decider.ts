@@ -14,8 +14,8 @@ export const poolDecider: Decider<PoolCommand, PoolState, PoolEvent> = {
     version: 1,
     encode: (state) => ({ available: state.available, supplySet: state.supplySet, pending: [...state.pending.values()] }),
     decode: (data) => {
-      const d = data as { available: number; supplySet: boolean; pending: Reservation[] };
-      return { available: d.available, supplySet: d.supplySet, pending: new Map(d.pending.map((r) => [r.reservationId, r])) };
+      const snapshot = data as { available: number; supplySet: boolean; pending: Reservation[] };
+      return { available: snapshot.available, supplySet: snapshot.supplySet, pending: new Map(snapshot.pending.map((reservation) => [reservation.reservationId, reservation])) };
     },
   },
 };

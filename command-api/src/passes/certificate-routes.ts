@@ -39,29 +39,29 @@ const nothingAppended = (error: unknown) => error instanceof DomainError || erro
  * refused, and the change settles; when the post's append has an unknown outcome the change
  * stays marked for the orphan sweep.
  */
-async function claimAndPost(s: CommandServices, member: Principal, form: CertificateForm, change: CardChange, ctx: CommandContext): Promise<Handled<UserState, UserEvent>> {
+async function claimAndPost(services: CommandServices, member: Principal, form: CertificateForm, change: CardChange, ctx: CommandContext): Promise<Handled<UserState, UserEvent>> {
   let image: Image | undefined;
   let posting = false;
   try {
-    image = form.file ? await adoptImage(s.uploadsDir, await s.images.processImage(form.file.buffer), member.id) : undefined;
-    if (form.passes > 0) await claimPasses(s, member.id, form.passes, ctx);
+    image = form.file ? await adoptImage(services.uploadsDir, await services.images.processImage(form.file.buffer), member.id) : undefined;
+    if (form.passes > 0) await claimPasses(services, member.id, form.passes, ctx);
     posting = true;
-    const command = { type: 'PostCertificate' as const, data: { userId: member.id, ...form.fields, ...(image ? { image } : {}) }, now: s.clock() };
-    return await s.handler.handle(userDecider, streams.user(member.id), command, ctx);
+    const command = { type: 'PostCertificate' as const, data: { userId: member.id, ...form.fields, ...(image ? { image } : {}) }, now: services.clock() };
+    return await services.handler.handle(userDecider, streams.user(member.id), command, ctx);
   } catch (error) {
     if (!posting || nothingAppended(error)) {
       try {
-        if (image) await removeImage(s.uploadsDir, image);
+        if (image) await removeImage(services.uploadsDir, image);
         await change.settle();
       } catch (cause) {
-        s.logger.warn({ err: cause }, 'a refused upload could not be removed; the next orphan sweep will');
+        services.logger.warn({ err: cause }, 'a refused upload could not be removed; the next orphan sweep will');
       }
     }
     throw error;
   }
 }
 
-export function certificateRoutes(s: CommandServices): Router {
+export function certificateRoutes(services: CommandServices): Router {
   const router = Router();
 
   /**
@@ -72,17 +72,17 @@ export function certificateRoutes(s: CommandServices): Router {
     const member = requireUser(res);
     if (!req.is('multipart/form-data')) throw new HttpError(400, 'Send the form as multipart/form-data');
     await runUpload(req, res);
-    const ctx = commandContext(req, member, s.clock);
+    const ctx = commandContext(req, member, services.clock);
     const [{ state: user }, { state: pool }] = await Promise.all([
-      s.handler.load(userDecider, streams.user(member.id)),
-      s.handler.load(poolDecider, streams.passesPool),
+      services.handler.load(userDecider, streams.user(member.id)),
+      services.handler.load(poolDecider, streams.passesPool),
     ]);
     if (!user.exists) throw new HttpError(401, 'Please join to continue');
     const form = checkCertificateForm((req.body ?? {}) as Record<string, unknown>, req.file, user, pool);
-    const change = await markCardChange(s.uploadsDir, member.id);
-    const posted = await claimAndPost(s, member, form, change, ctx);
+    const change = await markCardChange(services.uploadsDir, member.id);
+    const posted = await claimAndPost(services, member, form, change, ctx);
     // Acknowledged: the image the card showed before is withdrawn (a member holds one).
-    const deps = { store: s.handler.store, uploadsDir: s.uploadsDir, logger: s.logger };
+    const deps = { store: services.handler.store, uploadsDir: services.uploadsDir, logger: services.logger };
     if (await withdrawReplacedImage(deps, streams.user(member.id), posted, posted.state.certificate?.image)) await change.settle();
     const response: RegisterSpecialUserResponse = { id: posted.state.userId, user: toUserView(posted.state) };
     res.json(response);

@@ -49,9 +49,9 @@ describe('claiming passes', () => {
     expect(pool.available).toBe(0);
     expect(pool.pending.size).toBe(0);
     const states = await Promise.all(users.map((u) => fresh.load(userDecider, streams.user(u)).then((r) => r.state)));
-    expect(states.reduce((sum, s) => sum + s.passes, 0)).toBe(50);
-    expect(states.filter((s) => s.passes === 1).every((s) => s.points === 90 && s.priority === 'normalUser')).toBe(true);
-    expect(states.filter((s) => s.passes === 0).every((s) => s.points === 110 && s.priority === '')).toBe(true);
+    expect(states.reduce((sum, state) => sum + state.passes, 0)).toBe(50);
+    expect(states.filter((state) => state.passes === 1).every((state) => state.points === 90 && state.priority === 'normalUser')).toBe(true);
+    expect(states.filter((state) => state.passes === 0).every((state) => state.points === 110 && state.priority === '')).toBe(true);
   });
 
   it('refuses a member without the points before reserving anything', async () => {

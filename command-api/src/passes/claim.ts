@@ -37,7 +37,7 @@ export async function claimPasses(deps: ClaimDeps, userId: string, passes: numbe
 
   const reservationId = randomUUID();
   const reserved = await handler.handle(poolDecider, streams.passesPool, { type: 'ReservePasses', data: { reservationId, userId, passes }, now: clock() }, ctx);
-  const event = reserved.events.find((e) => e.type === 'PassesReserved');
+  const event = reserved.events.find((candidate) => candidate.type === 'PassesReserved');
   const reservedAt = event?.type === 'PassesReserved' ? event.data.reservedAt : clock().toISOString();
 
   let recorded: UserState;

@@ -11,8 +11,8 @@ describe('user: certificate', () => {
   });
   it('updates an existing one, keeping the image when none is sent', () => {
     const first = userDecider.decide(post(), userDecider.evolve(userDecider.initialState(), registered));
-    spec.given([registered, ...first]).when(post({ fullname: 'Ana B', image: undefined })).thenState((s) => {
-      expect(s.certificate).toMatchObject({ fullname: 'Ana B', image });
+    spec.given([registered, ...first]).when(post({ fullname: 'Ana B', image: undefined })).thenState((state) => {
+      expect(state.certificate).toMatchObject({ fullname: 'Ana B', image });
     });
   });
   it('refuses an email other than the registered one', () => {

@@ -6,14 +6,14 @@ const EMAIL_MUST_MATCH = 'Your email must match the one registered';
 /** Posts the member's card (certificate), or updates it keeping its image when none is sent. */
 export function decidePostCertificate(command: CommandOf<'PostCertificate'>, state: UserState): UserEvent[] {
   requireRegistered(state);
-  const d = command.data;
-  if (normalizeEmail(d.email) !== normalizeEmail(state.email)) {
+  const data = command.data;
+  if (normalizeEmail(data.email) !== normalizeEmail(state.email)) {
     throw new DomainError('invalid', EMAIL_MUST_MATCH, { fields: { email: EMAIL_MUST_MATCH } });
   }
-  const image = d.image ?? state.certificate?.image;
+  const image = data.image ?? state.certificate?.image;
   if (!image) throw new DomainError('invalid', IMAGE_MESSAGES.notChosen, { fields: { image: IMAGE_MESSAGES.notChosen } });
   const at = command.now.toISOString();
-  const certificate = { userId: state.userId, fullname: d.fullname, country: d.country, email: state.email, link: d.link, image, message: d.message };
+  const certificate = { userId: state.userId, fullname: data.fullname, country: data.country, email: state.email, link: data.link, image, message: data.message };
   return state.certificate
     ? [{ type: 'CertificateUpdated', data: { ...certificate, updatedAt: at } }]
     : [{ type: 'CertificatePosted', data: { ...certificate, postedAt: at } }];

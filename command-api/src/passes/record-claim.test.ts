@@ -15,10 +15,10 @@ describe('user: record a pass claim', () => {
     ]);
   });
   it('makes a member holding 10 passes a special user', () => {
-    spec.given([registered, purchased(1000), claimed(9)]).when(record(1)).thenState((s) => {
-      expect(s.passes).toBe(10);
-      expect(s.priority).toBe('specialUser');
-      expect(s.points).toBe(1010 - 200);
+    spec.given([registered, purchased(1000), claimed(9)]).when(record(1)).thenState((state) => {
+      expect(state.passes).toBe(10);
+      expect(state.priority).toBe('specialUser');
+      expect(state.points).toBe(1010 - 200);
     });
   });
   it('does not change the priority of a normal user claiming again below 10', () => {

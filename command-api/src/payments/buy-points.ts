@@ -116,7 +116,7 @@ export async function refundCapturedPurchase(
     { type: 'RefundPurchase', data: { userId, ...refund }, now: deps.clock() },
     ctx,
   );
-  const event = events.find((e) => e.type === 'PurchaseReversed');
+  const event = events.find((candidate) => candidate.type === 'PurchaseReversed');
   if (event?.type !== 'PurchaseReversed') return { state };
   return { state, reversed: { points: event.data.points, amountUsd: event.data.amountUsd, partial: event.data.partial ?? false } };
 }

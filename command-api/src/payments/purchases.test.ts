@@ -7,9 +7,9 @@ describe('user: buy points', () => {
   const credit = (captureId: string, amountUsd = 5, points = 500) =>
     ({ type: 'CreditPurchase', data: { userId, provider: 'simulated', orderId: `o-${captureId}`, captureId, amountUsd, points }, now: t0 }) as const;
   it('credits a verified capture and counts the dollars bought', () => {
-    spec.given([registered]).when(credit('cap-1')).thenState((s) => {
-      expect(s.points).toBe(510);
-      expect(s.buyedUsd).toBe(5);
+    spec.given([registered]).when(credit('cap-1')).thenState((state) => {
+      expect(state.points).toBe(510);
+      expect(state.buyedUsd).toBe(5);
     });
   });
   it('credits each capture id once', () => {
@@ -27,9 +27,9 @@ describe('user: purchase reversed (refund webhook)', () => {
     spec.given([registered, purchased(100)]).when(reverse()).then([
       { type: 'PurchaseReversed', data: { userId, captureId: 'cap-1', reason: 'refunded', amountUsd: 1, points: 100, reversedAt: t0.toISOString() } },
     ]);
-    spec.given([registered, purchased(100), claimed(5)]).when(reverse()).thenState((s) => {
-      expect(s.points).toBe(0);
-      expect(s.buyedUsd).toBe(0);
+    spec.given([registered, purchased(100), claimed(5)]).when(reverse()).thenState((state) => {
+      expect(state.points).toBe(0);
+      expect(state.buyedUsd).toBe(0);
     });
   });
   it('reverses a capture once, and only a credited one', () => {
@@ -57,9 +57,9 @@ describe('user: purchase refunded in part (refund webhook with an amount)', () =
         data: { userId, captureId: 'cap-1', reason: 'refunded', amountUsd: 0.4, points: 40, reversedAt: t0.toISOString(), partial: true, refundId: 'R1', refundedUsd: 0.4 },
       },
     ]);
-    spec.given([registered, purchased(100)]).when(refund('R1', 0.4)).thenState((s) => {
-      expect(s.points).toBe(70);
-      expect(s.buyedUsd).toBe(0.6);
+    spec.given([registered, purchased(100)]).when(refund('R1', 0.4)).thenState((state) => {
+      expect(state.points).toBe(70);
+      expect(state.buyedUsd).toBe(0.6);
     });
   });
   it('counts each refund once (webhook redeliveries)', () => {
@@ -88,7 +88,7 @@ describe('user: purchase refunded in part (refund webhook with an amount)', () =
   });
   it('never takes the balance below zero (points already spent stay spent)', () => {
     // 10 + 100 points, 100 spent on 5 passes: 10 left; a refund of half would take 50.
-    spec.given([registered, purchased(100), claimed(5)]).when(refund('R1', 0.5)).thenState((s) => expect(s.points).toBe(0));
+    spec.given([registered, purchased(100), claimed(5)]).when(refund('R1', 0.5)).thenState((state) => expect(state.points).toBe(0));
   });
   it('refuses a capture that was never credited', () => {
     spec.given([registered]).when(refund('R1', 1, 'cap-x')).thenThrows('not_found');

@@ -15,11 +15,11 @@ import { toUserView } from '../members/view';
 import { captureAndCredit, creditCapturedOrder, type Credited } from './buy-points';
 import { payPalWebhookRoute } from './webhook-route';
 
-const OPTIONS_TEXT = PURCHASE_OPTIONS.map((o) => `$${o.amountUsd.toLocaleString('en-US')}`).join(', ');
+const OPTIONS_TEXT = PURCHASE_OPTIONS.map((option) => `$${option.amountUsd.toLocaleString('en-US')}`).join(', ');
 const NOT_AN_OPTION = `Choose one of the purchase options: ${OPTIONS_TEXT}`;
 
 const createOrderSchema = z.object({
-  amountUsd: z.number({ error: NOT_AN_OPTION }).refine((n) => purchaseOptionFor(n) !== undefined, NOT_AN_OPTION),
+  amountUsd: z.number({ error: NOT_AN_OPTION }).refine((amountUsd) => purchaseOptionFor(amountUsd) !== undefined, NOT_AN_OPTION),
 });
 const orderIdSchema = z.string().trim().min(1, 'The payment order is missing').max(200, 'The payment order is not valid');
 const buyPointsSchema = z.object({
@@ -29,12 +29,12 @@ const buyPointsSchema = z.object({
 const completed = ({ user, points }: Credited): CaptureOrderResponse => ({ status: 'COMPLETED', points, user: toUserView(user) });
 
 /** Buying points: the checkout's order and capture, the spec's /api/buy-points, PayPal's refund/reversal webhook. */
-export function paymentRoutes(s: CommandServices): Router {
+export function paymentRoutes(services: CommandServices): Router {
   const router = Router();
-  const logger = s.logger.child({ component: 'payments' });
+  const logger = services.logger.child({ component: 'payments' });
 
   router.get('/api/payments/config', (_req, res) => {
-    const body: PaymentsConfigResponse = { provider: s.payments.provider, testMode: s.payments.testMode, clientId: s.payments.clientId, currency: CURRENCY };
+    const body: PaymentsConfigResponse = { provider: services.payments.provider, testMode: services.payments.testMode, clientId: services.payments.clientId, currency: CURRENCY };
     res.set('Cache-Control', 'no-store').json(body);
   });
 
@@ -43,26 +43,26 @@ export function paymentRoutes(s: CommandServices): Router {
     const user = requireUser(res);
     const { amountUsd } = createOrderSchema.parse(req.body ?? {});
     // Per member (DEFAULT_ACTION_LIMITS.ordersPerUser): over it, a 429 with Retry-After and no order.
-    await s.actions.enforce('orders', user.id, undefined);
-    const { orderId } = await s.payments.createOrder(user.id, amountUsd);
-    logger.info({ userId: user.id, orderId, amountUsd, provider: s.payments.provider }, 'payment order created');
-    const body: CreateOrderResponse = { orderId, provider: s.payments.provider, testMode: s.payments.testMode };
+    await services.actions.enforce('orders', user.id, undefined);
+    const { orderId } = await services.payments.createOrder(user.id, amountUsd);
+    logger.info({ userId: user.id, orderId, amountUsd, provider: services.payments.provider }, 'payment order created');
+    const body: CreateOrderResponse = { orderId, provider: services.payments.provider, testMode: services.payments.testMode };
     res.status(201).json(body);
   });
 
   router.post('/api/payments/orders/:orderId/capture', async (req, res) => {
     const user = requireUser(res);
     const orderId = orderIdSchema.parse(req.params.orderId);
-    res.json(completed(await captureAndCredit(s, user.id, orderId, commandContext(req, user, s.clock))));
+    res.json(completed(await captureAndCredit(services, user.id, orderId, commandContext(req, user, services.clock))));
   });
 
   // The spec's helper: credits an order the provider reports captured, never captures itself.
   router.post('/api/buy-points', async (req, res) => {
     const user = requireUser(res);
     const { orderId } = buyPointsSchema.parse(req.body ?? {});
-    res.json(completed(await creditCapturedOrder(s, user.id, orderId, commandContext(req, user, s.clock))));
+    res.json(completed(await creditCapturedOrder(services, user.id, orderId, commandContext(req, user, services.clock))));
   });
 
-  router.use(payPalWebhookRoute(s, logger));
+  router.use(payPalWebhookRoute(services, logger));
   return router;
 }

@@ -20,10 +20,10 @@ function parsedBody(rawBody: Buffer): unknown {
  * the signature, verified by PayPal itself, is the credential. It covers the body's bytes: read
  * raw here unless a JSON parser in front kept them (raw-body.ts).
  */
-export function payPalWebhookRoute(s: CommandServices, logger: Logger): Router {
+export function payPalWebhookRoute(services: CommandServices, logger: Logger): Router {
   const router = Router();
   router.post('/api/payments/webhooks/paypal', express.raw({ type: () => true, limit: '100kb' }), async (req, res) => {
-    const ctx = { ...commandContext(req, null, s.clock), actor: { type: 'system' as const, id: 'paypal-webhook' } };
+    const ctx = { ...commandContext(req, null, services.clock), actor: { type: 'system' as const, id: 'paypal-webhook' } };
     const headers: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value[0] : value;
     const rawBody = rawBodyOf(req);
@@ -34,7 +34,7 @@ export function payPalWebhookRoute(s: CommandServices, logger: Logger): Router {
     }
     const event = parsedBody(rawBody);
     try {
-      const result = await handlePayPalWebhook(s, { headers, rawBody, event }, ctx, logger);
+      const result = await handlePayPalWebhook(services, { headers, rawBody, event }, ctx, logger);
       if (result.outcome === 'ignored') logger.info({ reason: result.reason }, 'PayPal webhook ignored');
       res.json({ received: true, ...result });
     } catch (error) {

@@ -71,7 +71,7 @@ export async function handlePayPalWebhook(
   const captureId =
     reason === 'reversed'
       ? event.resource?.id
-      : CAPTURE_LINK.exec(event.resource?.links?.find((l) => l.rel === 'up')?.href ?? '')?.[1];
+      : CAPTURE_LINK.exec(event.resource?.links?.find((link) => link.rel === 'up')?.href ?? '')?.[1];
   if (!captureId) return { outcome: 'ignored', reason: 'the event names no capture' };
 
   const capture = await deps.payments.getCapture(captureId);

@@ -88,19 +88,19 @@ export class LoginThrottle {
 
   /** Consumes this attempt's points; the wait in seconds when refused (what it took given back). */
   private async admit(key: string, ip: string): Promise<number> {
-    const l = this.limiters;
-    const attempts = await tryConsume(l.attemptsPerIp, ip);
+    const limiters = this.limiters;
+    const attempts = await tryConsume(limiters.attemptsPerIp, ip);
     if (!attempts.allowed) return attempts.waitSeconds;
-    const pair = await tryConsume(l.failuresPerPair, pairOf(key, ip));
+    const pair = await tryConsume(limiters.failuresPerPair, pairOf(key, ip));
     if (!pair.allowed) return pair.waitSeconds;
-    const client = await tryConsume(l.failuresPerIp, ip);
+    const client = await tryConsume(limiters.failuresPerIp, ip);
     if (!client.allowed) {
-      await l.failuresPerPair.reward(pairOf(key, ip));
+      await limiters.failuresPerPair.reward(pairOf(key, ip));
       return client.waitSeconds;
     }
     // A client's first attempt on the account is never slowed down by other clients' failures.
     const wait = pair.used > 1 ? await this.accountGap(key) : 0;
-    if (wait > 0) await Promise.all([l.failuresPerPair.reward(pairOf(key, ip)), l.failuresPerIp.reward(ip)]);
+    if (wait > 0) await Promise.all([limiters.failuresPerPair.reward(pairOf(key, ip)), limiters.failuresPerIp.reward(ip)]);
     return wait;
   }
 
@@ -115,9 +115,9 @@ export class LoginThrottle {
 
   /** A wrong password stays counted (and counts for the account); anything else was no guess. */
   private async settleFailure(key: string, ip: string, wrongPassword: boolean): Promise<void> {
-    const l = this.limiters;
-    if (wrongPassword) await l.accountFailures.penalty(key);
-    else await Promise.all([l.failuresPerPair.reward(pairOf(key, ip)), l.failuresPerIp.reward(ip)]);
+    const limiters = this.limiters;
+    if (wrongPassword) await limiters.accountFailures.penalty(key);
+    else await Promise.all([limiters.failuresPerPair.reward(pairOf(key, ip)), limiters.failuresPerIp.reward(ip)]);
   }
 
   private async settleSuccess(key: string, ip: string): Promise<void> {

@@ -125,7 +125,7 @@ const LOGIN: LoginLimits = {
 
 const wrong = () => Promise.reject(new DomainError('unauthorized', 'wrong password'));
 const right = () => Promise.resolve('in');
-const tooMany = (s: number) => `wait ${s}`;
+const tooMany = (seconds: number) => `wait ${seconds}`;
 
 /** What a login attempt came to: 'in', 'wrong' or the wait of a refusal. */
 async function login(throttle: LoginThrottle, account: string, ip: string, check: () => Promise<string>): Promise<string | number> {

@@ -50,8 +50,8 @@ export class RedisSessionStore implements SessionStore {
 
   /** Reads served from memory and from Redis (while the cache is on), for tests and operators. */
   get cacheStats(): { enabled: boolean; hits: number; misses: number; size: number } | undefined {
-    const c = this.cache;
-    return c && { enabled: c.enabled, hits: c.hits, misses: c.misses, size: c.size };
+    const cache = this.cache;
+    return cache && { enabled: cache.enabled, hits: cache.hits, misses: cache.misses, size: cache.size };
   }
 
   /** The set of one member's (or admin's) session ids; ids hold no ':', so it never names a session. */
@@ -82,7 +82,7 @@ export class RedisSessionStore implements SessionStore {
     const ids = await this.redis.smembers(index);
     if (ids.length === 0) return [];
     const raws = await this.redis.mget(ids.map((id) => this.prefix + id));
-    const gone = ids.filter((_, i) => !raws[i]);
+    const gone = ids.filter((_, index) => !raws[index]);
     if (gone.length > 0) await this.redis.srem(index, ...gone);
     return raws.flatMap((raw) => (raw ? [JSON.parse(raw) as SessionRecord] : []));
   }

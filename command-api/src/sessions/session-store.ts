@@ -49,7 +49,7 @@ export class MemorySessionStore implements SessionStore {
     // Expired sessions are dropped now and then, so a long-running process stays small.
     if (this.sessions.size % 1024 === 0) {
       const now = Date.now();
-      for (const [id, r] of this.sessions) if (!isLive(r, now)) this.forget(id);
+      for (const [id, record] of this.sessions) if (!isLive(record, now)) this.forget(id);
     }
   }
 

@@ -99,7 +99,7 @@ export class Sessions implements SessionVerifier {
   async sessionsOf(kind: Principal['kind'], subjectId: string): Promise<SessionRecord[]> {
     const now = this.options.clock().getTime();
     const records = await this.options.store.listOf(kind, subjectId);
-    return records.filter((r) => isLive(r, now)).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+    return records.filter((record) => isLive(record, now)).sort((one, other) => one.createdAt.localeCompare(other.createdAt));
   }
 
   /**

@@ -4,7 +4,7 @@
  */
 export type SniffedType = 'jpeg' | 'png' | 'gif' | 'webp' | 'avif' | 'pdf' | 'executable' | 'unknown';
 
-const startsWith = (buf: Buffer, bytes: number[], offset = 0) => bytes.every((b, i) => buf[offset + i] === b);
+const startsWith = (buf: Buffer, bytes: number[], offset = 0) => bytes.every((byte, index) => buf[offset + index] === byte);
 const ascii = (buf: Buffer, start: number, end: number) => buf.subarray(start, end).toString('latin1');
 
 export function sniffContentType(buf: Buffer): SniffedType {

@@ -190,7 +190,7 @@ export class ImageJobFailures {
 
   async list(limit = 50): Promise<FailedImageJobs> {
     const [total, jobs] = await Promise.all([this.queue.getFailedCount(), this.queue.getFailed(0, limit - 1)]);
-    return { queue: 'bullmq', total, jobs: jobs.filter((j): j is Job<ImageJobData> => Boolean(j)).map(deadLetterOf) };
+    return { queue: 'bullmq', total, jobs: jobs.filter((job): job is Job<ImageJobData> => Boolean(job)).map(deadLetterOf) };
   }
 
   close(): Promise<void> {

@@ -59,8 +59,8 @@ function issueOf(error: ApiError): { name: string; issue: string } {
 
 function isTimeout(error: unknown): boolean {
   if (error instanceof AbortError) return true;
-  const e = error as { code?: string; name?: string; message?: string } | null;
-  return e?.code === 'ECONNABORTED' || e?.code === 'ETIMEDOUT' || e?.name === 'TimeoutError' || /timeout/i.test(e?.message ?? '');
+  const failure = error as { code?: string; name?: string; message?: string } | null;
+  return failure?.code === 'ECONNABORTED' || failure?.code === 'ETIMEDOUT' || failure?.name === 'TimeoutError' || /timeout/i.test(failure?.message ?? '');
 }
 
 const usd = (value: string | undefined) => (value === undefined ? NaN : Number(value));
