@@ -3,9 +3,20 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import type { EventStore } from '@pass/events';
+import type { EncryptingEventStore } from '@pass/events/personal-data';
 import { openPersonalDataEventStore } from '@pass/events/store';
-import { broadcastPublisher, createMemoryReadModels, createReadModelSnapshots, type Broadcaster } from '@pass/projector';
+import type { CommandApi } from '@pass/command-api';
+import {
+  broadcastPublisher,
+  createMemoryReadModels,
+  createReadModelSnapshots,
+  type Broadcaster,
+  type MemoryReadModelStore,
+  type ProjectionRuntime,
+  type ReadModelSnapshots,
+} from '@pass/projector';
 import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
 import { backupRouter, registerDataDirMetrics, siteSecret } from '../backup';
 import type { Settings } from '../config/settings';
@@ -36,94 +47,138 @@ const SNAPSHOT_EVERY_MS = 10 * 60_000;
  * have caught up (until then /readyz answers 503).
  */
 export async function startStandalone(settings: Settings, logger: Logger): Promise<RunningStandalone> {
-  mkdirSync(settings.dataDir, { recursive: true });
-  // Members' personal fields are encrypted at rest, their keys in DATA_DIR/member-keys (docs/architecture.md, "Personal data").
-  const eventStore = await openPersonalDataEventStore(settings.eventStoreUrl, { logger, keysDir: join(settings.dataDir, 'member-keys') });
-  logger.info({ eventStore: eventStore.kind }, 'event store open');
+  const eventStore = await openEventStore(settings, logger);
   const resources = new Resources();
   resources.add(() => eventStore.close());
   try {
     const registry = createRegistry('standalone');
     registerDataDirMetrics(registry, settings.dataDir);
     // Bound once the projection exists (below); an erasure cannot be asked before the server listens.
-    let afterErasure = async (_userId: string): Promise<void> => {};
-    const { commandApi } = await composeCommandApi(settings, eventStore, logger, resources, registry, 'in-process', { afterErasure: (userId) => afterErasure(userId) });
-
-    const readModels = createMemoryReadModels();
-    const snapshotFile = join(settings.dataDir, 'read-models.snapshot');
-    const snapshots = createReadModelSnapshots({ file: snapshotFile, readModels, eventStore, logger });
-    await snapshots.load();
-    // The projector publishes into the Socket.IO server attached below; it only publishes once
-    // started (after the attach), so the late reference is safe.
-    const live: Broadcaster = { emit: (event, ...args) => (sockets.io as Broadcaster).emit(event, ...args) };
-    const projection = composeProjection({ eventStore, readModels, publisher: broadcastPublisher(live), logger, registry });
-    // The snapshot on disk holds the erased member in clear: gone before the erasure is answered,
-    // then written anew once the read models have dropped them (so the next start stays fast).
-    afterErasure = async () => {
-      await rm(snapshotFile, { force: true });
-      try {
-        await projection.live().settled();
-        await snapshots.save('erasure');
-      } catch (error) {
-        logger.warn({ err: error }, 'read-model snapshot not rewritten after an erasure; the next periodic save writes it');
-      }
-    };
-
-    const reads = createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore, logger, metrics: registry, projections: projection });
-    const shell: AppShellOptions = {
-      logger,
-      trustProxy: settings.trustProxy,
-      webDistDir: settings.webDistDir,
-      ...shellSecurity(settings),
-      routers: [
-        opsRouter({
-          service: 'standalone',
-          mode: 'standalone',
-          eventStore,
-          registry,
-          logger,
-          checks: readSideChecks({ readModels, eventStore, projector: projection, maxLag: settings.readyMaxLag }),
-        }),
-        // npm run backup's consistent copy of the events (PGlite is open in this process only), as
-        // stored: personal fields stay encrypted in the archive, the keys go with DATA_DIR's files.
-        backupRouter({ eventStore: eventStore.inner, secret: () => siteSecret(settings.sessionSecret, settings.dataDir), dataDir: settings.dataDir, uploadsDir: settings.uploadsDir, logger }),
-        reads.router,
-        // Also serves GET /uploads/* (command-api owns the uploads folder).
-        commandApi.router,
-      ],
-    };
-    const laneShell = createFastLaneShell(shell);
-    // Socket.IO takes over the server's request listener when it attaches: it answers /socket.io/
-    // itself (long-polling included) and passes everything else to this one. The hot POST routes
-    // and public GET reads skip Express as in the distributed command-api and query-api (same
-    // shell steps, same answers).
-    const server = createServer(withFastLane(createAppShell(shell, laneShell), laneShell, commandApi.fastLane, reads.fastLane));
-    const sockets = attachSocketServer(server, {
-      readModels,
-      sessions: commandApi.sessions,
-      gateway: commandApi.gateway,
-      logger,
-      metrics: registry,
-      ...socketSecurity(settings),
-    });
-    const url = await listen(server, settings.host, settings.port);
-    resources.add(async () => {
-      const drained = stopAccepting(server);
-      await sockets.close();
-      await drained;
-      await projection.stop();
-      // Nothing writes any more: the next start loads this instead of replaying every event.
-      await snapshots.save('shutdown');
-    });
-
-    await catchUp(projection, logger);
-    const periodic = setInterval(() => void snapshots.save('periodic'), SNAPSHOT_EVERY_MS);
-    periodic.unref();
-    resources.add(async () => clearInterval(periodic));
-
+    const erasure = { after: async (_userId: string): Promise<void> => {} };
+    const { commandApi } = await composeCommandApi(settings, eventStore, logger, resources, registry, 'in-process', { afterErasure: (userId) => erasure.after(userId) });
+    const readSide = await buildReadSide(settings, eventStore, logger, registry);
+    erasure.after = snapshotAfterErasure(readSide, logger);
+    const { url, server } = await serve(settings, eventStore, logger, registry, commandApi, readSide, resources);
+    await catchUp(readSide.projection, logger);
+    savePeriodically(readSide.snapshots, resources);
     return { url, server, eventStore, close: resources.close };
   } catch (error) {
     await resources.close().catch((closeError: unknown) => logger.warn({ err: closeError }, 'cleanup after a failed start failed'));
     throw error;
   }
+}
+
+async function openEventStore(settings: Settings, logger: Logger): Promise<EncryptingEventStore> {
+  mkdirSync(settings.dataDir, { recursive: true });
+  // Members' personal fields are encrypted at rest, their keys in DATA_DIR/member-keys (docs/architecture.md, "Personal data").
+  const eventStore = await openPersonalDataEventStore(settings.eventStoreUrl, { logger, keysDir: join(settings.dataDir, 'member-keys') });
+  logger.info({ eventStore: eventStore.kind }, 'event store open');
+  return eventStore;
+}
+
+interface ReadSide {
+  readModels: MemoryReadModelStore;
+  snapshotFile: string;
+  snapshots: ReadModelSnapshots;
+  projection: ProjectionRuntime;
+  /** Where the projector's live events go: the Socket.IO server, once attached. */
+  publishTo(io: Broadcaster): void;
+}
+
+/** The in-memory read models, restored from their snapshot when it is valid, and the projection that follows the store into them. */
+async function buildReadSide(settings: Settings, eventStore: EventStore, logger: Logger, registry: Registry): Promise<ReadSide> {
+  const readModels = createMemoryReadModels();
+  const snapshotFile = join(settings.dataDir, 'read-models.snapshot');
+  const snapshots = createReadModelSnapshots({ file: snapshotFile, readModels, eventStore, logger });
+  await snapshots.load();
+  // The projector publishes into the Socket.IO server attached later (serve); it only publishes
+  // once started (after the attach), so the late reference is safe.
+  let sockets: Broadcaster | undefined;
+  const live: Broadcaster = { emit: (event, ...args) => sockets!.emit(event, ...args) };
+  const projection = composeProjection({ eventStore, readModels, publisher: broadcastPublisher(live), logger, registry });
+  return { readModels, snapshotFile, snapshots, projection, publishTo: (io) => (sockets = io) };
+}
+
+/**
+ * The snapshot on disk holds the erased member in clear: gone before the erasure is answered,
+ * then written anew once the read models have dropped them (so the next start stays fast).
+ */
+function snapshotAfterErasure({ snapshotFile, snapshots, projection }: ReadSide, logger: Logger): (userId: string) => Promise<void> {
+  return async () => {
+    await rm(snapshotFile, { force: true });
+    try {
+      await projection.live().settled();
+      await snapshots.save('erasure');
+    } catch (error) {
+      logger.warn({ err: error }, 'read-model snapshot not rewritten after an erasure; the next periodic save writes it');
+    }
+  };
+}
+
+/** One server for everything: ops, backup, reads, commands, uploads, the web app and Socket.IO. */
+async function serve(
+  settings: Settings,
+  eventStore: EncryptingEventStore,
+  logger: Logger,
+  registry: Registry,
+  commandApi: CommandApi,
+  readSide: ReadSide,
+  resources: Resources,
+): Promise<{ url: string; server: Server }> {
+  const { readModels, projection, snapshots } = readSide;
+  const reads = createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore, logger, metrics: registry, projections: projection });
+  const shell: AppShellOptions = {
+    logger,
+    trustProxy: settings.trustProxy,
+    webDistDir: settings.webDistDir,
+    ...shellSecurity(settings),
+    routers: [
+      opsRouter({
+        service: 'standalone',
+        mode: 'standalone',
+        eventStore,
+        registry,
+        logger,
+        checks: readSideChecks({ readModels, eventStore, projector: projection, maxLag: settings.readyMaxLag }),
+      }),
+      // npm run backup's consistent copy of the events (PGlite is open in this process only), as
+      // stored: personal fields stay encrypted in the archive, the keys go with DATA_DIR's files.
+      backupRouter({ eventStore: eventStore.inner, secret: () => siteSecret(settings.sessionSecret, settings.dataDir), dataDir: settings.dataDir, uploadsDir: settings.uploadsDir, logger }),
+      reads.router,
+      // Also serves GET /uploads/* (command-api owns the uploads folder).
+      commandApi.router,
+    ],
+  };
+  const laneShell = createFastLaneShell(shell);
+  // Socket.IO takes over the server's request listener when it attaches: it answers /socket.io/
+  // itself (long-polling included) and passes everything else to this one. The hot POST routes
+  // and public GET reads skip Express as in the distributed command-api and query-api (same
+  // shell steps, same answers).
+  const server = createServer(withFastLane(createAppShell(shell, laneShell), laneShell, commandApi.fastLane, reads.fastLane));
+  const sockets = attachSocketServer(server, {
+    readModels,
+    sessions: commandApi.sessions,
+    gateway: commandApi.gateway,
+    logger,
+    metrics: registry,
+    ...socketSecurity(settings),
+  });
+  readSide.publishTo(sockets.io as Broadcaster);
+  const url = await listen(server, settings.host, settings.port);
+  resources.add(async () => {
+    const drained = stopAccepting(server);
+    await sockets.close();
+    await drained;
+    await projection.stop();
+    // Nothing writes any more: the next start loads this instead of replaying every event.
+    await snapshots.save('shutdown');
+  });
+  return { url, server };
+}
+
+/** The snapshot rewritten every SNAPSHOT_EVERY_MS while running, stopped at shutdown. */
+function savePeriodically(snapshots: ReadModelSnapshots, resources: Resources): void {
+  const periodic = setInterval(() => void snapshots.save('periodic'), SNAPSHOT_EVERY_MS);
+  periodic.unref();
+  resources.add(async () => clearInterval(periodic));
 }
