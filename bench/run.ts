@@ -1,14 +1,12 @@
 /**
- * `npm run bench`: runs every benchmark module in turn and writes docs/benchmarks.md, one
- * section per module. `npm run bench -- <name> …` runs only those and prints them without
- * touching the file.
- *
- * `npm run bench -- --update <name> …` runs those and replaces only their sections in
- * docs/benchmarks.md (the long ones can then be re-run alone).
+ * `npm run bench`: runs every benchmark module in turn and writes each one's output to
+ * docs/benchmarks/<module>.md, linked from docs/benchmarks.md. `npm run bench -- <name> …` runs
+ * only those and prints them without touching a file; `npm run bench -- --update <name> …` runs
+ * those and rewrites only their pages (the long ones can then be re-run alone).
  *
  * A module exports `run(): Promise<{ title, markdown }>`; its markdown names the command that
  * reproduces it and puts each figure's limit beside it. Add a module to `modules` below.
- * The notes written by hand above the sections are kept by every run (`keptNotes`).
+ * The notes written by hand in docs/benchmarks.md are kept by every run (`keptNotes`).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -67,53 +65,50 @@ for (const module of selected) {
   }
 }
 
-const file = resolve(import.meta.dirname, '..', 'docs', 'benchmarks.md');
-const marker = (name: string) => `<!-- bench:${name} -->`;
-/** Sections of the existing file by module (written between markers), for --update. */
-function existingSections(): Map<string, string> {
-  const kept = new Map<string, string>();
-  if (!existsSync(file)) return kept;
-  const text = readFileSync(file, 'utf8');
-  for (const m of modules) {
-    const start = text.indexOf(marker(m.name));
-    if (start < 0) continue;
-    const end = text.indexOf('<!-- bench:', start + marker(m.name).length);
-    kept.set(m.name, text.slice(start + marker(m.name).length, end < 0 ? undefined : end).trim() + '\n');
-  }
-  return kept;
-}
+const docs = resolve(import.meta.dirname, '..', 'docs');
+const page = resolve(docs, 'benchmarks.md');
+/** Each module's full output is a page of its own: docs/benchmarks/<module>.md. */
+const moduleFile = (name: string) => resolve(docs, 'benchmarks', `${name}.md`);
+
 /**
- * The hand-written notes above the sections (the current figures at a glance, what they mean),
- * between `<!-- notes` and `<!-- /notes -->`: every run keeps them as they are.
+ * The hand-written notes of docs/benchmarks.md (the current figures against their targets, what
+ * they mean), between `<!-- notes` and `<!-- /notes -->`: every run keeps them as they are.
  */
 function keptNotes(): string {
-  if (!existsSync(file)) return '';
-  const text = readFileSync(file, 'utf8');
+  if (!existsSync(page)) return '';
+  const text = readFileSync(page, 'utf8');
   const start = text.indexOf('<!-- notes');
   const end = start < 0 ? -1 : text.indexOf('<!-- /notes -->', start);
   return end < 0 ? '' : `${text.slice(start, end + '<!-- /notes -->'.length)}\n\n`;
 }
-const notes = only.length && !update ? '' : keptNotes();
-const all = update ? new Map([...existingSections(), ...sections]) : sections;
-const body = modules
-  .filter((m) => all.has(m.name))
-  .map((m) => `${marker(m.name)}\n${all.get(m.name)!}`)
-  .join('\n');
 
-const document = `# Benchmarks
-
-Written by \`npm run bench\` (${update ? `last --update run: ${only.join(', ')}` : 'every module'}; ${machine}).
-Each section names the command that reproduces it and when it was measured. The machine is
-shared, so figures move between runs; the limits are the targets from the issues.
-
-${notes}${body}`;
-
+const printed = modules.filter((m) => sections.has(m.name)).map((m) => sections.get(m.name)!).join('\n');
 if (only.length && !update) {
-  process.stdout.write(document);
+  process.stdout.write(printed);
 } else {
-  mkdirSync(resolve(file, '..'), { recursive: true });
-  writeFileSync(file, document);
-  process.stdout.write(document);
-  process.stderr.write(`bench: wrote ${file}\n`);
+  mkdirSync(resolve(docs, 'benchmarks'), { recursive: true });
+  for (const [name, section] of sections) {
+    writeFileSync(moduleFile(name), section.replace(/^## /, '# ') + `\n${machine}.\n`);
+  }
+  const links = modules
+    .filter((m) => existsSync(moduleFile(m.name)))
+    .map((m) => `- [${m.name}](benchmarks/${m.name}.md): \`npm run bench -- ${m.name}\``)
+    .join('\n');
+  writeFileSync(
+    page,
+    `# Benchmarks
+
+The targets, their latest figures and how to reproduce them. \`npm run bench\` re-runs every
+module and writes each one's full output to its own page (\`npm run bench -- --update <module>\`
+re-runs one); the notes below are written by hand and kept by every run. The machine is shared,
+so figures move between runs: compare a figure with the floor measured in the same run.
+
+${keptNotes()}## Each module's last full output
+
+${links}
+`,
+  );
+  process.stdout.write(printed);
+  process.stderr.write(`bench: wrote ${page} and the pages of ${[...sections.keys()].join(', ')}\n`);
 }
 process.exit(failed ? 1 : 0);
