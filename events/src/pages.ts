@@ -25,11 +25,16 @@ export const CONTENT_PAGES = [
 
 export type ContentPage = (typeof CONTENT_PAGES)[number];
 
+/** The path of a page under /content: the one way the web writes a page's path, so a typo does not compile. */
+export function contentPath<P extends ContentPage>(page: P): `/content/${P}` {
+  return `/content/${page}`;
+}
+
 /**
  * Every path the router renders: `/`, `/content` (its layout alone, which the router matches) and
  * `/content/<page>`.
  */
-export const APP_PAGE_PATHS: readonly string[] = ['/', '/content', ...CONTENT_PAGES.map((page) => `/content/${page}`)];
+export const APP_PAGE_PATHS: readonly string[] = ['/', '/content', ...CONTENT_PAGES.map((page) => contentPath(page))];
 
 /** The page a path names: one trailing slash dropped, as the router drops it. */
 export function appPagePathOf(pathname: string): string {

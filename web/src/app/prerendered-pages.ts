@@ -1,4 +1,16 @@
-import { PRODUCT_NAME } from '@pass/events/kernel';
+import { PRODUCT_NAME, contentPath, type ContentPage } from '@pass/events/kernel';
+
+interface PrerenderedPage {
+  path: string;
+  file: string;
+  title: string;
+}
+
+/** A page under /content, rendered into `pages<path>.html`, where the server looks for it. */
+function contentShell(page: ContentPage, title: string): PrerenderedPage {
+  const path = contentPath(page);
+  return { path, file: `pages${path}.html`, title: `${title} · ${PRODUCT_NAME}` };
+}
 
 /**
  * The public shells rendered to HTML at build time (web/scripts/prerender.ts), each into its own
@@ -6,10 +18,10 @@ import { PRODUCT_NAME } from '@pass/events/kernel';
  * under pages/ (the server sends `pages<path>.html` for their path when it exists). The HTML names
  * its path on the root element (`data-page`), so the client hydrates only the markup of its URL.
  */
-export const PRERENDERED_PAGES: readonly { path: string; file: string; title: string }[] = [
+export const PRERENDERED_PAGES: readonly PrerenderedPage[] = [
   { path: '/', file: 'index.html', title: PRODUCT_NAME },
-  { path: '/content/participants', file: 'pages/content/participants.html', title: `Participants · ${PRODUCT_NAME}` },
-  { path: '/content/about', file: 'pages/content/about.html', title: `About · ${PRODUCT_NAME}` },
+  contentShell('participants', 'Participants'),
+  contentShell('about', 'About'),
 ];
 
 /** The attribute on #root naming the path its build-time markup was rendered for. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { PRODUCT_NAME } from '@pass/events/kernel';
+import { PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import { Navigate, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -246,7 +246,7 @@ export default function AdminDashboardPage() {
     // Load when the dashboard opens; typing re-queries through the saga.
   }, [dispatch, authorized]);
 
-  if (!authorized) return <Navigate to="/content/admin" replace />;
+  if (!authorized) return <Navigate to={contentPath('admin')} replace />;
 
   return (
     <section className="panel wide admin" lang="es" aria-labelledby="dashboard-title">
@@ -297,7 +297,7 @@ export default function AdminDashboardPage() {
                 {!isErased && (
                   <div className="row-actions">
                     <button type="button" className="button" aria-label={`Certificado de ${name}`}
-                      onClick={() => navigate('/content/admin-certificate', { state: { selectedUser: p } })}>
+                      onClick={() => navigate(contentPath('admin-certificate'), { state: { selectedUser: p } })}>
                       Certificado
                     </button>
                     <button type="button" className="button" aria-label={`Historial de ${name}`}

@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router-dom';
-import { PRODUCT_NAME } from '@pass/events/kernel';
+import { PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { adminLoginSchema } from '@pass/events/kernel';
@@ -22,7 +22,7 @@ export default function AdminLoginPage() {
     reValidateMode: 'onChange',
     defaultValues: { email: '', password: '' },
   });
-  if (authorized) return <Navigate to="/content/admin/dashboard" replace />;
+  if (authorized) return <Navigate to={contentPath('admin/dashboard')} replace />;
   return (
     <section className="panel narrow" lang="es" aria-labelledby="admin-title">
       <h1 id="admin-title">Administración</h1>

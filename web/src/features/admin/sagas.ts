@@ -2,6 +2,7 @@ import type { SagaIterator } from 'redux-saga';
 import { call, delay, fork, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
 import type { AdminPostEntry, AdminView, FailedImageJobs, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/kernel';
 import type { PayloadAction } from '@reduxjs/toolkit';
+import { contentPath } from '@pass/events/kernel';
 import { errorText } from '../../lib/http';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/list';
 import { STORAGE_KEYS, type Services } from '../../lib/services';
@@ -31,7 +32,7 @@ function* login(s: Services, action: ReturnType<typeof adminActions.loginRequest
     s.storage.set(STORAGE_KEYS.adminId, admin.id);
     yield put(adminActions.adminSet(admin));
     yield put(popupActions.showAdsSet(false));
-    s.navigate('/content/admin/dashboard', { replace: true });
+    s.navigate(contentPath('admin/dashboard'), { replace: true });
   } catch (error) {
     yield put(adminActions.loginFailed(errorText(error) || ADMIN_TEXTS.unauthorized));
   }
@@ -59,7 +60,7 @@ function* logout(s: Services): SagaIterator {
   s.storage.remove(STORAGE_KEYS.adminId);
   yield put(adminActions.adminReset());
   yield put(popupActions.showAdsSet(true));
-  s.navigate('/content/admin', { replace: true });
+  s.navigate(contentPath('admin'), { replace: true });
 }
 
 /** Runs an admin call, then tells the admin how it went (in Spanish, like the dashboard). */

@@ -1,5 +1,5 @@
 import { Navigate, useLocation } from 'react-router-dom';
-import { PRODUCT_NAME } from '@pass/events/kernel';
+import { PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import type { RankingEntry } from '@pass/events/kernel';
 import { useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
@@ -13,7 +13,7 @@ export default function AdminCertificatePage() {
   const authorized = useAppSelector(selectAdminAuthorized);
   const selected = (state as { selectedUser?: RankingEntry } | null)?.selectedUser;
   if (!selected) return <Navigate to="/" replace />;
-  if (!authorized) return <Navigate to="/content/admin" replace />;
+  if (!authorized) return <Navigate to={contentPath('admin')} replace />;
   return (
     <section className="certificate-page">
       <Certificate fullname={selected.fullname} createdAt={selected.createdAt} passes={selected.passes} />

@@ -1,5 +1,5 @@
 import { Navigate } from 'react-router-dom';
-import { PRODUCT_NAME } from '@pass/events/kernel';
+import { PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import { JoinRedirect } from '../../components/JoinRedirect';
 import { useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
@@ -12,7 +12,7 @@ export default function CertificatePage() {
   const user = useAppSelector(selectUser);
   const storedId = useAppSelector((s) => s.user.storedId);
   if (!user.email && !storedId) return <JoinRedirect reason="certificate" />;
-  if (user.email && user.passes <= 0 && storedId) return <Navigate to="/content/post" replace />;
+  if (user.email && user.passes <= 0 && storedId) return <Navigate to={contentPath('post')} replace />;
   // The stored user is still being fetched.
   if (!user.email) return <p className="muted" role="status">Loading your certificate…</p>;
   return (

@@ -1,7 +1,7 @@
 import { eventChannel, type EventChannel, type SagaIterator } from 'redux-saga';
 import { call, fork, put, select, take, takeEvery } from 'redux-saga/effects';
 import type { ChatHistory, ChatMessageView, SendChatMessageResponse, UserView } from '@pass/events/kernel';
-import { canAffordChatMessage, httpStatusOf } from '@pass/events/kernel';
+import { canAffordChatMessage, contentPath, httpStatusOf } from '@pass/events/kernel';
 import { HttpError } from '../../lib/http';
 import type { JoinRedirectState } from '../../lib/join-reason';
 import type { Services } from '../../lib/services';
@@ -62,7 +62,7 @@ function tooFastText(refusal: Refusal): string {
 /** A guest who tries to chat is sent to join with this state: join says why. */
 export const CHAT_JOIN_STATE: JoinRedirectState = { joinReason: 'chat' };
 /** Where a member out of points goes: /content/check says so, with a Buy Points link (free-points/texts.ts). */
-export const OUT_OF_POINTS_PAGE = '/content/check';
+export const OUT_OF_POINTS_PAGE = contentPath('check');
 
 function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof chatActions.sendRequested>): SagaIterator {
   const user: UserView = yield select((st: RootState) => st.user.user);
@@ -70,7 +70,7 @@ function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof ch
   // free-points page, which says what to do (spec §6).
   if (!user.email) {
     yield put(chatActions.sendFinished({ sent: false }));
-    s.navigate('/content/join', { state: CHAT_JOIN_STATE });
+    s.navigate(contentPath('join'), { state: CHAT_JOIN_STATE });
     return;
   }
   if (!canAffordChatMessage(user.chatCount)) {

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
-import { FREE_POINT_COUNTDOWN_SECONDS, POINTS_PER_PASS, PRODUCT_NAME } from '@pass/events/kernel';
+import { FREE_POINT_COUNTDOWN_SECONDS, POINTS_PER_PASS, PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import { AdBanner } from '../../components/AdBanner';
 import { JoinRedirect } from '../../components/JoinRedirect';
 import { formatNumber, formatSeconds } from '../../lib/format';
@@ -34,7 +34,7 @@ export default function FreePointsPage() {
       <h1 id="check-title">Free Points</h1>
       {registered && points <= 0 && (
         <p className="notice" role="status">
-          {OUT_OF_POINTS} <Link to="/content/points">Buy Points</Link>
+          {OUT_OF_POINTS} <Link to={contentPath('points')}>Buy Points</Link>
         </p>
       )}
       <p className="countdown big" aria-live="polite" aria-label="Time left">{formatSeconds(seconds)}</p>

@@ -3,7 +3,7 @@ import { Link, Navigate, useLocation } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { joinFormSchema, type JoinForm } from '@pass/events/kernel';
-import { PRODUCT_NAME } from '@pass/events/kernel';
+import { PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
@@ -28,7 +28,7 @@ export default function JoinPage() {
     defaultValues: { email: '', password: '' },
   });
 
-  if (registered && !submitted) return <Navigate to="/content/participants" replace />;
+  if (registered && !submitted) return <Navigate to={contentPath('participants')} replace />;
 
   return (
     <section className="panel narrow" aria-labelledby="join-title">
@@ -49,7 +49,7 @@ export default function JoinPage() {
         <button type="submit" className="button primary" disabled={pending}>Join</button>
       </form>
       {/* Issue 17: the e-mail form that posts the reset request (features/password-reset). */}
-      <p className="form-aside"><Link to="/content/reset-password">Forgot your password?</Link></p>
+      <p className="form-aside"><Link to={contentPath('reset-password')}>Forgot your password?</Link></p>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import type { SagaIterator } from 'redux-saga';
 import { call, fork, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
 import type { RegisterUserResponse, UserView } from '@pass/events/kernel';
-import { httpStatusOf } from '@pass/events/kernel';
+import { contentPath, httpStatusOf } from '@pass/events/kernel';
 import { errorText, HttpError } from '../../lib/http';
 import { STORAGE_KEYS, type Services } from '../../lib/services';
 import { userActions } from '../../lib/state/session';
@@ -24,7 +24,7 @@ function* register(s: Services, action: ReturnType<typeof userActions.registerRe
     s.storage.set(STORAGE_KEYS.userId, user.id);
     yield put(userActions.registerSucceeded(user));
     yield put(updateMainDataActions.updateMainDataSet(true));
-    s.navigate('/content/check');
+    s.navigate(contentPath('check'));
   } catch (error) {
     yield put(userActions.registerFailed(errorText(error)));
   }

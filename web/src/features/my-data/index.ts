@@ -1,6 +1,5 @@
 // "Your data" (issue 17): a member downloads what the site keeps, changes the password, signs out
 // everywhere or deletes the account. The side menu and the participants header link here.
 export const loadMyDataPage = () => import('./MyDataPage');
-export const MY_DATA_PATH = '/content/my-data';
 export { myDataActions, myDataReducer } from './slice';
 export { myDataSaga } from './sagas';

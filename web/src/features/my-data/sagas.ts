@@ -1,6 +1,6 @@
 import type { SagaIterator } from 'redux-saga';
 import { call, put, takeLeading } from 'redux-saga/effects';
-import { httpStatusOf } from '@pass/events/kernel';
+import { contentPath, httpStatusOf } from '@pass/events/kernel';
 import { HttpError, refusalText, type DownloadedFile } from '../../lib/http';
 import type { JoinRedirectState } from '../../lib/join-reason';
 import { STORAGE_KEYS, type Services } from '../../lib/services';
@@ -26,7 +26,7 @@ function* signedOut(s: Services): SagaIterator {
 function* refused(s: Services, action: MyDataAction, error: unknown, field?: MyDataErrorPlace): SagaIterator {
   if (error instanceof HttpError && error.status === httpStatusOf('unauthorized')) {
     yield call(signedOut, s);
-    s.navigate('/content/join', { state: MY_DATA_JOIN_STATE });
+    s.navigate(contentPath('join'), { state: MY_DATA_JOIN_STATE });
     return;
   }
   if (error instanceof HttpError && error.status === 400 && field) {

@@ -1,4 +1,5 @@
 import { Link } from 'react-router-dom';
+import { contentPath } from '@pass/events/kernel';
 import { DONATION_URL } from './links';
 import { ChatIcon, EyeIcon, HeartIcon } from '../../components/Icons';
 
@@ -19,7 +20,7 @@ export function FloatingBar({ day, messagesBadge, viewersText, chatOpen, onChat 
         aria-label={`${chatOpen ? 'Close' : 'Open'} chat, ${messagesBadge} messages`}>
         <ChatIcon /> <span>{messagesBadge}</span>
       </button>
-      <Link to="/content/registered" className="viewers" aria-label={`${viewersText} connected users`}>
+      <Link to={contentPath('registered')} className="viewers" aria-label={`${viewersText} connected users`}>
         <EyeIcon /> <span>{viewersText}</span>
       </Link>
       <a href={DONATION_URL} target="_blank" rel="noopener noreferrer" aria-label="Donate" className="icon-link">

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { PRODUCT_NAME } from '@pass/events/kernel';
+import { PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import { DONATION_URL } from './links';
 import { HeartIcon, HelpIcon, MenuIcon } from '../../components/Icons';
 
@@ -18,9 +18,9 @@ export function NavLinks({ membersText, getPassHref, certificateHref, onNavigate
         Members <span className="members-count">&lt;{membersText}&gt;</span>
       </Link>
       <Link to={getPassHref} onClick={onNavigate}>Get my pass</Link>
-      <Link to="/content/participants" onClick={onNavigate}>Participants</Link>
+      <Link to={contentPath('participants')} onClick={onNavigate}>Participants</Link>
       <Link to={certificateHref} onClick={onNavigate}>Certificate</Link>
-      <Link to="/content/about" onClick={onNavigate} aria-label="About and help" className="icon-link">
+      <Link to={contentPath('about')} onClick={onNavigate} aria-label="About and help" className="icon-link">
         <HelpIcon /> <span className="nav-label">About and help</span>
       </Link>
       <a href={DONATION_URL} target="_blank" rel="noopener noreferrer" onClick={onNavigate} aria-label="Donate" className="icon-link">

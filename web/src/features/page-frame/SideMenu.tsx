@@ -1,6 +1,7 @@
 import { NavLinks, type NavLinksProps } from './NavBar';
 import { useEffect } from 'react';
 import { Link } from 'react-router-dom';
+import { contentPath } from '@pass/events/kernel';
 import { CloseIcon } from '../../components/Icons';
 
 export interface SideMenuProps extends Omit<NavLinksProps, 'onNavigate'> {
@@ -28,7 +29,7 @@ export function SideMenu({ open, onClose, yourDataShown = false, ...links }: Sid
         </button>
         <nav aria-label="Side menu">
           <NavLinks {...links} onNavigate={onClose} />
-          {yourDataShown && <Link to="/content/my-data" onClick={onClose}>Your data</Link>}
+          {yourDataShown && <Link to={contentPath('my-data')} onClick={onClose}>Your data</Link>}
         </nav>
       </aside>
     </>

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { POINTS_PER_PASS, PRODUCT_NAME } from '@pass/events/kernel';
+import { POINTS_PER_PASS, PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import { shallowEqual } from 'react-redux';
 import { Navigate, useLocation } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
@@ -39,7 +39,7 @@ export default function AmountPage() {
     defaultValues: { passes: 1 },
   });
 
-  if (!isPostFormState(state)) return <Navigate to="/content/post" replace />;
+  if (!isPostFormState(state)) return <Navigate to={contentPath('post')} replace />;
 
   const onSubmit = (values: AmountForm) =>
     dispatch(userActions.claimRequested({ ...state.fields, image: state.image, passes: Number(values.passes) }));

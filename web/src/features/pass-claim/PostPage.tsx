@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
-import { DEFAULT_COUNTRY, PRODUCT_NAME } from '@pass/events/kernel';
+import { DEFAULT_COUNTRY, PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { JoinRedirect } from '../../components/JoinRedirect';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
@@ -72,7 +72,7 @@ export default function PostPage() {
     if (!image) return;
     const { image: _files, ...fields } = values;
     const state: PostFormState = { fields, image };
-    navigate('/content/amount', { state });
+    navigate(contentPath('amount'), { state });
   };
   const e = formState.errors;
 

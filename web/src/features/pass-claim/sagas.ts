@@ -1,6 +1,6 @@
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, put, race, take, takeLatest } from 'redux-saga/effects';
-import { TIMERS } from '@pass/events/kernel';
+import { TIMERS, contentPath } from '@pass/events/kernel';
 import type { RegisterSpecialUserResponse } from '@pass/events/kernel';
 import { errorText, HttpError } from '../../lib/http';
 import type { Services } from '../../lib/services';
@@ -36,7 +36,7 @@ function* claim(s: Services, action: ReturnType<typeof userActions.claimRequeste
     if (errors) {
       yield put(userActions.claimFailed(''));
       const state: PostFormReturn = { returned: { fields, errors } };
-      s.navigate('/content/post', { replace: true, state });
+      s.navigate(contentPath('post'), { replace: true, state });
       return;
     }
     yield put(userActions.claimFailed(errorText(error)));

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useForm, type FieldErrors, type FieldPath, type Resolver, type UseFormSetError } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ACCESS_MESSAGES, PRODUCT_NAME, passwordResetConfirmSchema, passwordResetSchema, type PasswordResetForm } from '@pass/events/kernel';
+import { ACCESS_MESSAGES, PRODUCT_NAME, contentPath, passwordResetConfirmSchema, passwordResetSchema, type PasswordResetForm } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { useTitle } from '../../lib/hooks';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
@@ -59,7 +59,7 @@ function ForgotPasswordForm() {
           </form>
         </>
       )}
-      <p><Link to="/content/join">{T.backToJoin}</Link></p>
+      <p><Link to={contentPath('join')}>{T.backToJoin}</Link></p>
     </section>
   );
 }
@@ -80,13 +80,13 @@ function NewPasswordFormSection({ token }: { token: string }) {
       <h1 id="reset-title">{T.resetTitle}</h1>
       {done ? (
         <p className="notice" role="status">
-          {T.done} <Link to="/content/join">{T.signIn}</Link>
+          {T.done} <Link to={contentPath('join')}>{T.signIn}</Link>
         </p>
       ) : (
         <>
           {errors.form && (
             <p className="form-error" role="alert">
-              {errors.form} {linkInvalid && <Link to="/content/reset-password">{T.askAgain}</Link>}
+              {errors.form} {linkInvalid && <Link to={contentPath('reset-password')}>{T.askAgain}</Link>}
             </p>
           )}
           <form noValidate onSubmit={handleSubmit((v) => dispatch(passwordResetActions.confirmRequested({ token, password: v.password })))}>

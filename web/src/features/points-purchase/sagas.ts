@@ -1,6 +1,7 @@
 import type { SagaIterator } from 'redux-saga';
 import { call, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
 import type { CaptureOrderResponse, CreateOrderResponse } from '@pass/events/kernel';
+import { contentPath } from '@pass/events/kernel';
 import { HttpError, type PaymentsConfigView } from '../../lib/http';
 import type { Services } from '../../lib/services';
 import { userActions } from '../../lib/state/session';
@@ -99,7 +100,7 @@ function* completePurchase(s: Services, action: ReturnType<typeof purchaseCaptur
   yield put(userActions.userSet(capture.user));
   yield put(updateMainDataActions.updateMainDataSet(true));
   s.toast.success(PURCHASE_SUCCESS);
-  s.navigate('/content/registered');
+  s.navigate(contentPath('registered'));
 }
 
 export function* purchaseSaga(s: Services): SagaIterator {

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { PRODUCT_NAME } from '@pass/events/kernel';
+import { PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import { Link } from 'react-router-dom';
 import { DownloadIcon, StarIcon } from '../../components/Icons';
 import { formatDate, formatNumber } from '../../lib/format';
@@ -47,15 +47,15 @@ export default function ParticipantsPage() {
       </dl>
       <div className="actions">
         {registered ? (
-          <Link to="/content/check" className="button primary">Free Points</Link>
+          <Link to={contentPath('check')} className="button primary">Free Points</Link>
         ) : (
-          <Link to="/content/join" className="button primary">Join the project</Link>
+          <Link to={contentPath('join')} className="button primary">Join the project</Link>
         )}
-        <Link to="/content/points" className="button">Buy Points</Link>
+        <Link to={contentPath('points')} className="button">Buy Points</Link>
         <Link to={certificateHref} className="icon-button" aria-label="Download certificate">
           <DownloadIcon />
         </Link>
-        {registered && <Link to="/content/my-data" className="button">Your data</Link>}
+        {registered && <Link to={contentPath('my-data')} className="button">Your data</Link>}
         {registered && (
           <button type="button" className="link-button" onClick={() => dispatch(userActions.logoutRequested())}>
             Logout

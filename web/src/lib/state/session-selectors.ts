@@ -1,3 +1,4 @@
+import { contentPath } from '@pass/events/kernel';
 import type { RootState } from '../store-types';
 
 // What every capability reads of the session (lib/state/session.ts): the member, and the
@@ -13,10 +14,10 @@ export const selectHasUserOrStored = (s: RootState) => s.user.user.email !== '' 
 
 // Navigation targets that depend on the user (spec §2 common navigation, home, participants).
 /** "Get my pass" and home's "Request Your Pass". */
-export const selectGetPassHref = (s: RootState) => (selectIsRegistered(s) ? '/content/post' : '/content/join');
+export const selectGetPassHref = (s: RootState) => (selectIsRegistered(s) ? contentPath('post') : contentPath('join'));
 export const selectCertificateHref = (s: RootState) =>
-  !selectIsRegistered(s) ? '/content/join' : selectIsMember(s) ? '/content/certificate' : '/content/post';
-export const selectJoinButtonHref = (s: RootState) => (selectIsRegistered(s) ? '/content/check' : '/content/join');
+  !selectIsRegistered(s) ? contentPath('join') : selectIsMember(s) ? contentPath('certificate') : contentPath('post');
+export const selectJoinButtonHref = (s: RootState) => (selectIsRegistered(s) ? contentPath('check') : contentPath('join'));
 
 /**
  * The admin guard (spec §6): authorized, or an admin id stored locally. The admin slice is
