@@ -8,9 +8,9 @@ interface QueryMetrics {
 const cache = new WeakMap<Registry, QueryMetrics>();
 
 export function queryMetrics(registry: Registry): QueryMetrics {
-  let m = cache.get(registry);
-  if (m) return m;
-  m = {
+  let metrics = cache.get(registry);
+  if (metrics) return metrics;
+  metrics = {
     querySeconds: new Histogram({
       name: 'pass_query_seconds',
       help: 'Latency of read requests',
@@ -20,6 +20,6 @@ export function queryMetrics(registry: Registry): QueryMetrics {
     }),
     sockets: new Gauge({ name: 'pass_sockets_connected', help: 'Socket.IO connections on this instance', registers: [registry] }),
   };
-  cache.set(registry, m);
-  return m;
+  cache.set(registry, metrics);
+  return metrics;
 }

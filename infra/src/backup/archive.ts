@@ -22,7 +22,7 @@ export const frameHeaderSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('file'),
     /** Relative to its root, `/`-separated, never `..`. */
-    path: z.string().min(1).refine((p) => !p.startsWith('/') && !p.split('/').some((part) => part === '..' || part === '' || part === '.'), 'unsafe path'),
+    path: z.string().min(1).refine((path) => !path.startsWith('/') && !path.split('/').some((part) => part === '..' || part === '' || part === '.'), 'unsafe path'),
     /** `data`: DATA_DIR; `uploads`: UPLOADS_DIR when it lies outside DATA_DIR. */
     root: z.enum(['data', 'uploads']),
     size: z.number().int().nonnegative(),
@@ -149,23 +149,23 @@ class ByteReader {
     this.length += chunk.length;
   }
 
-  async read(n: number): Promise<Buffer> {
-    while (this.length < n) {
+  async read(byteCount: number): Promise<Buffer> {
+    while (this.length < byteCount) {
       const next = await this.chunks.next();
       if (next.done) throw new ArchiveError('the archive ends in the middle of a frame (truncated)');
       this.push(next.value);
     }
     const all = this.buffered.length === 1 ? this.buffered[0]! : Buffer.concat(this.buffered);
-    this.buffered = all.length > n ? [all.subarray(n)] : [];
-    this.length = all.length - n;
-    const out = all.subarray(0, n);
+    this.buffered = all.length > byteCount ? [all.subarray(byteCount)] : [];
+    this.length = all.length - byteCount;
+    const out = all.subarray(0, byteCount);
     this.hash.update(out);
     return out;
   }
 
-  /** Up to `n` bytes in pieces of at most 1 MiB, so a large file is never held whole. */
-  async *pieces(n: number): AsyncGenerator<Buffer> {
-    let left = n;
+  /** Up to `byteCount` bytes in pieces of at most 1 MiB, so a large file is never held whole. */
+  async *pieces(byteCount: number): AsyncGenerator<Buffer> {
+    let left = byteCount;
     while (left > 0) {
       const part = await this.read(Math.min(left, 1 << 20));
       left -= part.length;
@@ -251,12 +251,12 @@ async function readFrames(reader: ByteReader, visitor: ArchiveVisitor, digestSoF
 async function checkManifest(raw: unknown, digest: string, seen: { events: number; eventBytes: number; files: number; fileBytes: number }, reader: ByteReader): Promise<Manifest> {
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) throw new ArchiveError('the archive has an unreadable manifest (damaged)');
-  const m = parsed.data;
-  if (m.sha256 !== digest) throw new ArchiveError('the archive does not match its checksum (damaged)');
-  if (m.eventCount !== seen.events || m.eventBytes !== seen.eventBytes || m.fileCount !== seen.files || m.fileBytes !== seen.fileBytes) {
+  const manifest = parsed.data;
+  if (manifest.sha256 !== digest) throw new ArchiveError('the archive does not match its checksum (damaged)');
+  if (manifest.eventCount !== seen.events || manifest.eventBytes !== seen.eventBytes || manifest.fileCount !== seen.files || manifest.fileBytes !== seen.fileBytes) {
     throw new ArchiveError('the archive does not hold what its manifest lists (damaged)');
   }
   // Reading on lets gunzip check its trailer (CRC and length): bytes after it are refused too.
   if (await reader.more()) throw new ArchiveError('the archive has bytes after its manifest (damaged)');
-  return m;
+  return manifest;
 }

@@ -20,16 +20,16 @@ export const backupEventSchema = z.object({
 });
 export type BackupEvent = z.infer<typeof backupEventSchema>;
 
-export function toBackupLine(e: RecordedEvent): string {
+export function toBackupLine(event: RecordedEvent): string {
   const line: BackupEvent = {
-    id: e.id,
-    streamId: e.streamId,
-    revision: e.revision,
-    position: positionToString(e.position),
-    type: e.type,
-    data: e.data,
-    metadata: e.metadata,
-    recordedAt: e.recordedAt.toISOString(),
+    id: event.id,
+    streamId: event.streamId,
+    revision: event.revision,
+    position: positionToString(event.position),
+    type: event.type,
+    data: event.data,
+    metadata: event.metadata,
+    recordedAt: event.recordedAt.toISOString(),
   };
   return JSON.stringify(line);
 }
@@ -79,9 +79,9 @@ export async function storedEventCount(store: SqlEventStore, schema: string): Pr
  */
 export async function insertEvents(store: SqlEventStore, schema: string, events: BackupEvent[]): Promise<void> {
   if (events.length === 0) return;
-  const s = quote(schema);
+  const quotedSchema = quote(schema);
   await store.client.query(
-    `INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata, recorded_at)
+    `INSERT INTO ${quotedSchema}.events (event_id, stream_id, revision, type, data, metadata, recorded_at)
      SELECT (e->>'id')::uuid, e->>'streamId', (e->>'revision')::bigint, e->>'type', e->'data', e->'metadata', (e->>'recordedAt')::timestamptz
        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS u(e, ord)
       ORDER BY ord`,
@@ -94,10 +94,10 @@ export async function insertEvents(store: SqlEventStore, schema: string, events:
  * does not keep: after copying events into PostgreSQL, each stream's row gets its last revision.
  */
 export async function fillStreamRows(store: SqlEventStore, schema: string): Promise<void> {
-  const s = quote(schema);
+  const quotedSchema = quote(schema);
   await store.client.query(
-    `INSERT INTO ${s}.streams (stream_id, revision)
-     SELECT stream_id, max(revision) FROM ${s}.events GROUP BY stream_id
+    `INSERT INTO ${quotedSchema}.streams (stream_id, revision)
+     SELECT stream_id, max(revision) FROM ${quotedSchema}.events GROUP BY stream_id
      ON CONFLICT (stream_id) DO UPDATE SET revision = EXCLUDED.revision`,
   );
 }

@@ -9,8 +9,8 @@ import { readLastBackup } from './data-dir';
 
 export function registerDataDirMetrics(registry: Registry, dataDir: string): void {
   const disk = async () => {
-    const s = await statfs(dataDir);
-    return { free: s.bavail * s.bsize, total: s.blocks * s.bsize };
+    const stats = await statfs(dataDir);
+    return { free: stats.bavail * stats.bsize, total: stats.blocks * stats.bsize };
   };
   new Gauge({
     name: 'pass_data_dir_free_bytes',

@@ -41,7 +41,7 @@ export const settingsSchema = z
       .string()
       .transform((v) => v.split(',').map((n) => n.trim()).filter(Boolean))
       .pipe(z.array(z.string().regex(/^[\w.-]+:\d{1,5}$/, { message: 'expected host:port,host:port,…' })).min(1, { message: 'expected host:port,host:port,…' }))
-      .transform((nodes) => nodes.map((n) => ({ host: n.slice(0, n.lastIndexOf(':')), port: Number(n.slice(n.lastIndexOf(':') + 1)) })))
+      .transform((nodes) => nodes.map((node) => ({ host: node.slice(0, node.lastIndexOf(':')), port: Number(node.slice(node.lastIndexOf(':') + 1)) })))
       .optional(),
     UPLOADS_DIR: z.string().min(1).optional(),
     WEB_DIST_DIR: z.string().min(1).default('./web/dist'),
@@ -121,61 +121,61 @@ export const settingsSchema = z
   // What a process must have set (a session secret, PayPal's credentials, production rules)
   // depends on what it runs: each entry point names it (services/requirements.ts), so the
   // projector and the proxy are not held to the secrets they never use.
-  .superRefine((s, ctx) => {
-    if ((s.ADMIN_EMAIL && !s.ADMIN_PASSWORD) || (!s.ADMIN_EMAIL && s.ADMIN_PASSWORD)) {
-      ctx.addIssue({ code: 'custom', path: [s.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'], message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together' });
+  .superRefine((env, ctx) => {
+    if ((env.ADMIN_EMAIL && !env.ADMIN_PASSWORD) || (!env.ADMIN_EMAIL && env.ADMIN_PASSWORD)) {
+      ctx.addIssue({ code: 'custom', path: [env.ADMIN_EMAIL ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL'], message: 'ADMIN_EMAIL and ADMIN_PASSWORD go together' });
     }
   })
-  .transform((s) => {
-    const dataDir = resolve(s.DATA_DIR);
+  .transform((env) => {
+    const dataDir = resolve(env.DATA_DIR);
     // Links in mails: the site's public address (SITE_ADDRESS's first origin, else the first
     // ALLOWED_ORIGINS), else this process on localhost (development).
-    const siteUrl = originsOfSiteAddress(s.SITE_ADDRESS)[0] ?? s.ALLOWED_ORIGINS[0] ?? `http://localhost:${s.PORT || 3000}`;
+    const siteUrl = originsOfSiteAddress(env.SITE_ADDRESS)[0] ?? env.ALLOWED_ORIGINS[0] ?? `http://localhost:${env.PORT || 3000}`;
     return {
-      nodeEnv: s.NODE_ENV,
-      host: s.HOST,
-      port: s.PORT,
-      logLevel: s.LOG_LEVEL,
+      nodeEnv: env.NODE_ENV,
+      host: env.HOST,
+      port: env.PORT,
+      logLevel: env.LOG_LEVEL,
       dataDir,
-      eventStoreUrl: s.EVENT_STORE_URL ?? `pglite:${resolve(dataDir, 'events')}`,
-      redisUrl: s.REDIS_URL,
-      redisClusterNodes: s.REDIS_CLUSTER_NODES,
-      uploadsDir: resolve(s.UPLOADS_DIR ?? resolve(dataDir, 'uploads')),
-      webDistDir: resolve(s.WEB_DIST_DIR),
-      sessionSecret: s.SESSION_SECRET,
-      cookieSecure: s.COOKIE_SECURE ?? s.NODE_ENV === 'production',
-      admin: s.ADMIN_EMAIL && s.ADMIN_PASSWORD ? { email: s.ADMIN_EMAIL, password: s.ADMIN_PASSWORD } : undefined,
+      eventStoreUrl: env.EVENT_STORE_URL ?? `pglite:${resolve(dataDir, 'events')}`,
+      redisUrl: env.REDIS_URL,
+      redisClusterNodes: env.REDIS_CLUSTER_NODES,
+      uploadsDir: resolve(env.UPLOADS_DIR ?? resolve(dataDir, 'uploads')),
+      webDistDir: resolve(env.WEB_DIST_DIR),
+      sessionSecret: env.SESSION_SECRET,
+      cookieSecure: env.COOKIE_SECURE ?? env.NODE_ENV === 'production',
+      admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : undefined,
       payments: {
-        provider: s.PAYMENTS_PROVIDER,
+        provider: env.PAYMENTS_PROVIDER,
         paypal:
-          s.PAYPAL_CLIENT_ID && s.PAYPAL_CLIENT_SECRET
+          env.PAYPAL_CLIENT_ID && env.PAYPAL_CLIENT_SECRET
             ? {
-                clientId: s.PAYPAL_CLIENT_ID,
-                clientSecret: s.PAYPAL_CLIENT_SECRET,
-                environment: s.PAYPAL_ENVIRONMENT,
-                webhookId: s.PAYPAL_WEBHOOK_ID,
+                clientId: env.PAYPAL_CLIENT_ID,
+                clientSecret: env.PAYPAL_CLIENT_SECRET,
+                environment: env.PAYPAL_ENVIRONMENT,
+                webhookId: env.PAYPAL_WEBHOOK_ID,
               }
             : undefined,
       },
       // As set, for the requirement checks (`payments.paypal` needs both credentials to exist).
-      paypalClientId: s.PAYPAL_CLIENT_ID,
-      paypalClientSecret: s.PAYPAL_CLIENT_SECRET,
-      paypalWebhookId: s.PAYPAL_WEBHOOK_ID,
-      adNetworkKey: s.AD_NETWORK_KEY,
-      adNetworkHost: s.AD_NETWORK_HOST,
-      allowedOrigins: [...new Set([...s.ALLOWED_ORIGINS, ...originsOfSiteAddress(s.SITE_ADDRESS)])],
+      paypalClientId: env.PAYPAL_CLIENT_ID,
+      paypalClientSecret: env.PAYPAL_CLIENT_SECRET,
+      paypalWebhookId: env.PAYPAL_WEBHOOK_ID,
+      adNetworkKey: env.AD_NETWORK_KEY,
+      adNetworkHost: env.AD_NETWORK_HOST,
+      allowedOrigins: [...new Set([...env.ALLOWED_ORIGINS, ...originsOfSiteAddress(env.SITE_ADDRESS)])],
       siteUrl,
-      smtpUrl: s.SMTP_URL,
-      mailFrom: s.MAIL_FROM ?? `Pass <no-reply@${new URL(siteUrl).hostname}>`,
-      initialAvailablePasses: s.INITIAL_AVAILABLE_PASSES,
-      redisPrefix: s.REDIS_PREFIX,
-      commandApiUrl: s.COMMAND_API_URL,
-      queryApiUrls: s.QUERY_API_URLS,
-      projectorPort: s.PROJECTOR_PORT,
-      imageWorkerPort: s.IMAGE_WORKER_PORT,
-      readyMaxLag: { events: s.READY_MAX_LAG_EVENTS, seconds: s.READY_MAX_LAG_SECONDS },
-      readyMaxHeartbeatSeconds: s.READY_MAX_HEARTBEAT_SECONDS,
-      trustProxy: s.TRUST_PROXY,
+      smtpUrl: env.SMTP_URL,
+      mailFrom: env.MAIL_FROM ?? `Pass <no-reply@${new URL(siteUrl).hostname}>`,
+      initialAvailablePasses: env.INITIAL_AVAILABLE_PASSES,
+      redisPrefix: env.REDIS_PREFIX,
+      commandApiUrl: env.COMMAND_API_URL,
+      queryApiUrls: env.QUERY_API_URLS,
+      projectorPort: env.PROJECTOR_PORT,
+      imageWorkerPort: env.IMAGE_WORKER_PORT,
+      readyMaxLag: { events: env.READY_MAX_LAG_EVENTS, seconds: env.READY_MAX_LAG_SECONDS },
+      readyMaxHeartbeatSeconds: env.READY_MAX_HEARTBEAT_SECONDS,
+      trustProxy: env.TRUST_PROXY,
     };
   });
 
@@ -208,13 +208,13 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
  * keeps these optional, because which are needed depends on the process.
  */
 export function requireSettings(settings: Settings, service: string, required: RequiredSetting[]): void {
-  for (const r of required) {
-    if (r.when && !r.when.holds(settings)) continue;
-    const value = settings[r.key];
-    if (value === undefined) throw new SettingsError(r.variable, `is required by the ${service} service${r.when ? ` ${r.when.text}` : ''}`);
-    if (r.check) {
-      const problem = r.check(value, settings);
-      if (problem) throw new SettingsError(r.variable, `${problem} (the ${service} service)`);
+  for (const requirement of required) {
+    if (requirement.when && !requirement.when.holds(settings)) continue;
+    const value = settings[requirement.key];
+    if (value === undefined) throw new SettingsError(requirement.variable, `is required by the ${service} service${requirement.when ? ` ${requirement.when.text}` : ''}`);
+    if (requirement.check) {
+      const problem = requirement.check(value, settings);
+      if (problem) throw new SettingsError(requirement.variable, `${problem} (the ${service} service)`);
     }
   }
 }

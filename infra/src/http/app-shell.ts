@@ -72,18 +72,18 @@ export function createFastLaneShell(options: AppShellOptions): FastLaneShell {
   };
 }
 
-function shellFailure(err: unknown, req: IncomingMessage): { status: number; body: { error: string } } {
-  const e = err as { status?: unknown; type?: unknown; message?: unknown } | null | undefined;
-  const status = typeof e?.status === 'number' && e.status >= 400 && e.status < 600 ? e.status : 500;
-  if (status >= 500) req.log?.error({ err }, 'request failed');
+function shellFailure(error: unknown, req: IncomingMessage): { status: number; body: { error: string } } {
+  const thrown = error as { status?: unknown; type?: unknown; message?: unknown } | null | undefined;
+  const status = typeof thrown?.status === 'number' && thrown.status >= 400 && thrown.status < 600 ? thrown.status : 500;
+  if (status >= 500) req.log?.error({ err: error }, 'request failed');
   const message =
-    e?.type === 'entity.too.large'
+    thrown?.type === 'entity.too.large'
       ? 'The request is too large'
-      : e?.type === 'entity.parse.failed'
+      : thrown?.type === 'entity.parse.failed'
         ? 'The request body is not valid JSON'
         : status >= 500
           ? 'Something went wrong, please try again'
-          : String(e?.message ?? 'Bad request');
+          : String(thrown?.message ?? 'Bad request');
   return { status, body: { error: message } };
 }
 

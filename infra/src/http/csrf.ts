@@ -33,7 +33,7 @@ export function checkRequestOrigin(headers: IncomingHttpHeaders, allowedOrigins:
   if (claimed === 'null') return { ok: false, reason: 'opaque origin' };
   const claimedHost = hostOf(claimed);
   if (!claimedHost) return { ok: false, reason: 'unreadable origin' };
-  const own = [first(headers.host), first(headers['x-forwarded-host'])].filter((h): h is string => Boolean(h)).map((h) => h.toLowerCase());
+  const own = [first(headers.host), first(headers['x-forwarded-host'])].filter((host): host is string => Boolean(host)).map((host) => host.toLowerCase());
   if (own.includes(claimedHost)) return { ok: true };
   let claimedOrigin: string;
   try {

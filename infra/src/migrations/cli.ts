@@ -18,7 +18,7 @@ if (!confirmed) {
   process.exit(0);
 }
 try {
-  const report = await encryptPersonalData(settings, (r) => out(`  ${r.scanned.toLocaleString('en')} events looked at, ${r.encrypted.toLocaleString('en')} encrypted`));
+  const report = await encryptPersonalData(settings, (progress) => out(`  ${progress.scanned.toLocaleString('en')} events looked at, ${progress.encrypted.toLocaleString('en')} encrypted`));
   out(`migrate:personal-data: ${report.encrypted} of ${report.scanned} events with personal fields encrypted (running it again changes nothing).`);
   if (!settings.eventStoreUrl.startsWith('pglite:')) {
     out('Distributed: rebuild the read models (admin status panel) and delete the aggregate snapshots under REDIS_PREFIX, which were written in clear.');

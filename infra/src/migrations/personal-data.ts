@@ -53,14 +53,14 @@ export async function encryptPersonalData(settings: Settings, onProgress: (repor
       if (rows.length === 0) break;
       after = rows.at(-1)!.pos;
       report.scanned += rows.length;
-      const clear = rows.filter((r) => holdsClearText(r.type, r.data));
+      const clear = rows.filter((row) => holdsClearText(row.type, row.data));
       if (clear.length > 0) {
-        const owners = [...new Set(clear.map((r) => String(r.data[personalFieldsOf(r.type)!.owner])))];
+        const owners = [...new Set(clear.map((row) => String(row.data[personalFieldsOf(row.type)!.owner])))];
         const memberKeys = await keys.keysFor(owners, { create: true });
-        const changed = clear.map((r) => ({ position: r.pos, data: encryptEvent(r, memberKeys).data }));
+        const changed = clear.map((row) => ({ position: row.pos, data: encryptEvent(row, memberKeys).data }));
         await store.client.query(
           `UPDATE ${table} e SET data = u.data::jsonb FROM unnest($1::bigint[], $2::text[]) AS u(pos, data) WHERE e.global_position = u.pos`,
-          [changed.map((c) => c.position), changed.map((c) => JSON.stringify(c.data))],
+          [changed.map((change) => change.position), changed.map((change) => JSON.stringify(change.data))],
         );
         report.encrypted += changed.length;
       }

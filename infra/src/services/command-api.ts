@@ -52,7 +52,7 @@ export async function startCommandApiService(settings: Settings, logger: Logger)
 
 if (isEntryPoint(import.meta.url)) {
   await runService('command-api', startCommandApiService, {
-    validate: (s) => requireSettings(s, 'command-api', commandApiRequires),
+    validate: (settings) => requireSettings(settings, 'command-api', commandApiRequires),
     extra: (running) => ({ eventStore: running.eventStore.kind }),
   });
 }

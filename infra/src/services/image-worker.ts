@@ -60,6 +60,6 @@ export async function startImageWorkerService(settings: Settings, logger: Logger
 
 if (isEntryPoint(import.meta.url)) {
   await runService('image-worker', startImageWorkerService, {
-    validate: (s) => requireSettings(s, 'image-worker', imageWorkerRequires),
+    validate: (settings) => requireSettings(settings, 'image-worker', imageWorkerRequires),
   });
 }

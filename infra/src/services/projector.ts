@@ -104,7 +104,7 @@ function liveHealth(projection: ProjectionRuntime): ProjectorHealth | undefined 
 
 if (isEntryPoint(import.meta.url)) {
   await runService('projector', startProjectorService, {
-    validate: (s) => requireSettings(s, 'projector', projectorRequires),
+    validate: (settings) => requireSettings(settings, 'projector', projectorRequires),
     extra: (running) => ({ eventStore: running.eventStore.kind }),
   });
 }

@@ -260,7 +260,7 @@ export function createProxy(options: ProxyOptions) {
     server,
     async close() {
       const drained = stopAccepting(server);
-      for (const t of tunnels) t.destroy();
+      for (const tunnel of tunnels) tunnel.destroy();
       await drained;
       backend.agent.destroy();
     },
@@ -277,5 +277,5 @@ export async function startProxyService(settings: Settings, logger: Logger) {
 }
 
 if (isEntryPoint(import.meta.url)) {
-  await runService('proxy', startProxyService, { validate: (s) => requireSettings(s, 'proxy', proxyRequires) });
+  await runService('proxy', startProxyService, { validate: (settings) => requireSettings(settings, 'proxy', proxyRequires) });
 }

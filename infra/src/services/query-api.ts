@@ -154,7 +154,7 @@ async function serve(
 
 if (isEntryPoint(import.meta.url)) {
   await runService('query-api', startQueryApiService, {
-    validate: (s) => requireSettings(s, 'query-api', queryApiRequires),
+    validate: (settings) => requireSettings(settings, 'query-api', queryApiRequires),
     extra: (running) => ({ eventStore: running.eventStore.kind }),
   });
 }

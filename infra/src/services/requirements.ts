@@ -17,16 +17,16 @@ const redis: RequiredSetting = { variable: 'REDIS_URL', key: 'redisUrl' };
 const secret: RequiredSetting = { variable: 'SESSION_SECRET', key: 'sessionSecret' };
 const commandApiUrl: RequiredSetting = { variable: 'COMMAND_API_URL', key: 'commandApiUrl' };
 
-const inProduction = { holds: (s: { nodeEnv: string }) => s.nodeEnv === 'production', text: 'when NODE_ENV=production' };
-const withPayPal = { holds: (s: { payments: { provider: string } }) => s.payments.provider === 'paypal', text: 'when PAYMENTS_PROVIDER=paypal' };
+const inProduction = { holds: (settings: { nodeEnv: string }) => settings.nodeEnv === 'production', text: 'when NODE_ENV=production' };
+const withPayPal = { holds: (settings: { payments: { provider: string } }) => settings.payments.provider === 'paypal', text: 'when PAYMENTS_PROVIDER=paypal' };
 
 /** Whoever takes payments (command-api, standalone): real money in production, PayPal's credentials with PayPal. */
 const payments: RequiredSetting[] = [
   {
     variable: 'PAYMENTS_PROVIDER',
     key: 'payments',
-    check: (_value, s) =>
-      s.nodeEnv === 'production' && s.payments.provider === 'simulated'
+    check: (_value, settings) =>
+      settings.nodeEnv === 'production' && settings.payments.provider === 'simulated'
         ? 'the simulated (test mode) provider is refused when NODE_ENV=production; set paypal'
         : undefined,
   },
@@ -36,7 +36,7 @@ const payments: RequiredSetting[] = [
   {
     variable: 'PAYPAL_WEBHOOK_ID',
     key: 'paypalWebhookId',
-    when: { holds: (s) => inProduction.holds(s) && withPayPal.holds(s), text: 'with PayPal when NODE_ENV=production' },
+    when: { holds: (settings) => inProduction.holds(settings) && withPayPal.holds(settings), text: 'with PayPal when NODE_ENV=production' },
   },
 ];
 

@@ -4,6 +4,6 @@ import { runService } from '../wiring/process';
 import { startStandalone } from './compose';
 
 await runService('standalone', (settings, logger) => startStandalone(settings, logger), {
-  validate: (s) => requireSettings(s, 'standalone', standaloneRequires),
+  validate: (settings) => requireSettings(settings, 'standalone', standaloneRequires),
   extra: (running, settings) => ({ mode: 'standalone', eventStore: running.eventStore.kind, dataDir: settings.dataDir }),
 });

@@ -99,7 +99,7 @@ function readinessGauge(registry: Registry, checks: ReadinessCheck[]): void {
     labelNames: ['check'],
     registers: [registry],
     async collect() {
-      const results = await Promise.all(checks.map(async (c) => [c.name, await passes(c)] as const));
+      const results = await Promise.all(checks.map(async (check) => [check.name, await passes(check)] as const));
       this.reset();
       for (const [check, ok] of results) this.set({ check }, ok ? 1 : 0);
     },

@@ -32,7 +32,7 @@ export async function catchUp(runtime: ProjectionRuntime, logger: Logger): Promi
   const progress = setInterval(() => {
     runtime
       .status()
-      .then((s) => logger.info({ position: s.position, head: s.headPosition, lagEvents: s.lagEvents }, 'projector catching up'))
+      .then((status) => logger.info({ position: status.position, head: status.headPosition, lagEvents: status.lagEvents }, 'projector catching up'))
       .catch(() => undefined);
   }, 5_000);
   try {

@@ -36,7 +36,7 @@ function logProblems<T extends Redis | Cluster>(redis: T, name: string, logger: 
 }
 
 export async function closeRedis(...clients: Array<Redis | Cluster>): Promise<void> {
-  await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
+  await Promise.all(clients.map((client) => client.quit().catch(() => client.disconnect())));
 }
 
 /** Redis key layout shared by every process of one deployment (all under REDIS_PREFIX). */

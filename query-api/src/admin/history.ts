@@ -20,6 +20,6 @@ function cell(value: string | number): string {
 
 export function timelineCsv(entries: PointHistoryEntry[]): string {
   const lines = [COLUMNS.join(',')];
-  for (const e of entries) lines.push(COLUMNS.map((c) => cell(e[c])).join(','));
+  for (const entry of entries) lines.push(COLUMNS.map((column) => cell(entry[column])).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -85,16 +85,16 @@ export function projectorCheck(source: () => ProjectorLike, maxLag?: MaxLag, cac
   return {
     name: 'projector',
     check: async () => {
-      const s = await status();
-      if (!s.caughtUp) throw new Error(s.lastError ?? 'still catching up');
+      const projector = await status();
+      if (!projector.caughtUp) throw new Error(projector.lastError ?? 'still catching up');
       if (!maxLag) return;
       // A count that stopped at the scan limit is at least that many.
-      const tooManyEvents = s.lagEvents > maxLag.events || (s.lagEventsCapped === true && s.lagEvents >= maxLag.events);
-      if (tooManyEvents || s.lagSeconds > maxLag.seconds) {
+      const tooManyEvents = projector.lagEvents > maxLag.events || (projector.lagEventsCapped === true && projector.lagEvents >= maxLag.events);
+      if (tooManyEvents || projector.lagSeconds > maxLag.seconds) {
         // The projector's own error says why it is behind (Redis refusing writes, an unreadable event).
-        const why = s.lastError ? `; last error: ${s.lastError}` : '';
+        const why = projector.lastError ? `; last error: ${projector.lastError}` : '';
         throw new Error(
-          `behind by ${s.lagEvents}${s.lagEventsCapped ? '+' : ''} events and ${Math.round(s.lagSeconds)} s (allowed ${maxLag.events} events, ${maxLag.seconds} s)${why}`,
+          `behind by ${projector.lagEvents}${projector.lagEventsCapped ? '+' : ''} events and ${Math.round(projector.lagSeconds)} s (allowed ${maxLag.events} events, ${maxLag.seconds} s)${why}`,
         );
       }
     },

@@ -116,7 +116,7 @@ function announceConnectedUsers(io: PassServer, deps: SocketDeps, log: Logger): 
   const countAll = async () => (await io.fetchSockets()).length;
   const announceCount = (scope: 'all' | 'local') => {
     countAll()
-      .then((n) => (scope === 'all' ? io.emit('connectedUsers', n) : io.local.emit('connectedUsers', n)))
+      .then((count) => (scope === 'all' ? io.emit('connectedUsers', count) : io.local.emit('connectedUsers', count)))
       .catch((error: unknown) => log.warn({ err: error }, 'could not count connected users'));
   };
   const refresh = setInterval(() => announceCount('local'), deps.connectedUsersRefreshMs ?? 15_000);
