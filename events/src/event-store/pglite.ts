@@ -168,7 +168,7 @@ export async function openPgliteEventStore(options: PgliteEventStoreOptions = {}
     }
     db = await PGlite.create(dataDir ? { dataDir } : {});
     const opened = db;
-    await setupSchema((sql) => opened.exec(sql), SCHEMA);
+    await setupSchema((ddl) => opened.exec(ddl), SCHEMA);
   } catch (error) {
     await db?.close().catch(() => undefined);
     unlock();

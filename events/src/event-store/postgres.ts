@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL event store: the same schema and queries as the embedded store (sql.ts) over
+ * The PostgreSQL event store: the same schema and queries as the embedded store (sql/) over
  * a connection pool, plus LISTEN/NOTIFY so subscriptions in other processes wake as soon as an
  * append is acknowledged. Appends queued while another is in flight go out as one transaction
  * (group commit, group-commit.ts).
@@ -18,9 +18,12 @@ import { to as copyTo } from 'pg-copy-streams';
 import { EventStoreUnavailableError } from './port';
 import type { EventStoreLogger, SqlClient } from './sql/client';
 import { isConnectionFailure } from './sql/errors';
-import { assertSchemaName } from './sql/identifiers';
+import { assertSchemaName, quoteIdent } from './sql/identifiers';
 import { setupSchema } from './sql/schema';
+import { sqlFile } from './sql/sql-file';
 import { SqlEventStore } from './sql/store';
+
+const sql = sqlFile(new URL('./postgres.sql', import.meta.url));
 
 export interface PostgresEventStoreOptions {
   connectionString: string;
@@ -57,7 +60,7 @@ export interface PostgresEventStoreOptions {
 async function copyOut(pool: pg.Pool, select: string, timeoutMs: number): Promise<string> {
   const connection = await pool.connect();
   const chunks: Buffer[] = [];
-  const stream = connection.query(copyTo(`COPY (${select}) TO STDOUT`));
+  const stream = connection.query(copyTo(sql('copy_out', { select })));
   let timer: NodeJS.Timeout | undefined;
   const idle = () => {
     clearTimeout(timer);
@@ -105,7 +108,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
   try {
     const setupClient = await pool.connect();
     try {
-      await setupSchema((sql) => setupClient.query(sql), schema);
+      await setupSchema((ddl) => setupClient.query(ddl), schema);
     } finally {
       setupClient.release();
     }
@@ -176,7 +179,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     client.on('notification', () => store.wake());
     try {
       await client.connect();
-      await client.query(`LISTEN "${channel}"`);
+      await client.query(sql('listen', { channel: quoteIdent(channel) }));
       reconnectDelay = 0;
       if (closed) await client.end();
       // Appends acknowledged before the LISTEN took effect were notified to no one.
@@ -209,7 +212,7 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     // The LISTEN connection is idle otherwise; the pool's in a process that does not listen, or
     // while it reconnects.
     (listener ?? pool)
-      .query({ name: 'es_notify', text: 'SELECT pg_notify($1, $2)', values: [channel, ''] })
+      .query({ name: 'es_notify', text: sql('notify'), values: [channel, ''] })
       .catch((error: unknown) => {
         // Subscribers still find the events by their fallback poll.
         if (!closed) logger?.warn({ err: error }, 'postgres event store: NOTIFY failed');

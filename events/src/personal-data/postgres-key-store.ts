@@ -9,13 +9,12 @@ import { KEY_BYTES, newKey } from './cipher';
 import type { KeysForOptions, KeyStore } from './key-store';
 import type { SqlClient } from '../event-store/sql/client';
 import { quoteIdent } from '../event-store/sql/identifiers';
+import { sqlFile } from '../event-store/sql/sql-file';
+
+const sql = sqlFile(new URL('./postgres-key-store.sql', import.meta.url));
 
 export function memberKeysSql(schema: string): string {
-  return `CREATE TABLE IF NOT EXISTS ${quoteIdent(schema)}.member_keys (
-  member_id text PRIMARY KEY,
-  key bytea CHECK (key IS NULL OR length(key) = ${KEY_BYTES}),
-  destroyed_at timestamptz
-)`;
+  return sql('create_table', { schema: quoteIdent(schema), key_bytes: String(KEY_BYTES) });
 }
 
 /**
@@ -29,19 +28,19 @@ export function memberKeysSql(schema: string): string {
 const PROBED_LOOKUP_MAX = 2_000;
 
 export class PostgresKeyStore implements KeyStore {
-  private readonly table: string;
-  private readonly sql: { probed: string; matched: string };
+  private readonly sql: { probed: string; matched: string; create: string; destroy: string; import: string };
 
   private constructor(
     private readonly client: SqlClient,
     schema: string,
   ) {
-    this.table = `${quoteIdent(schema)}.member_keys`;
+    const values = { schema: quoteIdent(schema) };
     this.sql = {
-      // LATERAL with LIMIT 1: a probe per id, never turned into a join that hashes the table.
-      probed: `SELECT wanted.id AS member_id, encode(k.key, 'hex') AS key FROM unnest($1::text[]) AS wanted(id)
-  CROSS JOIN LATERAL (SELECT key FROM ${this.table} WHERE member_id = wanted.id AND key IS NOT NULL LIMIT 1) k`,
-      matched: `SELECT member_id, encode(key, 'hex') AS key FROM ${this.table} WHERE member_id = ANY($1::text[]) AND key IS NOT NULL`,
+      probed: sql('select_probed', values),
+      matched: sql('select_matched', values),
+      create: sql('create_keys', values),
+      destroy: sql('destroy_key', values),
+      import: sql('import_keys', values),
     };
   }
 
@@ -62,10 +61,7 @@ export class PostgresKeyStore implements KeyStore {
     if (ids.length === 0) return found;
     if (options.create) {
       const keys = ids.map(() => newKey().toString('hex'));
-      await this.client.query(
-        `INSERT INTO ${this.table} (member_id, key) SELECT m, decode(k, 'hex') FROM unnest($1::text[], $2::text[]) AS n(m, k) ON CONFLICT (member_id) DO NOTHING`,
-        [ids, keys],
-      );
+      await this.client.query(this.sql.create, [ids, keys]);
     }
     const { rows } = await this.client.query<{ member_id: string; key: string }>(ids.length <= PROBED_LOOKUP_MAX ? this.sql.probed : this.sql.matched, [ids]);
     for (const row of rows) found.set(row.member_id, Buffer.from(row.key, 'hex'));
@@ -73,11 +69,7 @@ export class PostgresKeyStore implements KeyStore {
   }
 
   async destroy(memberId: string): Promise<void> {
-    await this.client.query(
-      `INSERT INTO ${this.table} (member_id, key, destroyed_at) VALUES ($1, NULL, now())
-       ON CONFLICT (member_id) DO UPDATE SET key = NULL, destroyed_at = coalesce(${this.table}.destroyed_at, now())`,
-      [memberId],
-    );
+    await this.client.query(this.sql.destroy, [memberId]);
   }
 
   /**
@@ -89,12 +81,7 @@ export class PostgresKeyStore implements KeyStore {
     let page: [string, Buffer | null][] = [];
     const flush = async () => {
       if (page.length === 0) return;
-      await this.client.query(
-        `INSERT INTO ${this.table} (member_id, key, destroyed_at)
-         SELECT m, decode(nullif(k, ''), 'hex'), CASE WHEN k = '' THEN now() END FROM unnest($1::text[], $2::text[]) AS n(m, k)
-         ON CONFLICT (member_id) DO NOTHING`,
-        [page.map(([m]) => m), page.map(([, k]) => (k ? k.toString('hex') : ''))],
-      );
+      await this.client.query(this.sql.import, [page.map(([m]) => m), page.map(([, k]) => (k ? k.toString('hex') : ''))]);
       count += page.length;
       page = [];
     };

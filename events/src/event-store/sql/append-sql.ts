@@ -1,4 +1,19 @@
-/** The calls of the append functions (schema.ts) and the one-statement fast path, for schema `s` (quoted). */
+/** The append functions (DDL, with the schema) and the statements that call them, from append.sql. */
+import { sqlFile } from './sql-file';
+
+const sql = sqlFile(new URL('./append.sql', import.meta.url));
+
+/** The append functions of schema `schema` (quoted), in the order they are created, without closing semicolons. */
+export function appendFunctionsSql(schema: string): string[] {
+  const claimRevisions = (ids: string) => sql('claim_revisions', { schema, ids });
+  return [
+    sql('define_append_retry', { schema }),
+    sql('define_append_events', { schema, claim_revisions: claimRevisions('p_ids') }),
+    sql('define_append_event', { schema, claim_revisions: claimRevisions('ARRAY[p_id]') }),
+  ];
+}
+
+/** The calls of the append functions and the one-statement fast path, for schema `schema` (quoted). */
 export interface AppendStatements {
   append: string;
   appendOne: string;
@@ -6,18 +21,11 @@ export interface AppendStatements {
   appendRetry: string;
 }
 
-export function appendStatements(s: string): AppendStatements {
+export function appendStatements(schema: string): AppendStatements {
   return {
-    append: `SELECT ${s}.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) AS r`,
-    appendOne: `SELECT ${s}.append_event($1, $2, $3::uuid, $4, $5::jsonb, $6::jsonb) AS r`,
-    appendFast: `WITH claimed AS (
-  UPDATE ${s}.streams st SET revision = st.revision + 1
-   WHERE st.stream_id = $1 AND ($2::bigint IN (-2, -3) OR st.revision = $2::bigint)
-   RETURNING st.revision
-)
-INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata)
-SELECT $3::uuid, $1, c.revision, $4, $5::jsonb, $6::jsonb FROM claimed c
-RETURNING revision || '/' || transaction_id || '/' || global_position AS r`,
-    appendRetry: `SELECT ${s}.append_retry($1, $2, $3::uuid[]) AS r`,
+    append: sql('call_append_events', { schema }),
+    appendOne: sql('call_append_event', { schema }),
+    appendFast: sql('append_fast', { schema }),
+    appendRetry: sql('call_append_retry', { schema }),
   };
 }

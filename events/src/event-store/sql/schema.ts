@@ -1,163 +1,40 @@
 /**
- * The SQL event store's schema: tables, the append functions, the group commit's batch
- * function. Idempotent, created under an advisory lock on every open.
+ * The SQL event store's schema (schema.sql): tables, the append functions (append.sql), the
+ * group commit's batch function (group-commit.sql). Idempotent, created under an advisory lock
+ * on every open.
  */
-import { groupCommitSql } from './group-commit';
+import { appendFunctionsSql } from './append-sql';
+import { appendBatchFunctionSql } from './group-commit';
 import { assertSchemaName, quoteIdent } from './identifiers';
+import { sqlFile } from './sql-file';
+
+const sql = sqlFile(new URL('./schema.sql', import.meta.url));
+
+/**
+ * The events table's DDL under the name `table`, with its `$all` order index named `orderIndex`
+ * (no closing semicolons): the store's own table, and the event-store bench's raw-INSERT table.
+ */
+export function eventsTableSql(table: string, orderIndex: string): [table: string, index: string] {
+  return [sql('events_table', { table }), sql('events_order_index', { table, index: orderIndex })];
+}
 
 /** Idempotent: run on every open, under an advisory lock so concurrent opens do not race. */
 export function schemaSql(schema: string): string {
-  const s = quoteIdent(schema);
-  return `
-CREATE SCHEMA IF NOT EXISTS ${s};
-
-CREATE TABLE IF NOT EXISTS ${s}.streams (
-  stream_id text PRIMARY KEY,
-  revision bigint NOT NULL
-);
-
-CREATE TABLE IF NOT EXISTS ${s}.events (
-  global_position bigserial PRIMARY KEY,
-  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
-  event_id uuid NOT NULL UNIQUE,
-  stream_id text NOT NULL,
-  revision bigint NOT NULL,
-  type text NOT NULL,
-  data jsonb NOT NULL,
-  metadata jsonb NOT NULL,
-  recorded_at timestamptz NOT NULL DEFAULT now(),
-  UNIQUE (stream_id, revision)
-);
-
-CREATE INDEX IF NOT EXISTS events_global_order ON ${s}.events (transaction_id, global_position);
-
--- Migration: earlier versions returned rows; a function's result type cannot be replaced.
-DO $mig$
-DECLARE f regprocedure;
-BEGIN
-  FOR f IN SELECT p.oid::regprocedure FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-            WHERE n.nspname = '${schema}' AND p.proname IN ('append_events', 'append_retry') AND p.prorettype <> 'text'::regtype
-  LOOP
-    EXECUTE 'DROP FUNCTION ' || f;
-  END LOOP;
-END $mig$;
-
--- What an append of p_ids already answered, when it is being retried: NULL when the first id
--- is not stored; raises ES400 when the ids are stored otherwise than this append would place
--- them, ES409 when the retry's expected revision does not fit where they were stored.
-CREATE OR REPLACE FUNCTION ${s}.append_retry(p_stream_id text, p_expected bigint, p_ids uuid[])
-RETURNS text LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_count bigint := cardinality(p_ids);
-  v_first_stream text;
-  v_first_revision bigint;
-  v_current bigint;
-  v_result text;
-BEGIN
-  SELECT e.stream_id, e.revision INTO v_first_stream, v_first_revision
-    FROM ${s}.events e WHERE e.event_id = p_ids[1];
-  IF NOT FOUND THEN RETURN NULL; END IF;
-  IF v_first_stream <> p_stream_id OR (
-    SELECT array_agg(e.event_id ORDER BY e.revision) FROM ${s}.events e
-     WHERE e.stream_id = p_stream_id AND e.revision >= v_first_revision AND e.revision < v_first_revision + v_count
-  ) IS DISTINCT FROM p_ids THEN
-    RAISE EXCEPTION 'event id % is already stored in stream % at revision %', p_ids[1], v_first_stream, v_first_revision
-      USING ERRCODE = 'ES400';
-  END IF;
-  IF (p_expected >= 0 AND v_first_revision <> p_expected + 1) OR (p_expected = -1 AND v_first_revision <> 0) THEN
-    -- From the events, not the streams row: the embedded store's single writer does not keep that row.
-    SELECT max(e.revision) INTO v_current FROM ${s}.events e WHERE e.stream_id = p_stream_id;
-    RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = coalesce(v_current, -1)::text;
-  END IF;
-  SELECT e.revision || '/' || e.transaction_id || '/' || e.global_position INTO v_result
-    FROM ${s}.events e WHERE e.stream_id = p_stream_id AND e.revision = v_first_revision + v_count - 1;
-  RETURN v_result;
-END
-$fn$;
-
--- One round-trip appends, answering 'last revision/transaction id/global position'.
--- p_expected: >= 0 exact revision, -1 no stream, -2 any, -3 stream exists. Raises ES409
--- (detail = actual revision) on a revision mismatch that is not a retry, ES400 (through
--- append_retry) for ids stored elsewhere; either way nothing is written. A retry that the
--- revision check lets through fails on the event id's unique index; the caller then asks
--- append_retry. append_event is the same for one event, without arrays (most appends).
-CREATE OR REPLACE FUNCTION ${s}.append_events(
-  p_stream_id text, p_expected bigint, p_ids uuid[], p_types text[], p_data jsonb[], p_metadata jsonb[]
-) RETURNS text LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_count bigint := cardinality(p_ids);
-  v_current bigint;
-  v_result text;
-BEGIN
-${claimRevisionsSql(s, 'p_ids')}
-  WITH inserted AS (
-    INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata)
-    SELECT u.id, p_stream_id, v_current + u.ord, u.type, u.data, u.metadata
-      FROM unnest(p_ids, p_types, p_data, p_metadata) WITH ORDINALITY AS u(id, type, data, metadata, ord)
-     ORDER BY u.ord
-    RETURNING revision, transaction_id, global_position
-  )
-  SELECT i.revision || '/' || i.transaction_id || '/' || i.global_position INTO v_result
-    FROM inserted i ORDER BY i.global_position DESC LIMIT 1;
-  RETURN v_result;
-END
-$fn$;
-
-CREATE OR REPLACE FUNCTION ${s}.append_event(
-  p_stream_id text, p_expected bigint, p_id uuid, p_type text, p_data jsonb, p_metadata jsonb
-) RETURNS text LANGUAGE plpgsql AS $fn$
-DECLARE
-  v_count bigint := 1;
-  v_current bigint;
-  v_result text;
-BEGIN
-${claimRevisionsSql(s, 'ARRAY[p_id]')}
-  INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata)
-  VALUES (p_id, p_stream_id, v_current + 1, p_type, p_data, p_metadata)
-  RETURNING revision || '/' || transaction_id || '/' || global_position INTO v_result;
-  RETURN v_result;
-END
-$fn$;
-${groupCommitSql(s)}`;
-}
-
-/**
- * The start of both append functions: checks the expected revision against the stream row and
- * moves the row on by v_count, leaving the stream's previous last revision in v_current (-1 for
- * a new stream). The stream row is the lock that serialises appends to one stream.
- */
-function claimRevisionsSql(s: string, ids: string): string {
-  return `  -- Usual case, one statement: the stream exists and the expectation holds.
-  UPDATE ${s}.streams st SET revision = st.revision + v_count
-   WHERE st.stream_id = p_stream_id AND (p_expected IN (-2, -3) OR st.revision = p_expected)
-   RETURNING st.revision - v_count INTO v_current;
-  IF NOT FOUND THEN
-    LOOP
-      SELECT st.revision INTO v_current FROM ${s}.streams st WHERE st.stream_id = p_stream_id FOR UPDATE;
-      IF NOT FOUND THEN v_current := -1; END IF;
-      IF (p_expected = -1 AND v_current <> -1)
-        OR (p_expected = -3 AND v_current = -1)
-        OR (p_expected >= 0 AND v_current <> p_expected) THEN
-        v_result := ${s}.append_retry(p_stream_id, p_expected, ${ids});
-        IF v_result IS NOT NULL THEN RETURN v_result; END IF;
-        RAISE EXCEPTION 'wrong expected revision' USING ERRCODE = 'ES409', DETAIL = v_current::text;
-      END IF;
-      IF v_current >= 0 THEN
-        UPDATE ${s}.streams st SET revision = v_current + v_count WHERE st.stream_id = p_stream_id;
-        EXIT;
-      END IF;
-      INSERT INTO ${s}.streams (stream_id, revision) VALUES (p_stream_id, v_count - 1)
-        ON CONFLICT (stream_id) DO NOTHING;
-      EXIT WHEN FOUND;
-      -- A concurrent append created the stream and has committed since: check against it.
-    END LOOP;
-  END IF;
-`;
+  const quoted = quoteIdent(schema);
+  const statements = [
+    sql('create_schema', { schema: quoted }),
+    sql('streams_table', { schema: quoted }),
+    ...eventsTableSql(`${quoted}.events`, 'events_global_order'),
+    sql('drop_row_returning_functions', { schema_name: schema }),
+    ...appendFunctionsSql(quoted),
+    appendBatchFunctionSql(quoted),
+  ];
+  return `\n${statements.map((statement) => `${statement};`).join('\n\n')}\n`;
 }
 
 /** Runs the schema setup; `client` must hold one connection for the duration (lock + DDL). */
 export async function setupSchema(exec: (sql: string) => Promise<unknown>, schema: string): Promise<void> {
   assertSchemaName(schema);
   // Concurrent first opens would race on CREATE ... IF NOT EXISTS; serialise them.
-  await exec(`BEGIN; SELECT pg_advisory_xact_lock(hashtext(${`'event-store:${schema}'`})); ${schemaSql(schema)} COMMIT;`);
+  await exec(sql('setup', { schema_name: schema, ddl: schemaSql(schema) }));
 }

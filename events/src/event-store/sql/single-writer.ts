@@ -15,6 +15,7 @@
 import type { NewEvent } from '../port';
 import type { SqlClient } from './client';
 import { EXPECT } from './expected-revision';
+import { sqlFile } from './sql-file';
 
 /** An append the queue refused: the expectation did not hold (ES409) or the insert failed. */
 export type AppendOutcome = { result: string } | { error: unknown } | { refused: number };
@@ -25,6 +26,8 @@ interface Pending {
   events: NewEvent[];
   done: (outcome: AppendOutcome) => void;
 }
+
+const sql = sqlFile(new URL('./single-writer.sql', import.meta.url));
 
 export interface SingleWriterStatements {
   /** (stream) → last revision as text, or NULL. */
@@ -37,22 +40,13 @@ export interface SingleWriterStatements {
   insertMany: string;
 }
 
-export function singleWriterStatements(s: string): SingleWriterStatements {
+/** The statements for schema `schema` (as SQL names it: quoted, or a plain lower-case name). */
+export function singleWriterStatements(schema: string): SingleWriterStatements {
   return {
-    lastRevision: `SELECT max(revision)::text AS r FROM ${s}.events WHERE stream_id = $1`,
-    lastRevisions: `SELECT u.id AS stream_id, (SELECT max(e.revision) FROM ${s}.events e WHERE e.stream_id = u.id)::text AS r FROM unnest($1::text[]) AS u(id)`,
-    insertOne: `INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata)
-VALUES ($1::uuid, $2, $3::bigint, $4, $5::jsonb, $6::jsonb)
-RETURNING transaction_id::text || '/' || global_position AS r`,
-    insertMany: `WITH inserted AS (
-  INSERT INTO ${s}.events (event_id, stream_id, revision, type, data, metadata)
-  SELECT u.id, u.stream, u.revision, u.type, u.data, u.metadata
-    FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::jsonb[], $6::jsonb[])
-         WITH ORDINALITY AS u(id, stream, revision, type, data, metadata, ord)
-   ORDER BY u.ord
-  RETURNING transaction_id, global_position
-)
-SELECT (array_agg(transaction_id::text))[1] || '/' || string_agg(global_position::text, ',' ORDER BY global_position) AS r FROM inserted`,
+    lastRevision: sql('last_revision', { schema }),
+    lastRevisions: sql('last_revisions', { schema }),
+    insertOne: sql('insert_one', { schema }),
+    insertMany: sql('insert_many', { schema }),
   };
 }
 
