@@ -1,12 +1,5 @@
--- What the PostgreSQL adapter sends besides the store's own statements (postgres.ts): the
--- LISTEN of the dedicated connection ({{channel}}, a quoted identifier), the coalesced NOTIFY
--- after appends ($1 channel, $2 payload), and a bulk read wrapped for COPY ({{select}}).
-
--- name: listen
-LISTEN {{channel}}
-
--- name: notify
-SELECT pg_notify($1, $2)
+-- What the PostgreSQL adapter sends besides the store's own statements (postgres.ts): a bulk
+-- read wrapped for COPY ({{select}}, one of the store's `$all` reads).
 
 -- name: copy_out
 COPY ({{select}}) TO STDOUT

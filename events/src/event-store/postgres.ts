@@ -1,24 +1,17 @@
 /**
  * The PostgreSQL event store: the same schema and queries as the embedded store (sql/) over
  * a connection pool, plus LISTEN/NOTIFY so subscriptions in other processes wake as soon as an
- * append is acknowledged. Appends queued while another is in flight go out as one transaction
- * (group commit, group-commit.ts).
- *
- * Only a process with a subscription LISTENs (the projector): PostgreSQL wakes every listening
- * backend on every NOTIFY, and the command and query sides have nothing to wake.
- *
- * The NOTIFY is sent by the appending process after the commit, not inside the append
- * function: a transaction that notifies takes a cluster-wide lock through its commit, which
- * would serialise concurrent appends (no group commit). Notifications are coalesced, so a burst
- * of appends costs one NOTIFY in flight at a time.
+ * append is acknowledged (postgres-notifications.ts). Appends queued while another is in flight
+ * go out as one transaction (group commit, sql/group-commit.ts).
  */
 import { isAscii } from 'node:buffer';
 import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
 import { EventStoreUnavailableError } from './port';
+import { AppendListener, CoalescedNotify, notificationChannel } from './postgres-notifications';
 import type { EventStoreLogger, SqlClient } from './sql/client';
 import { isConnectionFailure } from './sql/errors';
-import { assertSchemaName, quoteIdent } from './sql/identifiers';
+import { assertSchemaName } from './sql/identifiers';
 import { setupSchema } from './sql/schema';
 import { sqlFile } from './sql/sql-file';
 import { SqlEventStore } from './sql/store';
@@ -92,7 +85,35 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
   assertSchemaName(schema);
   const logger = options.logger;
   const connectTimeoutMs = options.connectTimeoutMs ?? 5_000;
-  const channel = `es_${schema}`.slice(0, 63);
+  const pool = openPool(options, schema, connectTimeoutMs);
+  await createSchema(pool, schema);
+  const listener = new AppendListener({ connectionString: options.connectionString, connectTimeoutMs, schema, logger }, () => store.wake());
+  // The LISTEN connection is idle otherwise; the pool's in a process that does not listen, or
+  // while it reconnects.
+  const notify = new CoalescedNotify(() => listener.connection ?? pool, notificationChannel(schema), options.notifyIntervalMs ?? 4, logger);
+  const store = new SqlEventStore({
+    kind: 'postgres',
+    client: poolClient(pool, options.queryTimeoutMs ?? 10_000),
+    schema,
+    // Several processes may write: appends queued meanwhile go out as one transaction.
+    groupCommit: true,
+    ...(logger ? { logger } : {}),
+    ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
+    wakeGatherMs: options.wakeGatherMs ?? 3,
+    // Only a process that subscribes listens: every listening backend is woken by every NOTIFY.
+    onFirstSubscription: () => void listener.listen(),
+    release: async () => {
+      notify.close();
+      await listener.close();
+      await pool.end();
+    },
+  });
+  store.onAppended(notify.appended);
+  logger?.debug({ schema, poolSize: options.poolSize ?? 10 }, 'postgres event store open');
+  return store;
+}
+
+function openPool(options: PostgresEventStoreOptions, schema: string, connectTimeoutMs: number): pg.Pool {
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolSize ?? 10,
@@ -103,8 +124,12 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     application_name: `event-store:${schema}`,
   });
   // An idle connection dropped by the server must not crash the process; the next query reconnects.
-  pool.on('error', (error) => logger?.warn({ err: error }, 'postgres event store: idle connection lost'));
+  pool.on('error', (error) => options.logger?.warn({ err: error }, 'postgres event store: idle connection lost'));
+  return pool;
+}
 
+/** Creates the schema when missing, on one connection; ends the pool when that fails. */
+async function createSchema(pool: pg.Pool, schema: string): Promise<void> {
   try {
     const setupClient = await pool.connect();
     try {
@@ -119,114 +144,15 @@ export async function openPostgresEventStore(options: PostgresEventStoreOptions)
     }
     throw error;
   }
+}
 
-  let closed = false;
-  let listener: pg.Client | undefined;
-  let reconnectTimer: NodeJS.Timeout | undefined;
-  let reconnectDelay = 0;
-
-  const client: SqlClient = {
+function poolClient(pool: pg.Pool, queryTimeoutMs: number): SqlClient {
+  return {
     // A named statement is parsed once per pooled connection (node-postgres keeps track of which
     // connection has prepared it), and planned once PostgreSQL settles on a generic plan.
     query: <R,>(text: string, params?: unknown[], name?: string) =>
       (name ? pool.query({ name, text, values: params ?? [] }) : pool.query(text, params)) as unknown as Promise<{ rows: R[] }>,
     queryPrepared: async (name, text, values) => (await pool.query({ name, text, values, rowMode: 'array' })).rows[0] as (string | null)[] | undefined,
-    copyOut: (select) => copyOut(pool, select, options.queryTimeoutMs ?? 10_000),
+    copyOut: (select) => copyOut(pool, select, queryTimeoutMs),
   };
-  const store = new SqlEventStore({
-    kind: 'postgres',
-    client,
-    schema,
-    // Several processes may write: appends queued meanwhile go out as one transaction.
-    groupCommit: true,
-    ...(logger ? { logger } : {}),
-    ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
-    wakeGatherMs: options.wakeGatherMs ?? 3,
-    // Only a process that subscribes listens: every listening backend is woken by every NOTIFY.
-    onFirstSubscription: () => void listen(),
-    release: async () => {
-      closed = true;
-      clearTimeout(reconnectTimer);
-      clearTimeout(notifyTimer);
-      await listener?.end().catch(() => undefined);
-      await pool.end();
-    },
-  });
-
-  // A dedicated connection for LISTEN, opened with the first subscription; if it drops,
-  // subscriptions keep polling while it reconnects.
-  const listen = async () => {
-    if (closed) return;
-    const client = new pg.Client({
-      connectionString: options.connectionString,
-      connectionTimeoutMillis: connectTimeoutMs,
-      application_name: `event-store-listen:${schema}`,
-    });
-    const lost = (error?: unknown) => {
-      if (listener !== client) return;
-      listener = undefined;
-      void client.end().catch(() => undefined);
-      if (closed) return;
-      reconnectDelay = Math.min(Math.max(reconnectDelay * 2, 200), 10_000);
-      logger?.warn({ err: error, retryInMs: reconnectDelay }, 'postgres event store: LISTEN connection lost, reconnecting');
-      reconnectTimer = setTimeout(() => void listen(), reconnectDelay);
-      // Catch up on anything appended while we were not listening.
-      store.wake();
-    };
-    listener = client;
-    client.on('error', lost);
-    client.on('end', () => lost());
-    client.on('notification', () => store.wake());
-    try {
-      await client.connect();
-      await client.query(sql('listen', { channel: quoteIdent(channel) }));
-      reconnectDelay = 0;
-      if (closed) await client.end();
-      // Appends acknowledged before the LISTEN took effect were notified to no one.
-      else store.wake();
-    } catch (error) {
-      lost(error);
-    }
-  };
-
-  // At most one NOTIFY per interval: the first append after a quiet spell notifies at once, a
-  // burst costs one more at the end of each interval instead of one per append.
-  const notifyIntervalMs = options.notifyIntervalMs ?? 4;
-  let pending = false;
-  let inFlight = false;
-  let lastSent = 0;
-  let notifyTimer: NodeJS.Timeout | undefined;
-  const scheduleNotify = () => {
-    if (closed || inFlight || notifyTimer || !pending) return;
-    const wait = lastSent + notifyIntervalMs - performance.now();
-    if (wait > 0) {
-      notifyTimer = setTimeout(() => {
-        notifyTimer = undefined;
-        scheduleNotify();
-      }, wait);
-      return;
-    }
-    pending = false;
-    inFlight = true;
-    lastSent = performance.now();
-    // The LISTEN connection is idle otherwise; the pool's in a process that does not listen, or
-    // while it reconnects.
-    (listener ?? pool)
-      .query({ name: 'es_notify', text: sql('notify'), values: [channel, ''] })
-      .catch((error: unknown) => {
-        // Subscribers still find the events by their fallback poll.
-        if (!closed) logger?.warn({ err: error }, 'postgres event store: NOTIFY failed');
-      })
-      .finally(() => {
-        inFlight = false;
-        scheduleNotify();
-      });
-  };
-  store.onAppended(() => {
-    pending = true;
-    scheduleNotify();
-  });
-
-  logger?.debug({ schema, poolSize: options.poolSize ?? 10 }, 'postgres event store open');
-  return store;
 }
