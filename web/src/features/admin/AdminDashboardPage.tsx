@@ -1,18 +1,18 @@
 import { useEffect, useState } from 'react';
 import { PRODUCT_NAME, contentPath } from '@pass/events/kernel';
-import { Navigate, useNavigate } from 'react-router-dom';
+import { Navigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { adViewsSchema, mainDataSchema, type AdminPostEntry, type MainDataForm } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { CloseIcon } from '../../components/Icons';
-import { Modal } from '../../components/Modal';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useDialog, useTitle } from '../../lib/hooks';
 import { selectAdminAuthorized } from '../../lib/state/session-selectors';
 import { selectMainData } from '../../lib/state/site-selectors';
 import { adminActions } from './slice';
+import { AdminPosts, EraseDialog } from './AdminPosts';
 
 function MainDataEditor() {
   const dispatch = useAppDispatch();
@@ -210,22 +210,17 @@ function HistoryPanel() {
   );
 }
 
-/** The erasure's confirmation (issue 17): names the member id and what goes. */
-function EraseDialog({ member, onCancel, onConfirm }: { member: AdminPostEntry; onCancel: () => void; onConfirm: () => void }) {
+/** The admin's one action on the global chat: delete every message, once confirmed. */
+function ChatCard() {
+  const dispatch = useAppDispatch();
   return (
-    <Modal className="checkout" labelledBy="erase-title" onEscape={onCancel}>
-      <div className="checkout-inner" lang="es">
-        <h2 id="erase-title">¿Borrar al miembro {member.userId}?</h2>
-        <p>
-          Se borran para siempre los datos personales del miembro <strong>{member.userId}</strong> ({member.fullname || member.email}):
-          su email, su tarjeta publicada con su imagen y la autoría de sus mensajes del chat. Los totales del sitio no cambian.
-        </p>
-        <div className="row-actions">
-          <button type="button" className="button danger" onClick={onConfirm}>Borrar miembro</button>
-          <button type="button" className="button" onClick={onCancel}>Cancelar</button>
-        </div>
-      </div>
-    </Modal>
+    <div className="card">
+      <h2>Chat global</h2>
+      <button type="button" className="button danger"
+        onClick={() => window.confirm('¿Eliminar todos los mensajes del chat?') && dispatch(adminActions.deleteChatRequested())}>
+        Eliminar mensajes del chat
+      </button>
+    </div>
   );
 }
 
@@ -233,18 +228,10 @@ function EraseDialog({ member, onCancel, onConfirm }: { member: AdminPostEntry; 
 export default function AdminDashboardPage() {
   useTitle(`Panel de administración · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
-  const navigate = useNavigate();
   const authorized = useAppSelector(selectAdminAuthorized);
   const email = useAppSelector((s) => s.admin.email);
-  const posts = useAppSelector((s) => s.admin.posts);
-  const erased = useAppSelector((s) => s.admin.erased);
   // The member whose erasure waits for the admin's confirmation.
   const [erasing, setErasing] = useState<AdminPostEntry | null>(null);
-
-  useEffect(() => {
-    if (authorized) dispatch(adminActions.postsRequested(posts.query));
-    // Load when the dashboard opens; typing re-queries through the saga.
-  }, [dispatch, authorized]);
 
   if (!authorized) return <Navigate to={contentPath('admin')} replace />;
 
@@ -258,67 +245,11 @@ export default function AdminDashboardPage() {
       <div className="admin-grid">
         <MainDataEditor />
         <AdViewsEditor />
-        <div className="card">
-          <h2>Chat global</h2>
-          <button type="button" className="button danger"
-            onClick={() => window.confirm('¿Eliminar todos los mensajes del chat?') && dispatch(adminActions.deleteChatRequested())}>
-            Eliminar mensajes del chat
-          </button>
-        </div>
+        <ChatCard />
         <ProjectionsCard />
         <ImageJobsCard />
       </div>
-      <h2>Publicaciones <span className="pill">{formatNumber(posts.total)}</span></h2>
-      <input type="search" className="search" placeholder="Buscar por nombre, país o email" aria-label="Buscar publicaciones"
-        value={posts.query} onChange={(e) => dispatch(adminActions.postsRequested(e.target.value))} />
-      {posts.loaded && posts.items.length === 0 ? (
-        <p className="muted">No hay publicaciones.</p>
-      ) : (
-        <ul className="admin-posts">
-          {posts.items.map((p) => {
-            const name = p.fullname || p.email;
-            const isErased = erased.includes(p.userId);
-            return (
-              <li key={p.userId} className="card">
-                {p.imageUrl && !isErased && <img src={p.imageUrl} alt={p.fullname} width={48} height={48} />}
-                <div>
-                  {isErased ? (
-                    <strong>Miembro {p.userId} <span className="pill">Borrado</span></strong>
-                  ) : (
-                    <>
-                      <strong>{name}</strong>{' '}
-                      <span className="muted">
-                        {p.country} · {p.email} · {formatNumber(p.passes)} pases · {formatNumber(p.points)} puntos
-                      </span>
-                      {p.message && <p>{p.message}</p>}
-                    </>
-                  )}
-                </div>
-                {!isErased && (
-                  <div className="row-actions">
-                    <button type="button" className="button" aria-label={`Certificado de ${name}`}
-                      onClick={() => navigate(contentPath('admin-certificate'), { state: { selectedUser: p } })}>
-                      Certificado
-                    </button>
-                    <button type="button" className="button" aria-label={`Historial de ${name}`}
-                      onClick={() => dispatch(adminActions.historyRequested(p.userId))}>
-                      Historial
-                    </button>
-                    <button type="button" className="button danger" aria-label={`Eliminar la publicación de ${name}`}
-                      onClick={() => window.confirm(`¿Eliminar la publicación de ${name}?`) && dispatch(adminActions.deletePostRequested(p.userId))}>
-                      Eliminar
-                    </button>
-                    <button type="button" className="button danger" aria-label={`Borrar miembro ${name}`}
-                      onClick={() => setErasing(p)}>
-                      Borrar miembro
-                    </button>
-                  </div>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <AdminPosts onErase={setErasing} />
       <HistoryPanel />
       {erasing && (
         <EraseDialog member={erasing} onCancel={() => setErasing(null)}

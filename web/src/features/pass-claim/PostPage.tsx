@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
-import { DEFAULT_COUNTRY, PRODUCT_NAME, contentPath } from '@pass/events/kernel';
+import { DEFAULT_COUNTRY, PRODUCT_NAME, contentPath, type UserView } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { JoinRedirect } from '../../components/JoinRedirect';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
@@ -12,31 +12,30 @@ import { COUNTRIES } from './countries';
 import { postFormResolver, type PostFormState, type PostFormValues } from './post-form';
 import { POST_FORM_FIELDS, POST_FORM_RETURNED, postFormReturnOf } from './post-form-return';
 
-/** Get or update the certificate (spec §2 /content/post); submitting goes to /content/amount. */
-export default function PostPage() {
-  useTitle(`Get my pass · ${PRODUCT_NAME}`);
-  const dispatch = useAppDispatch();
-  const navigate = useNavigate();
-  const user = useAppSelector(selectUser);
-  const allowed = useAppSelector(selectHasUserOrStored);
-  // Sent back by the claim: the server refused a field (pass-claim/sagas.ts).
-  const returned = postFormReturnOf(useLocation().state);
+/** The form's fields as the server knows the member (the image is always chosen anew). */
+function memberFields(user: UserView): PostFormValues {
+  return {
+    fullname: user.fullname,
+    country: user.country || DEFAULT_COUNTRY,
+    email: user.email,
+    link: user.link,
+    message: user.message,
+    image: null,
+  };
+}
 
-  const { register, handleSubmit, formState, reset, setError, setFocus } = useForm<PostFormValues>({
+/**
+ * The post form over the member's fields, or over the fields as typed when the claim sent the
+ * form back (`returned`) with the server's messages.
+ */
+function usePostForm(user: UserView, returned: ReturnType<typeof postFormReturnOf>) {
+  const form = useForm<PostFormValues>({
     resolver: postFormResolver(user.email),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
-    defaultValues: returned
-      ? { ...returned.fields, image: null }
-      : {
-          fullname: user.fullname,
-          country: user.country || DEFAULT_COUNTRY,
-          email: user.email,
-          link: user.link,
-          message: user.message,
-          image: null,
-        },
+    defaultValues: returned ? { ...returned.fields, image: null } : memberFields(user),
   });
+  const { reset, setError, setFocus } = form;
 
   // Sent back with the server's messages (the form opened with the fields as typed): each beside
   // its field, the first one focused.
@@ -50,15 +49,22 @@ export default function PostPage() {
   // The user may arrive after the page opened (fetched from the stored id): fill the form then.
   useEffect(() => {
     if (!user.email || returned) return;
-    reset({
-      fullname: user.fullname,
-      country: user.country || DEFAULT_COUNTRY,
-      email: user.email,
-      link: user.link,
-      message: user.message,
-      image: null,
-    });
+    reset(memberFields(user));
   }, [user.id, user.email, user.fullname, user.country, user.link, user.message, reset, returned]);
+
+  return form;
+}
+
+/** Get or update the certificate (spec §2 /content/post); submitting goes to /content/amount. */
+export default function PostPage() {
+  useTitle(`Get my pass · ${PRODUCT_NAME}`);
+  const dispatch = useAppDispatch();
+  const navigate = useNavigate();
+  const user = useAppSelector(selectUser);
+  const allowed = useAppSelector(selectHasUserOrStored);
+  // Sent back by the claim: the server refused a field (pass-claim/sagas.ts).
+  const returned = postFormReturnOf(useLocation().state);
+  const { register, handleSubmit, formState } = usePostForm(user, returned);
 
   useEffect(() => {
     dispatch(pageEntered('post'));
