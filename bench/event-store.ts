@@ -17,6 +17,7 @@ import type { EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/store';
 import { openPostgresEventStore } from '@pass/events/store';
 import type { SqlClient } from '../events/src/event-store/sql/client';
+import { eventsTableSql } from '../events/src/event-store/sql/schema';
 import type { SqlEventStore } from '../events/src/event-store/sql/store';
 import { canConnect, dropPostgresSchema, testPostgresUrl } from '@pass/events/test-support';
 
@@ -53,24 +54,10 @@ async function timed(writers: number, total: number, op: (writer: number, i: num
 }
 
 /**
- * The events table's shape (same columns, defaults, unique indexes and $all index) without the
- * append function: what a hand-written INSERT costs.
+ * The events table's shape (same columns, defaults, unique indexes and $all index), made by the
+ * store's own schema code, without the append function: what a hand-written INSERT costs.
  */
-export const rawTableSql = (table: string) => [
-  `CREATE TABLE IF NOT EXISTS ${table} (
-  global_position bigserial PRIMARY KEY,
-  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
-  event_id uuid NOT NULL UNIQUE,
-  stream_id text NOT NULL,
-  revision bigint NOT NULL,
-  type text NOT NULL,
-  data jsonb NOT NULL,
-  metadata jsonb NOT NULL,
-  recorded_at timestamptz NOT NULL DEFAULT now(),
-  UNIQUE (stream_id, revision)
-)`,
-  `CREATE INDEX IF NOT EXISTS bench_raw_events_order ON ${table} (transaction_id, global_position)`,
-];
+export const rawTableSql = (table: string): string[] => eventsTableSql(table, 'bench_raw_events_order');
 
 async function createRawTable(client: SqlClient, table: string) {
   for (const statement of rawTableSql(table)) await client.query(statement);
