@@ -8,7 +8,7 @@ import type { WorkingCopy } from './working-copy';
  * `writes`. Everything works on the batch's working copy, in place: a batch of 500 events must
  * not allocate an object per event per projection (that garbage was most of its cost).
  * Adding a read model: a module of this shape in `batch.ts`'s list, and the store mapping of any
- * new write op in both adapters (`read-models/memory.ts`, `read-models/redis.ts`).
+ * new write op in both adapters (`read-models/memory.ts`, `read-models/redis/batches.ts`).
  */
 export interface Projection<T extends EventType> extends AfterEvents {
   /** The events `evolve` is called with; none for a read model kept from the user rows. */

@@ -6,7 +6,8 @@ import { eventually } from '@pass/events/test-support';
 import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { WatchedCheckpoints } from './change-watch';
 import type { Keyspace } from './port';
-import { createRedisReadModels, keyspacePrefix } from './redis';
+import { createRedisReadModels } from './redis';
+import { keyspacePrefix } from './redis/keys';
 import { deleteKeysUnder } from './redis-admin';
 
 /** A keyspace whose checkpoint reads can be counted and held open. */

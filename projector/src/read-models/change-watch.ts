@@ -1,7 +1,7 @@
 import { listenToAnnouncements, type AnnouncementListener, type AnnouncementLogger } from '@pass/events/redis';
 import type { Keyspace } from './port';
-import { changesChannel } from './redis';
 import type { RedisConnection } from './redis-admin';
+import { changesChannel } from './redis/keys';
 
 /** A keyspace's checkpoint, as a reader uses it to tell whether anything was projected since. */
 export type CheckpointOf = (keyspace: Keyspace) => Promise<string | null>;

@@ -1,7 +1,7 @@
 import { Cluster, type Redis } from 'ioredis';
 
 /**
- * A single Redis or a Redis Cluster. The read models' keys carry hash tags (see redis.ts), so
+ * A single Redis or a Redis Cluster. The read models' keys carry hash tags (redis/keys.ts), so
  * both run the same scripts; only walking every key differs (a cluster is scanned node by node).
  */
 export type RedisConnection = Redis | Cluster;

@@ -1,0 +1,142 @@
+local cur = redis.call('GET', KEYS[1])
+if cur == false then cur = '' end
+if cur ~= ARGV[1] then return 0 end
+-- The writes come as one JSON array of strings (encodeWrites): millions of separate arguments
+-- cost the client more to send than the script spends on them (docs/benchmarks.md). The JSON
+-- values they store come as arguments of their own (ARGV[6 + n] for value n): escaped inside that
+-- array, they cost the client and this decoder more than all the rest of it.
+local w = cjson.decode(ARGV[6])
+local function value(n)
+  return ARGV[6 + tonumber(n)]
+end
+local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3, Y = 4, X = 2, I = 2 }
+-- Width of the op at i: fixed, or for M (set, count, then count score/member pairs) by its count.
+local function width(i)
+  local op = w[i]
+  if op == 'M' then
+    local count = tonumber(w[i + 2])
+    if count == nil then return nil end
+    return 3 + 2 * count
+  end
+  return arity[op]
+end
+local n = #w
+local i = 1
+while i <= n do
+  local step = width(i)
+  if step == nil then return redis.error_reply('unknown read-model op ' .. tostring(w[i])) end
+  i = i + step
+end
+local p = ARGV[3]
+-- Rows, e-mails and single scores wait in lists and go out as one HSET or ZADD per key (in
+-- slices), not one call each: every call has a cost of its own, which a rebuild of 1,000,000
+-- events paid some 600,000 times (docs/benchmarks.md). What waits is sent before any op that
+-- reads or removes the same keys, and the last of two values for one field or member still wins,
+-- so the outcome is the writes' order.
+local rowsKey, uidKey, emailsKey = p .. 'rows', p .. 'uid', p .. 'emails'
+local rowArgs, uidArgs, emailArgs = {}, {}, {}
+local scoreArgs = {}
+-- args[from..to] as arguments of cmd on key, in slices: unpack puts every value on Lua's stack,
+-- which holds about 8,000.
+local function sendRange(cmd, key, args, from, to)
+  for j = from, to, 4000 do redis.call(cmd, key, unpack(args, j, math.min(j + 3999, to))) end
+end
+local function sendAll(cmd, key, args)
+  sendRange(cmd, key, args, 1, #args)
+end
+local function flushHashes()
+  if #rowArgs > 0 then
+    sendAll('HSET', rowsKey, rowArgs)
+    sendAll('HSET', uidKey, uidArgs)
+    rowArgs, uidArgs = {}, {}
+  end
+  if #emailArgs > 0 then
+    sendAll('HSET', emailsKey, emailArgs)
+    emailArgs = {}
+  end
+end
+local function flushScores(set)
+  local args = scoreArgs[set]
+  if args == nil then return end
+  sendAll('ZADD', p .. 'z:' .. set, args)
+  scoreArgs[set] = nil
+end
+local function flushAllScores()
+  -- Each set is its own key: the order they are sent in changes nothing.
+  for set in pairs(scoreArgs) do flushScores(set) end
+end
+i = 1
+while i <= n do
+  local op = w[i]
+  if op == 'U' then
+    local r, u = #rowArgs, #uidArgs
+    rowArgs[r + 1] = w[i + 1]
+    rowArgs[r + 2] = value(w[i + 3])
+    uidArgs[u + 1] = w[i + 2]
+    uidArgs[u + 2] = w[i + 1]
+  elseif op == 'Z' then
+    local set = w[i + 1]
+    local args = scoreArgs[set]
+    if args == nil then
+      args = {}
+      scoreArgs[set] = args
+    end
+    args[#args + 1] = w[i + 2]
+    args[#args + 1] = w[i + 3]
+  elseif op == 'M' then
+    flushScores(w[i + 1])
+    sendRange('ZADD', p .. 'z:' .. w[i + 1], w, i + 3, i + 2 + 2 * tonumber(w[i + 2]))
+  elseif op == 'I' then
+    if w[i + 1] == 'complete' then
+      redis.call('SET', p .. '{{INDEX_MARKER}}', '1')
+      redis.call('DEL', p .. '{{INDEX_DEFERRED}}')
+    else
+      redis.call('SET', p .. '{{INDEX_DEFERRED}}', '1')
+    end
+  elseif op == 'E' then
+    local e = #emailArgs
+    emailArgs[e + 1] = w[i + 1]
+    emailArgs[e + 2] = w[i + 2]
+  elseif op == 'R' then
+    flushScores(w[i + 1])
+    redis.call('ZREM', p .. 'z:' .. w[i + 1], w[i + 2])
+  elseif op == 'C' then
+    local k = p .. 'countries'
+    local s = redis.call('ZINCRBY', k, w[i + 1], w[i + 2])
+    if tonumber(s) >= 0 then redis.call('ZREM', k, w[i + 2]) end
+  elseif op == 'L' then
+    local k = p .. 'chat'
+    redis.call('RPUSH', k, value(w[i + 1]))
+    redis.call('LTRIM', k, -tonumber(w[i + 2]), -1)
+  elseif op == 'S' then
+    redis.call('SET', p .. w[i + 1], value(w[i + 2]))
+  elseif op == 'D' then
+    -- Any key by name: whatever waits is sent first.
+    flushHashes()
+    flushAllScores()
+    redis.call('DEL', p .. w[i + 1])
+  elseif op == 'Y' then
+    flushHashes()
+    redis.call('HDEL', rowsKey, w[i + 1])
+    if redis.call('HGET', uidKey, w[i + 2]) == w[i + 1] then redis.call('HDEL', uidKey, w[i + 2]) end
+    if w[i + 3] ~= '' and redis.call('HGET', emailsKey, w[i + 3]) == w[i + 1] then redis.call('HDEL', emailsKey, w[i + 3]) end
+  elseif op == 'X' then
+    local k = p .. 'chat'
+    local lines = redis.call('LRANGE', k, 0, -1)
+    local keep = {}
+    for _, line in ipairs(lines) do
+      local ok, m = pcall(cjson.decode, line)
+      if not (ok and type(m) == 'table' and m.userId == w[i + 1]) then keep[#keep + 1] = line end
+    end
+    if #keep ~= #lines then
+      redis.call('DEL', k)
+      sendAll('RPUSH', k, keep)
+    end
+  end
+  i = i + width(i)
+end
+flushHashes()
+flushAllScores()
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('PUBLISH', ARGV[4], ARGV[5])
+return 1

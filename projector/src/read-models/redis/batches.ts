@@ -1,0 +1,116 @@
+import { assertNever, type GlobalPostView } from '@pass/events';
+import type { RedisConnection } from '../redis-admin';
+import { CHAT_HISTORY_LIMIT, emptyMain, type BatchSnapshot, type ReadModelWrite, type UserRow, type WriteBatch } from '../types';
+import { changesChannel, INDEX_DEFERRED, INDEX_MARKER, keyspacePrefix, parseJson } from './keys';
+import { loadLua, runLua } from './lua';
+
+// The projector's side of a keyspace: what a batch starts from, and the script that stores it.
+
+/**
+ * What a live batch starts from, in one command (snapshot.lua): the checkpoint, the figures, the
+ * posts and the rows of the batch's members (their rank keys looked up in `uid`, then their rows),
+ * instead of a MULTI and a second HMGET for the rows. Rows come back in the order of ARGV, false
+ * when absent. Keys: checkpoint, main, posts, uid, rows. Members are looked up a thousand at a
+ * time (Lua's `unpack` has a stack limit; a live batch has at most a read page of events).
+ */
+const SNAPSHOT = loadLua(new URL('./snapshot.lua', import.meta.url));
+
+/**
+ * Applies a batch in one script (apply.lua): checks the checkpoint, then runs every write and
+ * stores the new checkpoint. Redis runs a script atomically, so a crash leaves either all of it or
+ * none. Op codes are checked before the first write because Redis does not roll back a script that
+ * fails halfway.
+ * It then announces the keyspace's id on the store's changes channel (ARGV[4], ARGV[5]), so a
+ * reader that keeps what it built from the read models knows when to build again (change-watch.ts).
+ * KEYS: the checkpoint. ARGV: expected checkpoint, new checkpoint, key prefix, channel, keyspace
+ * id, the writes (one JSON array of strings, encodeWrites), then the values the writes store as
+ * JSON (rows, figures, posts, chat lines), each its own argument, which the writes name by number.
+ */
+const APPLY = loadLua(new URL('./apply.lua', import.meta.url), { INDEX_MARKER, INDEX_DEFERRED });
+
+/**
+ * Encodes writes as the apply script's list of op codes and operands, sent as one JSON array, and
+ * the JSON values they store, sent beside it (`values`; an op names its value by its 1-based
+ * number). Every operand is made well-formed first: a lone UTF-16 surrogate reaches Redis as
+ * U+FFFD, as it would as a separate argument, instead of a JSON escape the script cannot decode.
+ * The values need nothing: JSON.stringify writes a lone surrogate as an escape.
+ */
+export function encodeWrites(writes: ReadModelWrite[]): { ops: string; values: string[] } {
+  const args: string[] = [];
+  const values: string[] = [];
+  const value = (json: string) => String(values.push(json));
+  for (const w of writes) {
+    switch (w.op) {
+      case 'main':
+        args.push('S', 'main', value(JSON.stringify(w.main)));
+        break;
+      case 'user':
+        args.push('U', w.row.key, w.row.userId, value(JSON.stringify(w.row)));
+        break;
+      case 'zadd':
+        args.push('Z', w.set, String(w.score), w.member);
+        break;
+      case 'zaddMany':
+        args.push('M', w.set, String(w.entries.length));
+        for (const [member, score] of w.entries) args.push(String(score), member);
+        break;
+      case 'indexState':
+        args.push('I', w.state);
+        break;
+      case 'zrem':
+        args.push('R', w.set, w.member);
+        break;
+      case 'email':
+        args.push('E', w.email, w.member);
+        break;
+      case 'country':
+        args.push('C', String(-w.delta), w.country);
+        break;
+      case 'chatPush':
+        args.push('L', value(JSON.stringify(w.message)), String(CHAT_HISTORY_LIMIT));
+        break;
+      case 'chatClear':
+        args.push('D', 'chat');
+        break;
+      case 'posts':
+        args.push('S', 'posts', value(JSON.stringify(w.posts)));
+        break;
+      case 'userRemove':
+        args.push('Y', w.key, w.userId, w.email);
+        break;
+      case 'chatDropUser':
+        args.push('X', w.userId);
+        break;
+      default:
+        assertNever(w);
+    }
+  }
+  for (let i = 0; i < args.length; i++) args[i] = args[i]!.toWellFormed();
+  return { ops: JSON.stringify(args), values };
+}
+
+/** Stores a batch in keyspace `id` of `root` if its checkpoint is still the one the batch expects. */
+export async function applyBatch(redis: RedisConnection, root: string, id: string, batch: WriteBatch): Promise<'applied' | 'stale'> {
+  const prefix = keyspacePrefix(root, id);
+  const { ops, values } = encodeWrites(batch.writes);
+  const args = [`${prefix}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, prefix, changesChannel(root), id, ops];
+  for (const json of values) args.push(json);
+  return (await runLua(redis, APPLY, 1, args)) === 1 ? 'applied' : 'stale';
+}
+
+/** The checkpoint, figures, posts and the rows of `userIds` of the keyspace under `prefix`. */
+export async function readSnapshot(redis: RedisConnection, prefix: string, userIds: Iterable<string>): Promise<BatchSnapshot> {
+  const ids = [...new Set(userIds)];
+  const keys = ['checkpoint', 'main', 'posts', 'uid', 'rows'].map((name) => `${prefix}${name}`);
+  const [checkpoint, main, posts, rows] = (await runLua(redis, SNAPSHOT, keys.length, [...keys, ...ids])) as [
+    string | null,
+    string | null,
+    string | null,
+    Array<string | null>,
+  ];
+  const users = new Map<string, UserRow>();
+  rows.forEach((json, i) => {
+    if (json) users.set(ids[i]!, JSON.parse(json) as UserRow);
+  });
+  return { checkpoint, main: parseJson(main, emptyMain()), users, posts: parseJson(posts, [] as GlobalPostView[]) };
+}

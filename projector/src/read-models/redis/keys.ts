@@ -1,0 +1,50 @@
+import type { RedisConnection } from '../redis-admin';
+import type { IndexState } from '../types';
+
+/** The channel every applied batch announces its keyspace's id on. */
+export const changesChannel = (root: string): string => `${root}:changed`;
+
+/**
+ * Where one keyspace's keys start. The braces are a hash tag: on a Redis Cluster every key of a
+ * keyspace hashes to the same slot, which the apply script needs (it writes all of them and the
+ * checkpoint as one atomic step) and so do the page script and the MULTIs that read several.
+ * Keyspaces of one deployment land on different slots, `<root>:active` on its own.
+ */
+export const keyspacePrefix = (root: string, id: string): string => `${root}:{${id}}:`;
+
+/*
+ * Key layout, under `<root>:{<keyspace>}:` (keyspacePrefix)
+ *   checkpoint        string  global position of the last applied event
+ *   main              string  JSON MainRecord
+ *   rows              hash    rank key → JSON UserRow
+ *   uid               hash    userId → rank key
+ *   z:users, z:ix:*   sorted sets (see SortedSetName), word, date and pair sets (search.ts)
+ *   emails            hash    lower-cased e-mail → rank key
+ *   countries         zset    country, score = -members (so ties sort alphabetically)
+ *   chat              list    JSON ChatMessageView, newest last, capped
+ *   posts             string  JSON GlobalPostView[], newest first
+ *   tmp:*             short-lived intersections and unions of search sets (several words, registry words)
+ *   index:prefix-v2   present when every row has the current search index (INDEX_MARKER)
+ *   index:deferred    present while a catch-up defers the index to its end (INDEX_DEFERRED)
+ * and `<root>:active` names the keyspace readers use; `<root>:changed` is a pub/sub channel.
+ */
+
+/**
+ * Present in a keyspace projected from its start with the current search index (word prefixes,
+ * pair sets of word starts, masked e-mail sets), once that index is complete (IndexState). A new
+ * name for each new index: a keyspace without it (nor INDEX_DEFERRED) is read without pair sets
+ * and re-projected at start (ReadModelStore.outdated).
+ */
+export const INDEX_MARKER = 'index:prefix-v2';
+/** Present while a keyspace's index is deferred (IndexState): its catch-up builds it at the end. */
+export const INDEX_DEFERRED = 'index:deferred';
+
+/** IndexState of the keyspace under `prefix`: an empty one's is deferred (nothing indexed yet). */
+export async function indexStateAt(redis: RedisConnection, prefix: string): Promise<IndexState> {
+  const [complete, deferred, projected] = await Promise.all([redis.exists(`${prefix}${INDEX_MARKER}`), redis.exists(`${prefix}${INDEX_DEFERRED}`), redis.exists(`${prefix}checkpoint`)]);
+  if (complete === 1) return 'complete';
+  return deferred === 1 || projected === 0 ? 'deferred' : 'outdated';
+}
+
+/** A value stored as JSON under one of those keys, or `fallback` when the key is missing (an empty keyspace). */
+export const parseJson = <T>(raw: string | null | undefined, fallback: T): T => (raw ? (JSON.parse(raw) as T) : fallback);

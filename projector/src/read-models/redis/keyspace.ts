@@ -1,0 +1,94 @@
+import type { ChatHistory, ChatMessageView, GlobalPostView } from '@pass/events';
+import type { Keyspace } from '../port';
+import { scanKeys, unlinkKeys, type RedisConnection } from '../redis-admin';
+import { emptyMain, type BatchSnapshot, type CountriesRecord, type IndexState, type MainRecord, type ReadModelDump, type UserPage, type UserPageQuery, type UserRow, type WriteBatch } from '../types';
+import { applyBatch, readSnapshot } from './batches';
+import { dumpKeyspace } from './dump';
+import { indexStateAt, keyspacePrefix, parseJson } from './keys';
+import { loadLua, runLua } from './lua';
+import { readUserPage } from './user-pages';
+
+/**
+ * The country count and the top of the countries set, read together as one command
+ * (countries.lua): a MULTI/EXEC of the same two reads cost the reader four times the CPU of a
+ * single reply.
+ */
+const COUNTRIES = loadLua(new URL('./countries.lua', import.meta.url));
+
+/** One keyspace's read models in Redis, under keyspacePrefix(root, id). */
+export class RedisKeyspace implements Keyspace {
+  readonly prefix: string;
+  readonly inProcess = false;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly root: string,
+    readonly id: string,
+  ) {
+    this.prefix = keyspacePrefix(root, id);
+  }
+
+  async checkpoint(): Promise<string | null> {
+    return await this.redis.get(`${this.prefix}checkpoint`);
+  }
+
+  snapshot(userIds: Iterable<string>): Promise<BatchSnapshot> {
+    return readSnapshot(this.redis, this.prefix, userIds);
+  }
+
+  apply(batch: WriteBatch): Promise<'applied' | 'stale'> {
+    return applyBatch(this.redis, this.root, this.id, batch);
+  }
+
+  async indexState(): Promise<IndexState> {
+    return indexStateAt(this.redis, this.prefix);
+  }
+
+  async *storedRows(): AsyncIterable<UserRow[]> {
+    for await (const flat of this.redis.hscanStream(`${this.prefix}rows`, { count: 2_000 }) as AsyncIterable<string[]>) {
+      const rows: UserRow[] = [];
+      for (let i = 1; i < flat.length; i += 2) rows.push(JSON.parse(flat[i]!) as UserRow);
+      if (rows.length > 0) yield rows;
+    }
+  }
+
+  async dropIndex(): Promise<void> {
+    for await (const keys of scanKeys(this.redis, `${this.prefix}z:ix:*`)) await unlinkKeys(this.redis, keys, true);
+  }
+
+  async main(): Promise<MainRecord> {
+    return parseJson(await this.redis.get(`${this.prefix}main`), emptyMain());
+  }
+
+  async countries(limit: number): Promise<CountriesRecord> {
+    const [distinct, flat] = (await runLua(this.redis, COUNTRIES, 1, [`${this.prefix}countries`, limit - 1])) as [number, string[]];
+    const top: CountriesRecord['top'] = [];
+    for (let i = 0; i < flat.length; i += 2) top.push({ country: flat[i]!, users: -Number(flat[i + 1]) });
+    return { distinct, top };
+  }
+
+  users(query: UserPageQuery): Promise<UserPage> {
+    return readUserPage(this.redis, this.prefix, query);
+  }
+
+  async userById(userId: string): Promise<UserRow | null> {
+    const key = await this.redis.hget(`${this.prefix}uid`, userId);
+    if (!key) return null;
+    return parseJson(await this.redis.hget(`${this.prefix}rows`, key), null as UserRow | null);
+  }
+
+  async chat(limit: number): Promise<ChatHistory> {
+    const res = (await this.redis.multi().get(`${this.prefix}main`).lrange(`${this.prefix}chat`, -limit, -1).exec()) ?? [];
+    for (const [err] of res) if (err) throw err;
+    const main = parseJson(res[0]![1] as string | null, emptyMain());
+    return { total: main.globalMessages, messages: (res[1]![1] as string[]).map((json) => JSON.parse(json) as ChatMessageView) };
+  }
+
+  async posts(): Promise<GlobalPostView[]> {
+    return parseJson(await this.redis.get(`${this.prefix}posts`), [] as GlobalPostView[]);
+  }
+
+  dump(): Promise<ReadModelDump> {
+    return dumpKeyspace(this.redis, this);
+  }
+}
