@@ -103,6 +103,32 @@ function* readParts(fd: number, count: number): Generator<MemoryStatePart> {
   for (let i = 0; i < count; i++) yield deserialize(readItem(fd)) as MemoryStatePart;
 }
 
+/**
+ * Writes the header and the parts, each after its 4-byte length, to a temporary file, flushes it,
+ * renames it over `file` and flushes the directory, so a crash leaves the previous file whole.
+ * Returns the bytes written.
+ */
+async function writeSnapshotFile(file: string, header: SnapshotHeader, bodies: Buffer[]): Promise<number> {
+  const items = [Buffer.from(JSON.stringify(header)), ...bodies].flatMap((item) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(item.length);
+    return [length, item];
+  });
+  const bytes = items.reduce((sum, item) => sum + item.length, 0);
+  const tmp = `${file}.tmp`;
+  const handle = await open(tmp, 'w');
+  try {
+    await handle.writev(items);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(tmp, file);
+  const dir = await open(dirname(file), 'r');
+  await dir.sync().finally(() => dir.close());
+  return bytes;
+}
+
 export interface ReadModelSnapshotsDeps {
   file: string;
   readModels: MemoryReadModelStore;
@@ -146,24 +172,8 @@ export function createReadModelSnapshots(deps: ReadModelSnapshotsDeps): ReadMode
       log.warn({ checkpoint }, 'the checkpoint has no event in the store; snapshot not written');
       return;
     }
-    const header = Buffer.from(JSON.stringify({ format: FORMAT, fingerprint, savedAt: new Date().toISOString(), eventId, parts: bodies.length } satisfies SnapshotHeader));
-    const items = [header, ...bodies].flatMap((item) => {
-      const length = Buffer.alloc(4);
-      length.writeUInt32BE(item.length);
-      return [length, item];
-    });
-    const bytes = items.reduce((sum, item) => sum + item.length, 0);
-    const tmp = `${deps.file}.tmp`;
-    const handle = await open(tmp, 'w');
-    try {
-      await handle.writev(items);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, deps.file);
-    const dir = await open(dirname(deps.file), 'r');
-    await dir.sync().finally(() => dir.close());
+    const header: SnapshotHeader = { format: FORMAT, fingerprint, savedAt: new Date().toISOString(), eventId, parts: bodies.length };
+    const bytes = await writeSnapshotFile(deps.file, header, bodies);
     savedCheckpoint = checkpoint;
     log.info({ reason, checkpoint, bytes, parts: bodies.length, serialisedMs: Math.round(serialisedMs), ms: Math.round(performance.now() - started) }, 'read-model snapshot written');
   }
