@@ -44,7 +44,7 @@ export interface RegisterUserRequest { email: string; password: string }
 export type RegisterUserResponse = UserView & { registered: boolean };
 
 // ---- A member's data and access (issue 17) -------------------------------------------------
-// Bodies are checked by events/src/rules/access.ts (changePasswordSchema, passwordResetSchema,
+// Bodies are checked by events/src/rules/account-access.ts (changePasswordSchema, passwordResetSchema,
 // passwordResetConfirmSchema); a refusal is the usual `ApiError`, with `fields` for form rules.
 
 /** POST /api/change-password (member) → 204; a wrong current password is a 400 on `currentPassword`. Every other session ends. */
@@ -199,13 +199,13 @@ export interface ChatMessageView {
 export interface ChatHistory { total: number; messages: ChatMessageView[] }
 
 /** A stored chat message as readers see it (the projector's history and a retried send's answer). */
-export const toChatMessageView = (d: EventData<'ChatMessageSent'>): ChatMessageView => ({
-  id: d.messageId,
-  userId: d.userId,
-  nickname: d.nickname,
-  message: d.message,
-  priority: d.priority,
-  sentAt: d.sentAt,
+export const toChatMessageView = (data: EventData<'ChatMessageSent'>): ChatMessageView => ({
+  id: data.messageId,
+  userId: data.userId,
+  nickname: data.nickname,
+  message: data.message,
+  priority: data.priority,
+  sentAt: data.sentAt,
 });
 
 /** GET /api/global-post → the newest global post or null. */

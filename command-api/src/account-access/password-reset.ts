@@ -1,4 +1,4 @@
-import { ACCESS_MESSAGES, DomainError, PASSWORD_RESET_TTL_MS, type CommandOf, type UserEvent } from '@pass/events';
+import { ACCOUNT_ACCESS_MESSAGES, DomainError, PASSWORD_RESET_TTL_MS, type CommandOf, type UserEvent } from '@pass/events';
 import { requireRegistered, type UserState } from '../members/state';
 
 /** A reset link mailed to the member: only its secret's hash is recorded, with its expiry. */
@@ -16,7 +16,7 @@ export function decideRequestPasswordReset(command: CommandOf<'RequestPasswordRe
 export function decideResetPassword(command: CommandOf<'ResetPassword'>, state: UserState): UserEvent[] {
   const { userId, tokenHash, passwordHash } = command.data;
   const expiresAt = state.exists ? state.pendingResets.get(tokenHash) : undefined;
-  if (expiresAt === undefined || Date.parse(expiresAt) <= command.now.getTime()) throw new DomainError('invalid', ACCESS_MESSAGES.resetLinkInvalid);
+  if (expiresAt === undefined || Date.parse(expiresAt) <= command.now.getTime()) throw new DomainError('invalid', ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid);
   requireRegistered(state);
   return [{ type: 'PasswordChanged', data: { userId, passwordHash, via: 'reset', tokenHash, changedAt: command.now.toISOString() } }];
 }

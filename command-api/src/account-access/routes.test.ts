@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_MESSAGES, PASSWORD_RESET_TTL_MS, USER_SESSION_COOKIE } from '@pass/events';
+import { ACCOUNT_ACCESS_MESSAGES, PASSWORD_RESET_TTL_MS, USER_SESSION_COOKIE } from '@pass/events';
 import { eventually } from '@pass/events/test-support';
 import { MemoryMailer } from '../mail/mailer';
 import { DEFAULT_LOGIN_LIMITS } from '../sessions/rate-limiter';
@@ -55,7 +55,7 @@ describe('POST /api/change-password', () => {
     for (let i = 0; i < FAILURES; i++) {
       const res = await b.request('POST', '/api/change-password', { currentPassword: 'wrong', newPassword: 'new2' });
       expect(res.status).toBe(400);
-      expect(res.body).toEqual({ error: ACCESS_MESSAGES.wrongCurrentPassword, fields: { currentPassword: ACCESS_MESSAGES.wrongCurrentPassword } });
+      expect(res.body).toEqual({ error: ACCOUNT_ACCESS_MESSAGES.wrongCurrentPassword, fields: { currentPassword: ACCOUNT_ACCESS_MESSAGES.wrongCurrentPassword } });
     }
     const refused = await b.request('POST', '/api/change-password', { currentPassword: 'right', newPassword: 'new2' });
     expect(refused.status).toBe(429);
@@ -70,7 +70,7 @@ describe('POST /api/change-password', () => {
     const long = await b.request('POST', '/api/change-password', { currentPassword: 'pass1', newPassword: '123456789' });
     expect(long.body.fields).toEqual({ newPassword: 'Please do not exceed 8 characters' });
     const empty = await b.request('POST', '/api/change-password', {});
-    expect(empty.body.fields).toEqual({ currentPassword: ACCESS_MESSAGES.currentPasswordRequired, newPassword: 'Please enter your password' });
+    expect(empty.body.fields).toEqual({ currentPassword: ACCOUNT_ACCESS_MESSAGES.currentPasswordRequired, newPassword: 'Please enter your password' });
     expect((await h.browser().request('POST', '/api/change-password', { currentPassword: 'pass1', newPassword: 'new2' })).status).toBe(401);
   });
 });
@@ -112,7 +112,7 @@ describe('password reset', () => {
     expect(known.status).toBe(202);
     expect(stranger.status).toBe(202);
     expect(stranger.body).toEqual(known.body);
-    expect(known.body).toEqual({ message: ACCESS_MESSAGES.resetRequested });
+    expect(known.body).toEqual({ message: ACCOUNT_ACCESS_MESSAGES.resetRequested });
     await mailTo(address); // asked for after the unknown one, which needs one read less
     expect(mailer.sent.filter((m) => m.to === unknown)).toEqual([]);
     const mail = mailer.sent.findLast((m) => m.to === address)!;
@@ -131,7 +131,7 @@ describe('password reset', () => {
     expect(await logIn(address, 'old1')).toBe(401);
     expect(await logIn(address, 'new1')).toBe(200);
     const again = await confirm('new3');
-    expect(again).toMatchObject({ status: 400, body: { error: ACCESS_MESSAGES.resetLinkInvalid } });
+    expect(again).toMatchObject({ status: 400, body: { error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } });
     expect(await logIn(address, 'new1')).toBe(200);
   });
 
@@ -148,10 +148,10 @@ describe('password reset', () => {
     const late = await mailTo(address);
     const [id, secret] = late.split('.') as [string, string];
     for (const forged of [`${id}.${'A'.repeat(43)}`, `${id}.${secret.slice(0, -1)}`, `not-a-member.${secret}`, secret, 'x', `${id}.${secret}.extra`]) {
-      expect(await confirm(forged), forged).toMatchObject({ status: 400, body: { error: ACCESS_MESSAGES.resetLinkInvalid } });
+      expect(await confirm(forged), forged).toMatchObject({ status: 400, body: { error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } });
     }
     nowMs += PASSWORD_RESET_TTL_MS;
-    expect(await confirm(late)).toMatchObject({ status: 400, body: { error: ACCESS_MESSAGES.resetLinkInvalid } });
+    expect(await confirm(late)).toMatchObject({ status: 400, body: { error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } });
     expect(await logIn(address, 'new1')).toBe(200);
   });
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
-  ACCESS_MESSAGES,
+  ACCOUNT_ACCESS_MESSAGES,
   DomainError,
   changePasswordSchema,
   isDomainError,
@@ -26,7 +26,7 @@ import { tooManyAttemptsMessage } from '../sessions/rate-limiter';
 const TOKEN = /^([\w-]{1,64})\.([\w-]{43})$/;
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 /** A used, expired or forged link: one answer, on the form's token field. */
-const invalidLink = () => new DomainError('invalid', ACCESS_MESSAGES.resetLinkInvalid, { fields: { token: ACCESS_MESSAGES.resetLinkInvalid } });
+const invalidLink = () => new DomainError('invalid', ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid, { fields: { token: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } });
 
 /**
  * A member's access (issue 17): changing the password, signing out everywhere, and recovering
@@ -44,12 +44,12 @@ export function accessRoutes(services: CommandServices): Router {
     requireRegistered(state);
     try {
       await services.throttle.guard(state.email, req.ip ?? 'unknown', tooManyAttemptsMessage, async () => {
-        if (!(await verifyPassword(state.passwordHash, form.currentPassword))) throw new DomainError('unauthorized', ACCESS_MESSAGES.wrongCurrentPassword);
+        if (!(await verifyPassword(state.passwordHash, form.currentPassword))) throw new DomainError('unauthorized', ACCOUNT_ACCESS_MESSAGES.wrongCurrentPassword);
       });
     } catch (error) {
       if (!isDomainError(error, 'unauthorized')) throw error;
       // Signed in: not a session problem (401 would send the web to the join page), a field to correct.
-      throw new DomainError('invalid', ACCESS_MESSAGES.wrongCurrentPassword, { fields: { currentPassword: ACCESS_MESSAGES.wrongCurrentPassword } });
+      throw new DomainError('invalid', ACCOUNT_ACCESS_MESSAGES.wrongCurrentPassword, { fields: { currentPassword: ACCOUNT_ACCESS_MESSAGES.wrongCurrentPassword } });
     }
     const passwordHash = await hashPassword(form.newPassword);
     await services.handler.handle(userDecider, streams.user(principal.id), { type: 'ChangePassword', data: { userId: principal.id, passwordHash }, now: services.clock() }, commandContext(req, principal, services.clock));
@@ -72,7 +72,7 @@ export function accessRoutes(services: CommandServices): Router {
     await services.actions.enforce('passwordReset', normalizeEmail(email), req.ip);
     const ctx = commandContext(req, null, services.clock);
     services.background.run(() => mailResetLink(services, email, ctx));
-    const body: PasswordResetResponse = { message: ACCESS_MESSAGES.resetRequested };
+    const body: PasswordResetResponse = { message: ACCOUNT_ACCESS_MESSAGES.resetRequested };
     res.status(202).json(body);
   });
 

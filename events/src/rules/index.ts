@@ -9,5 +9,5 @@ export * from './site';
 export * from './errors';
 export * from './forms';
 export * from './links';
-export * from './access';
+export * from './account-access';
 export * from './point-history';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCESS_MESSAGES, type MyDataExport } from '@pass/events';
+import { ACCOUNT_ACCESS_MESSAGES, type MyDataExport } from '@pass/events';
 import { dropRedisPrefix, eventually, requireService, testRedisUrl } from '@pass/events/test-support';
 import { Browser } from '../test-support/client';
 import { spawnStandalone, type SpawnedService } from '../test-support/spawn-process';
@@ -73,7 +73,7 @@ describe('standalone with SMTP_URL: a reset link received over SMTP', () => {
 
     const asked = await new Browser(app.url).request('POST', '/api/password-reset', { email: address });
     const unknown = await new Browser(app.url).request('POST', '/api/password-reset', { email: stranger });
-    expect(asked).toEqual({ status: 202, body: { message: ACCESS_MESSAGES.resetRequested } });
+    expect(asked).toEqual({ status: 202, body: { message: ACCOUNT_ACCESS_MESSAGES.resetRequested } });
     expect(unknown).toEqual(asked);
 
     await eventually(() => expect(smtp.received.filter((m) => m.to.includes(address))).toHaveLength(1), 15_000);
@@ -91,7 +91,7 @@ describe('standalone with SMTP_URL: a reset link received over SMTP', () => {
     expect((await new Browser(app.url).request('POST', '/api/register-user', { email: address, password: 'old1' })).status).toBe(401);
     expect((await new Browser(app.url).request('POST', '/api/register-user', { email: address, password: 'new1' })).status).toBe(200);
     const reused = await new Browser(app.url).request('POST', '/api/password-reset/confirm', { token, password: 'new2' });
-    expect(reused).toEqual({ status: 400, body: { error: ACCESS_MESSAGES.resetLinkInvalid, fields: { token: ACCESS_MESSAGES.resetLinkInvalid } } });
+    expect(reused).toEqual({ status: 400, body: { error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid, fields: { token: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } } });
 
     expect(smtp.received.some((m) => m.to.includes(stranger))).toBe(false);
     expect(app.logs.some((line) => line.includes('mail over SMTP'))).toBe(true);

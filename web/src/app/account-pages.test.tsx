@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within, cleanup } from '@testing-library/react';
-import { ACCESS_MESSAGES } from '@pass/events/kernel';
+import { ACCOUNT_ACCESS_MESSAGES } from '@pass/events/kernel';
 import { HttpError } from '../lib/http';
 import { JOIN_REASONS } from '../lib/join-reason';
 import { sampleUser } from '../testing/fake-services';
@@ -64,13 +64,13 @@ describe('Your data', () => {
   it('change password: the kernel rules before sending, then the server 400 beside the current password, focused', async () => {
     const app = renderApp('/content/my-data', {
       storage: member,
-      setup: (h) => h.api.changePassword.mockRejectedValueOnce(new HttpError(400, { error: ACCESS_MESSAGES.wrongCurrentPassword })),
+      setup: (h) => h.api.changePassword.mockRejectedValueOnce(new HttpError(400, { error: ACCOUNT_ACCESS_MESSAGES.wrongCurrentPassword })),
     });
     const current = await screen.findByLabelText('Current password');
     const next = screen.getByLabelText('New password');
     const submit = screen.getByRole('button', { name: 'Change password' });
     fireEvent.click(submit);
-    expect(await screen.findByText(ACCESS_MESSAGES.currentPasswordRequired)).toBeTruthy();
+    expect(await screen.findByText(ACCOUNT_ACCESS_MESSAGES.currentPasswordRequired)).toBeTruthy();
     expect(describedErrorOf(next)).toBe('Please enter your password');
     expect(document.activeElement).toBe(current);
     fireEvent.input(current, { target: { value: 'wrong1' } });
@@ -79,7 +79,7 @@ describe('Your data', () => {
     expect(app.api.changePassword).not.toHaveBeenCalled();
     fireEvent.input(next, { target: { value: 'pass2' } });
     fireEvent.click(submit);
-    await waitFor(() => expect(describedErrorOf(current)).toBe(ACCESS_MESSAGES.wrongCurrentPassword));
+    await waitFor(() => expect(describedErrorOf(current)).toBe(ACCOUNT_ACCESS_MESSAGES.wrongCurrentPassword));
     expect(app.api.changePassword).toHaveBeenCalledWith({ currentPassword: 'wrong1', newPassword: 'pass2' });
     expect(document.activeElement).toBe(current);
     // Right this time: said in the section, the form emptied.
@@ -163,7 +163,7 @@ describe('reset password', () => {
     expect(document.activeElement).toBe(email);
     fireEvent.input(email, { target: { value: 'nobody@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send me a link' }));
-    expect((await screen.findByRole('status')).textContent).toBe(ACCESS_MESSAGES.resetRequested);
+    expect((await screen.findByRole('status')).textContent).toBe(ACCOUNT_ACCESS_MESSAGES.resetRequested);
     expect(app.api.requestPasswordReset).toHaveBeenCalledWith('nobody@example.com');
   });
 
@@ -196,13 +196,13 @@ describe('reset password', () => {
 
   it('a used or expired link (400) says so, with a link to ask for a new one', async () => {
     renderApp('/content/reset-password?token=used', {
-      setup: (h) => h.api.confirmPasswordReset.mockRejectedValue(new HttpError(400, { error: ACCESS_MESSAGES.resetLinkInvalid })),
+      setup: (h) => h.api.confirmPasswordReset.mockRejectedValue(new HttpError(400, { error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid })),
     });
     fireEvent.input(await screen.findByLabelText('New password'), { target: { value: 'new1' } });
     fireEvent.input(screen.getByLabelText('Repeat the new password'), { target: { value: 'new1' } });
     fireEvent.click(screen.getByRole('button', { name: 'Set my new password' }));
     const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toBe(`${ACCESS_MESSAGES.resetLinkInvalid} Ask for a new link`);
+    expect(alert.textContent).toBe(`${ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid} Ask for a new link`);
     expect(within(alert).getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).toBe('/content/reset-password');
   });
 });

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { useForm, type FieldErrors, type FieldPath, type Resolver, type UseFormSetError } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { ACCESS_MESSAGES, PRODUCT_NAME, contentPath, passwordResetConfirmSchema, passwordResetSchema, type PasswordResetForm } from '@pass/events/kernel';
+import { ACCOUNT_ACCESS_MESSAGES, PRODUCT_NAME, contentPath, passwordResetConfirmSchema, passwordResetSchema, type PasswordResetForm } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { useTitle } from '../../lib/hooks';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
@@ -46,7 +46,7 @@ function ForgotPasswordForm() {
     <section className="panel narrow" aria-labelledby="forgot-title">
       <h1 id="forgot-title">{T.forgotTitle}</h1>
       {requested ? (
-        <p className="notice" role="status">{ACCESS_MESSAGES.resetRequested}</p>
+        <p className="notice" role="status">{ACCOUNT_ACCESS_MESSAGES.resetRequested}</p>
       ) : (
         <>
           <p className="muted">{T.forgotText}</p>

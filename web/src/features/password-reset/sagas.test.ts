@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ACCESS_MESSAGES } from '@pass/events/kernel';
+import { ACCOUNT_ACCESS_MESSAGES } from '@pass/events/kernel';
 import { HttpError } from '../../lib/http';
 import { startApp } from '../../testing/fake-services';
 import { passwordResetActions } from './slice';
@@ -44,10 +44,10 @@ describe('setting the new password from the link', () => {
 
   it('a used, expired or forged link (400) is said above the form, marked invalid', async () => {
     const app = startApp();
-    app.api.confirmPasswordReset.mockRejectedValue(new HttpError(400, { error: ACCESS_MESSAGES.resetLinkInvalid }));
+    app.api.confirmPasswordReset.mockRejectedValue(new HttpError(400, { error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid }));
     app.store.dispatch(passwordResetActions.confirmRequested({ token: 'used', password: 'new1' }));
     await run();
-    expect(app.state().passwordReset).toMatchObject({ done: false, linkInvalid: true, errors: { form: ACCESS_MESSAGES.resetLinkInvalid } });
+    expect(app.state().passwordReset).toMatchObject({ done: false, linkInvalid: true, errors: { form: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } });
   });
 
   it('opening the page again forgets the last visit', async () => {

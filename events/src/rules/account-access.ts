@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { joinFormSchema } from './forms';
 
 /**
- * A member's access (issue 17): changing the password, signing out everywhere, recovering the
- * account by a mailed link. The new password follows the join form's rule (spec §5), so a
- * password the join form takes is one these forms take. Browser-safe.
+ * A member's account access (issue 17): changing the password, signing out everywhere,
+ * recovering the account by a mailed link. The new password follows the join form's rule
+ * (spec §5), so a password the join form takes is one these forms take. Browser-safe.
  */
 
 /** A reset link works once, for this long after it was asked for. */
 export const PASSWORD_RESET_TTL_MS = 60 * 60_000;
 
-export const ACCESS_MESSAGES = {
+export const ACCOUNT_ACCESS_MESSAGES = {
   currentPasswordRequired: 'Please enter your current password',
   wrongCurrentPassword: 'Your current password is not correct',
   resetLinkInvalid: 'This reset link is not valid, was already used or has expired. Please ask for a new one.',
@@ -23,9 +23,9 @@ const newPassword = joinFormSchema.shape.password;
 /** POST /api/change-password. */
 export const changePasswordSchema = z.object({
   currentPassword: z
-    .string({ error: ACCESS_MESSAGES.currentPasswordRequired })
-    .min(1, ACCESS_MESSAGES.currentPasswordRequired)
-    .max(100, ACCESS_MESSAGES.wrongCurrentPassword),
+    .string({ error: ACCOUNT_ACCESS_MESSAGES.currentPasswordRequired })
+    .min(1, ACCOUNT_ACCESS_MESSAGES.currentPasswordRequired)
+    .max(100, ACCOUNT_ACCESS_MESSAGES.wrongCurrentPassword),
   newPassword,
 });
 export type ChangePasswordForm = z.infer<typeof changePasswordSchema>;
@@ -36,7 +36,7 @@ export type PasswordResetForm = z.infer<typeof passwordResetSchema>;
 
 /** POST /api/password-reset/confirm: the link's token and the new password. */
 export const passwordResetConfirmSchema = z.object({
-  token: z.string({ error: ACCESS_MESSAGES.resetLinkInvalid }).min(1, ACCESS_MESSAGES.resetLinkInvalid).max(200, ACCESS_MESSAGES.resetLinkInvalid),
+  token: z.string({ error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid }).min(1, ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid).max(200, ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid),
   password: newPassword,
 });
 export type PasswordResetConfirmForm = z.infer<typeof passwordResetConfirmSchema>;
