@@ -16,102 +16,102 @@ const msg = (id: string): ChatMessageView => ({ id, userId: 'u', nickname: 'N', 
 
 describe('slices', () => {
   it('has the spec names and defaults', () => {
-    const s = init();
-    expect(Object.keys(s).sort()).toEqual(
+    const state = init();
+    expect(Object.keys(state).sort()).toEqual(
       // …plus `purchase`, the checkout panel's state (settings, error), which the spec's UI did not
       // have, and issue 17's `myData` ("Your data") and `passwordReset` (the reset page).
       ['admin', 'chat', 'check', 'checkseconds', 'connectedUsers', 'globalPost', 'loading', 'mainData', 'myData', 'passwordReset', 'popup', 'purchase', 'sidebar', 'updateMainData', 'user', 'users'].sort(),
     );
-    expect(s.popup).toMatchObject({ showPopup: false, acceptedCookie: false, showAds: true, blockMessage: false, bannerTwoLoaded: false, bannerThree: false, seconds: 10 });
-    expect(s.checkseconds.seconds).toBe(30);
-    expect(s.loading.isLoading).toBe(true);
-    expect(s.chat.chatInfo.nickname).toBe('Anonymous');
+    expect(state.popup).toMatchObject({ showPopup: false, acceptedCookie: false, showAds: true, blockMessage: false, bannerTwoLoaded: false, bannerThree: false, seconds: 10 });
+    expect(state.checkseconds.seconds).toBe(30);
+    expect(state.loading.isLoading).toBe(true);
+    expect(state.chat.chatInfo.nickname).toBe('Anonymous');
   });
 
   it('user: register, fail, claim, reset', () => {
-    let s = rootReducer(init(), userActions.registerRequested({ email: 'a@b.com', password: 'pass' }));
-    expect(s.user.pending).toBe(true);
-    s = rootReducer(s, userActions.registerFailed('Wrong password'));
-    expect(s.user).toMatchObject({ pending: false, registerError: 'Wrong password' });
-    s = rootReducer(s, userActions.registerSucceeded(sampleUser));
-    expect(s.user.user.email).toBe(sampleUser.email);
-    expect(s.user.storedId).toBe(sampleUser.id);
-    s = rootReducer(s, userActions.claimSucceeded({ ...sampleUser, passes: 2 }));
-    expect(s.user.newMember).toBe(true);
-    s = rootReducer(s, userActions.userReset());
-    expect(s.user.user).toEqual(guestUser);
-    expect(s.user.storedId).toBe('');
+    let state = rootReducer(init(), userActions.registerRequested({ email: 'a@b.com', password: 'pass' }));
+    expect(state.user.pending).toBe(true);
+    state = rootReducer(state, userActions.registerFailed('Wrong password'));
+    expect(state.user).toMatchObject({ pending: false, registerError: 'Wrong password' });
+    state = rootReducer(state, userActions.registerSucceeded(sampleUser));
+    expect(state.user.user.email).toBe(sampleUser.email);
+    expect(state.user.storedId).toBe(sampleUser.id);
+    state = rootReducer(state, userActions.claimSucceeded({ ...sampleUser, passes: 2 }));
+    expect(state.user.newMember).toBe(true);
+    state = rootReducer(state, userActions.userReset());
+    expect(state.user.user).toEqual(guestUser);
+    expect(state.user.storedId).toBe('');
   });
 
   it('mainData: HTTP and live updates', () => {
-    let s = rootReducer(init(), mainDataActions.mainDataReceived(sampleMainData));
-    expect(s.mainData.loaded).toBe(true);
-    s = rootReducer(s, mainDataActions.updatedMainDataReceived({ mainData: { ...sampleMainData, sold: 99 }, countries: { distinct: 2, top: [] } }));
-    expect(s.mainData.data.sold).toBe(99);
-    expect(s.mainData.countries.distinct).toBe(2);
-    s = rootReducer(s, chatActions.chatHistoryReceived({ total: 7, messages: [] }));
-    expect(s.mainData.data.globalMessages).toBe(7);
+    let state = rootReducer(init(), mainDataActions.mainDataReceived(sampleMainData));
+    expect(state.mainData.loaded).toBe(true);
+    state = rootReducer(state, mainDataActions.updatedMainDataReceived({ mainData: { ...sampleMainData, sold: 99 }, countries: { distinct: 2, top: [] } }));
+    expect(state.mainData.data.sold).toBe(99);
+    expect(state.mainData.countries.distinct).toBe(2);
+    state = rootReducer(state, chatActions.chatHistoryReceived({ total: 7, messages: [] }));
+    expect(state.mainData.data.globalMessages).toBe(7);
   });
 
   it('users: queries and pages', () => {
-    let s = rootReducer(init(), registryActions.registryRequested('ann'));
-    expect(s.users.registry.query).toBe('ann');
-    s = rootReducer(s, registryActions.registryReceived({ total: 1, page: 1, pageSize: 50, items: [{ userId: 'u', createdAt: '', member: 'Ann', passes: 1, points: 2, priority: '' }] }));
-    expect(s.users.registry).toMatchObject({ total: 1, loaded: true });
+    let state = rootReducer(init(), registryActions.registryRequested('ann'));
+    expect(state.users.registry.query).toBe('ann');
+    state = rootReducer(state, registryActions.registryReceived({ total: 1, page: 1, pageSize: 50, items: [{ userId: 'u', createdAt: '', member: 'Ann', passes: 1, points: 2, priority: '' }] }));
+    expect(state.users.registry).toMatchObject({ total: 1, loaded: true });
   });
 
   it('chat: toggle, draft, dedupe, keep the last messages', () => {
-    let s = rootReducer(init(), chatActions.chatToggled());
-    expect(s.chat.isOpened).toBe(true);
-    s = rootReducer(s, chatActions.draftChanged('hello'));
-    s = rootReducer(s, chatActions.sendFinished({ sent: false }));
-    expect(s.chat.chatInfo.message).toBe('hello');
-    s = rootReducer(s, chatActions.sendFinished({ sent: true }));
-    expect(s.chat.chatInfo.message).toBe('');
-    s = rootReducer(s, chatActions.chatMessageReceived(msg('1')));
-    s = rootReducer(s, chatActions.chatMessageReceived(msg('1')));
-    expect(s.chat.globalMessages).toHaveLength(1);
-    for (let i = 0; i < CHAT_KEEP + 5; i++) s = rootReducer(s, chatActions.chatMessageReceived(msg(`m${i}`)));
-    expect(s.chat.globalMessages).toHaveLength(CHAT_KEEP);
-    s = rootReducer(s, chatActions.chatClosed());
-    expect(s.chat.isOpened).toBe(false);
+    let state = rootReducer(init(), chatActions.chatToggled());
+    expect(state.chat.isOpened).toBe(true);
+    state = rootReducer(state, chatActions.draftChanged('hello'));
+    state = rootReducer(state, chatActions.sendFinished({ sent: false }));
+    expect(state.chat.chatInfo.message).toBe('hello');
+    state = rootReducer(state, chatActions.sendFinished({ sent: true }));
+    expect(state.chat.chatInfo.message).toBe('');
+    state = rootReducer(state, chatActions.chatMessageReceived(msg('1')));
+    state = rootReducer(state, chatActions.chatMessageReceived(msg('1')));
+    expect(state.chat.globalMessages).toHaveLength(1);
+    for (let i = 0; i < CHAT_KEEP + 5; i++) state = rootReducer(state, chatActions.chatMessageReceived(msg(`m${i}`)));
+    expect(state.chat.globalMessages).toHaveLength(CHAT_KEEP);
+    state = rootReducer(state, chatActions.chatClosed());
+    expect(state.chat.isOpened).toBe(false);
   });
 
   it('popup: show, tick, hide resets the timer and the loaded flag', () => {
-    let s = rootReducer(init(), popupActions.adsShown());
-    s = rootReducer(s, popupActions.adsTicked());
-    s = rootReducer(s, popupActions.bannerTwoLoadedSet(true));
-    expect(s.popup).toMatchObject({ showPopup: true, seconds: 9, bannerTwoLoaded: true });
-    s = rootReducer(s, popupActions.adsHidden());
-    expect(s.popup).toMatchObject({ showPopup: false, seconds: 10, bannerTwoLoaded: false });
-    s = rootReducer(s, popupActions.cookieAccepted());
-    expect(s.popup.acceptedCookie).toBe(true);
+    let state = rootReducer(init(), popupActions.adsShown());
+    state = rootReducer(state, popupActions.adsTicked());
+    state = rootReducer(state, popupActions.bannerTwoLoadedSet(true));
+    expect(state.popup).toMatchObject({ showPopup: true, seconds: 9, bannerTwoLoaded: true });
+    state = rootReducer(state, popupActions.adsHidden());
+    expect(state.popup).toMatchObject({ showPopup: false, seconds: 10, bannerTwoLoaded: false });
+    state = rootReducer(state, popupActions.cookieAccepted());
+    expect(state.popup.acceptedCookie).toBe(true);
   });
 
   it('small slices', () => {
-    let s = rootReducer(init(), connectedUsersActions.connectedUsersReceived(5));
-    expect(s.connectedUsers.count).toBe(5);
-    s = rootReducer(s, sidebarActions.sidebarToggled());
-    expect(s.sidebar.sidebarStatus).toBe(true);
-    s = rootReducer(s, sidebarActions.sidebarClosed());
-    expect(s.sidebar.sidebarStatus).toBe(false);
-    s = rootReducer(s, checkActions.checkSet(true));
-    expect(s.check.isChecked).toBe(true);
-    s = rootReducer(s, checksecondsActions.secondsTicked());
-    expect(s.checkseconds.seconds).toBe(29);
-    s = rootReducer(s, checksecondsActions.secondsReset());
-    expect(s.checkseconds.seconds).toBe(30);
-    s = rootReducer(s, loadingActions.loadingSet(false));
-    expect(s.loading.isLoading).toBe(false);
-    s = rootReducer(s, updateMainDataActions.updateMainDataSet(true));
-    expect(s.updateMainData.updateMainData).toBe(true);
-    s = rootReducer(s, globalPostActions.globalPostReceived({ user: { id: 'u', fullname: 'A', country: 'B', image: null, priority: '' }, message: 'm', postedAt: '' }));
-    expect(s.globalPost.visible).toBe(true);
-    s = rootReducer(s, globalPostActions.globalPostHidden());
-    expect(s.globalPost.visible).toBe(false);
-    s = rootReducer(s, adminActions.adminSet({ id: 'a', email: 'e', authorized: true }));
-    expect(s.admin).toMatchObject({ authorized: true, storedId: 'a' });
-    s = rootReducer(s, adminActions.adminReset());
-    expect(s.admin.authorized).toBe(false);
+    let state = rootReducer(init(), connectedUsersActions.connectedUsersReceived(5));
+    expect(state.connectedUsers.count).toBe(5);
+    state = rootReducer(state, sidebarActions.sidebarToggled());
+    expect(state.sidebar.sidebarStatus).toBe(true);
+    state = rootReducer(state, sidebarActions.sidebarClosed());
+    expect(state.sidebar.sidebarStatus).toBe(false);
+    state = rootReducer(state, checkActions.checkSet(true));
+    expect(state.check.isChecked).toBe(true);
+    state = rootReducer(state, checksecondsActions.secondsTicked());
+    expect(state.checkseconds.seconds).toBe(29);
+    state = rootReducer(state, checksecondsActions.secondsReset());
+    expect(state.checkseconds.seconds).toBe(30);
+    state = rootReducer(state, loadingActions.loadingSet(false));
+    expect(state.loading.isLoading).toBe(false);
+    state = rootReducer(state, updateMainDataActions.updateMainDataSet(true));
+    expect(state.updateMainData.updateMainData).toBe(true);
+    state = rootReducer(state, globalPostActions.globalPostReceived({ user: { id: 'u', fullname: 'A', country: 'B', image: null, priority: '' }, message: 'm', postedAt: '' }));
+    expect(state.globalPost.visible).toBe(true);
+    state = rootReducer(state, globalPostActions.globalPostHidden());
+    expect(state.globalPost.visible).toBe(false);
+    state = rootReducer(state, adminActions.adminSet({ id: 'a', email: 'e', authorized: true }));
+    expect(state.admin).toMatchObject({ authorized: true, storedId: 'a' });
+    state = rootReducer(state, adminActions.adminReset());
+    expect(state.admin.authorized).toBe(false);
   });
 });

@@ -16,17 +16,17 @@ import { registrySaga } from '../features/registry';
 import { pageFrameSagas } from '../features/page-frame';
 
 /** One failing watcher must not take the others down: each is spawned and logged if it dies. */
-function* isolated(saga: FeatureSaga, s: Services, live: LiveSocket): SagaIterator {
+function* isolated(saga: FeatureSaga, services: Services, live: LiveSocket): SagaIterator {
   try {
-    yield call(saga, s, live);
+    yield call(saga, services, live);
   } catch (error) {
-    s.logError(`Saga ${saga.name} stopped`, error);
+    services.logError(`Saga ${saga.name} stopped`, error);
   }
 }
 
-export function* rootSaga(s: Services): SagaIterator {
+export function* rootSaga(services: Services): SagaIterator {
   // One live connection for the whole app: the page frame runs it, chat and free points send over it.
-  const live = s.createSocket();
+  const live = services.createSocket();
   const sagas: FeatureSaga[] = [
     ...pageFrameSagas,
     joinSaga,
@@ -41,5 +41,5 @@ export function* rootSaga(s: Services): SagaIterator {
     myDataSaga,
     passwordResetSaga,
   ];
-  yield all(sagas.map((saga) => spawn(isolated, saga, s, live)));
+  yield all(sagas.map((saga) => spawn(isolated, saga, services, live)));
 }

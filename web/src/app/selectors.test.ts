@@ -47,12 +47,12 @@ describe('selectors', () => {
   });
 
   it('formats funds, counts and the message badge', () => {
-    const s = state({ main: { fundsRaised: 12345.678, members: 1234567, globalMessages: 1500 }, connected: 2048 });
-    expect(selectFundsText(s)).toBe('12,345.68');
-    expect(selectMembersText(s)).toBe('1,234,567');
-    expect(selectGlobalMessagesBadge(s)).toBe('+1,500');
+    const figures = state({ main: { fundsRaised: 12345.678, members: 1234567, globalMessages: 1500 }, connected: 2048 });
+    expect(selectFundsText(figures)).toBe('12,345.68');
+    expect(selectMembersText(figures)).toBe('1,234,567');
+    expect(selectGlobalMessagesBadge(figures)).toBe('+1,500');
     expect(selectGlobalMessagesBadge(state({}))).toBe('0');
-    expect(selectConnectedUsersText(s)).toBe('2,048');
+    expect(selectConnectedUsersText(figures)).toBe('2,048');
   });
 
   it('counts whole days since startDate, 0 when empty', () => {

@@ -57,6 +57,6 @@ export function formatDate(iso: string): string {
 
 /** 00:SS as the countdowns show it. */
 export function formatSeconds(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  return `${pad(Math.floor(s / 60))}:${pad(s % 60)}`;
+  const whole = Math.max(0, Math.floor(seconds));
+  return `${pad(Math.floor(whole / 60))}:${pad(whole % 60)}`;
 }

@@ -15,7 +15,7 @@ export interface ListSearch<T> {
   what: string;
   /** The search box's action (payload: the query). */
   requested: { type: string };
-  fetch(s: Services, query: string): Promise<Page<T>>;
+  fetch(services: Services, query: string): Promise<Page<T>>;
   received(page: Page<T>): UnknownAction;
   select(state: RootState): ListState<T>;
 }
@@ -24,13 +24,13 @@ export interface ListSearch<T> {
  * A searched list's saga: typing asks the server once the user pauses; live main data (spec §4:
  * "update the user list") asks again for the list already shown, with its query.
  */
-export function* listSaga<T>(list: ListSearch<T>, s: Services): SagaIterator {
+export function* listSaga<T>(list: ListSearch<T>, services: Services): SagaIterator {
   function* load(query: string): SagaIterator {
     try {
-      const page: Page<T> = yield call(list.fetch, s, query);
+      const page: Page<T> = yield call(list.fetch, services, query);
       yield put(list.received(page));
     } catch (error) {
-      s.logError(`Fetching ${list.what} failed`, error);
+      services.logError(`Fetching ${list.what} failed`, error);
     }
   }
   yield takeLatest(list.requested.type, function* (action: PayloadAction<string>) {

@@ -9,8 +9,8 @@ export const NETWORK_LOST = 'Network connection lost';
  * Spec §8: an ad that should have loaded did not (the /content countdown at 19, the ads popup at
  * 0): the toast, then after 1 s a full page load of the product's home.
  */
-export function* networkLost(s: Services): SagaIterator {
-  s.toast.error(NETWORK_LOST);
+export function* networkLost(services: Services): SagaIterator {
+  services.toast.error(NETWORK_LOST);
   yield delay(TIMERS.redirectAfterLostConnectionMs);
-  s.redirectHome();
+  services.redirectHome();
 }

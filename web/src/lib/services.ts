@@ -42,4 +42,4 @@ export const STORAGE_KEYS = {
  * A feature's saga: the services, and the one live connection the app opens for everyone
  * (app/root-saga.ts); the page frame owns its lifecycle, chat and free points send over it.
  */
-export type FeatureSaga = (s: Services, live: LiveSocket) => SagaIterator;
+export type FeatureSaga = (services: Services, live: LiveSocket) => SagaIterator;

@@ -25,8 +25,8 @@ export interface LiveSocket {
  */
 export function createLiveSocket(): LiveSocket {
   let socket: Socket<ServerToClientEvents, ClientToServerEvents> | undefined;
-  const pending: ((s: Socket<ServerToClientEvents, ClientToServerEvents>) => void)[] = [];
-  const whenReady = (use: (s: Socket<ServerToClientEvents, ClientToServerEvents>) => void) => {
+  const pending: ((client: Socket<ServerToClientEvents, ClientToServerEvents>) => void)[] = [];
+  const whenReady = (use: (client: Socket<ServerToClientEvents, ClientToServerEvents>) => void) => {
     if (socket) use(socket);
     else pending.push(use);
   };
@@ -52,19 +52,19 @@ export function createLiveSocket(): LiveSocket {
     },
     on(event, listener) {
       // socket.io's typed `on` cannot be called with a generic event name without a cast.
-      whenReady((s) => (s.on as (e: string, l: (...args: never[]) => void) => void)(event, listener));
+      whenReady((client) => (client.on as (e: string, l: (...args: never[]) => void) => void)(event, listener));
     },
     onLifecycle(event, listener) {
-      whenReady((s) => s.on(event, listener));
+      whenReady((client) => client.on(event, listener));
     },
     emit(event, ...args) {
-      whenReady((s) => (s.emit as (e: string, ...a: unknown[]) => void)(event, ...args));
+      whenReady((client) => (client.emit as (e: string, ...a: unknown[]) => void)(event, ...args));
     },
     reconnect() {
-      whenReady((s) => s.disconnect().connect());
+      whenReady((client) => client.disconnect().connect());
     },
     disconnect() {
-      whenReady((s) => s.disconnect());
+      whenReady((client) => client.disconnect());
     },
   };
 }

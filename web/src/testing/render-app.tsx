@@ -21,7 +21,7 @@ export function useAppHarness(): void {
   });
   afterEach(() => {
     cleanup();
-    for (const s of stores) s.rootTask.cancel();
+    for (const store of stores) store.rootTask.cancel();
     stores = [];
   });
 }

@@ -49,7 +49,7 @@ function MainDataEditor() {
 
 function AdViewsEditor() {
   const dispatch = useAppDispatch();
-  const views = useAppSelector((s) => s.mainData.data.views);
+  const views = useAppSelector((state) => state.mainData.data.views);
   const { register, handleSubmit, formState } = useForm<{ views: number }>({
     resolver: zodResolver(adViewsSchema) as never,
     mode: 'onSubmit',
@@ -70,7 +70,7 @@ function AdViewsEditor() {
 
 function ProjectionsCard() {
   const dispatch = useAppDispatch();
-  const status = useAppSelector((s) => s.admin.projections);
+  const status = useAppSelector((state) => state.admin.projections);
   useEffect(() => {
     dispatch(adminActions.projectionsRequested());
   }, [dispatch]);
@@ -113,7 +113,7 @@ function ProjectionsCard() {
 /** Image jobs that failed every attempt (the dead letters): when, how often tried, why. */
 function ImageJobsCard() {
   const dispatch = useAppDispatch();
-  const failures = useAppSelector((s) => s.admin.imageJobs);
+  const failures = useAppSelector((state) => state.admin.imageJobs);
   useEffect(() => {
     dispatch(adminActions.imageJobsRequested());
   }, [dispatch]);
@@ -159,7 +159,7 @@ function ImageJobsCard() {
 
 function HistoryPanel() {
   const dispatch = useAppDispatch();
-  const { userId, entries, loading } = useAppSelector((s) => s.admin.history);
+  const { userId, entries, loading } = useAppSelector((state) => state.admin.history);
   const close = () => dispatch(adminActions.historyClosed());
   const ref = useDialog<HTMLDivElement>(close);
   if (!userId) return null;
@@ -229,7 +229,7 @@ export default function AdminDashboardPage() {
   useTitle(`Panel de administración · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
   const authorized = useAppSelector(selectAdminAuthorized);
-  const email = useAppSelector((s) => s.admin.email);
+  const email = useAppSelector((state) => state.admin.email);
   // The member whose erasure waits for the admin's confirmation.
   const [erasing, setErasing] = useState<AdminPostEntry | null>(null);
 

@@ -15,7 +15,7 @@ export default function AdminLoginPage() {
   useTitle(`Administración · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
   const authorized = useAppSelector(selectAdminAuthorized);
-  const { error, pending } = useAppSelector((s) => s.admin);
+  const { error, pending } = useAppSelector((state) => state.admin);
   const { register, handleSubmit, formState } = useForm<AdminLoginRequest>({
     resolver: zodResolver(adminLoginSchema),
     mode: 'onSubmit',

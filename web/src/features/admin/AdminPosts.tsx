@@ -63,8 +63,8 @@ function AdminPostItem({ post, erased, onCertificate, onHistory, onDelete, onEra
 export function AdminPosts({ onErase }: { onErase: (post: AdminPostEntry) => void }) {
   const dispatch = useAppDispatch();
   const navigate = useNavigate();
-  const posts = useAppSelector((s) => s.admin.posts);
-  const erased = useAppSelector((s) => s.admin.erased);
+  const posts = useAppSelector((state) => state.admin.posts);
+  const erased = useAppSelector((state) => state.admin.erased);
 
   useEffect(() => {
     dispatch(adminActions.postsRequested(posts.query));

@@ -6,14 +6,14 @@ import { AdBlockNotice, AdsPopup } from './AdsPopup';
 
 export function AdsPopupContainer() {
   const dispatch = useAppDispatch();
-  const show = useAppSelector((s) => s.popup.showPopup);
-  const seconds = useAppSelector((s) => s.popup.seconds);
-  const canClose = useAppSelector((s) => s.popup.bannerTwoLoaded);
+  const show = useAppSelector((state) => state.popup.showPopup);
+  const seconds = useAppSelector((state) => state.popup.seconds);
+  const canClose = useAppSelector((state) => state.popup.bannerTwoLoaded);
   if (!show) return null;
   return <AdsPopup seconds={seconds} canClose={canClose} onClose={() => dispatch(popupActions.adsCloseRequested())} />;
 }
 
 export function AdBlockNoticeContainer() {
-  const blocked = useAppSelector((s) => s.popup.blockMessage);
+  const blocked = useAppSelector((state) => state.popup.blockMessage);
   return blocked ? <AdBlockNotice /> : null;
 }

@@ -12,15 +12,15 @@ import type { RootState } from '../../lib/store-types';
  * 7 s after start: if no main banner really loaded (components/AdBanner.tsx's countAdSlots: the
  * ad's document or the network script's frame, with a size), ads are blocked (spec §4).
  */
-export function* adBlockSaga(s: Services): SagaIterator {
+export function* adBlockSaga(services: Services): SagaIterator {
   yield delay(TIMERS.adBlockMainCheckMs);
-  const { loaded } = s.ads.count('main');
+  const { loaded } = services.ads.count('main');
   yield put(popupActions.adBlockChecked({ blocked: loaded === 0 }));
 }
 
-function* popupBannersCheck(s: Services): SagaIterator {
+function* popupBannersCheck(services: Services): SagaIterator {
   yield delay(TIMERS.adBlockPopupCheckMs);
-  const { slots, loaded } = s.ads.count('popup');
+  const { slots, loaded } = services.ads.count('popup');
   yield put(popupActions.bannerTwoLoadedSet(slots > 0 && loaded === slots));
 }
 
@@ -35,22 +35,22 @@ function* popupCountdown(): SagaIterator {
 function* closeWhenLoaded(): SagaIterator {
   while (true) {
     yield take(popupActions.adsCloseRequested.type);
-    const loaded: boolean = yield select((st: RootState) => st.popup.bannerTwoLoaded);
+    const loaded: boolean = yield select((state: RootState) => state.popup.bannerTwoLoaded);
     if (loaded) return;
   }
 }
 
-export function* showAdsOnce(s: Services): SagaIterator {
+export function* showAdsOnce(services: Services): SagaIterator {
   yield put(popupActions.adsShown());
-  const probe: Task = yield fork(popupBannersCheck, s);
+  const probe: Task = yield fork(popupBannersCheck, services);
   const result: { closed?: unknown } = yield race({ finished: call(popupCountdown), closed: call(closeWhenLoaded) });
   yield cancel(probe);
   if (!result.closed) {
-    const loaded: boolean = yield select((st: RootState) => st.popup.bannerTwoLoaded);
+    const loaded: boolean = yield select((state: RootState) => state.popup.bannerTwoLoaded);
     if (!loaded) {
       // Hidden first: the toast must not be under the modal popup (the browser's top layer).
       yield put(popupActions.adsHidden());
-      yield call(networkLost, s);
+      yield call(networkLost, services);
       return;
     }
   }
@@ -63,9 +63,9 @@ export function* showAdsOnce(s: Services): SagaIterator {
  * instead of seeing the notice).
  */
 function* adsBlocked(): SagaIterator {
-  const done: boolean = yield select((st: RootState) => st.popup.adBlockCheckDone);
+  const done: boolean = yield select((state: RootState) => state.popup.adBlockCheckDone);
   if (!done) yield take(popupActions.adBlockChecked.type);
-  const blocked: boolean = yield select((st: RootState) => st.popup.blockMessage);
+  const blocked: boolean = yield select((state: RootState) => state.popup.blockMessage);
   return blocked;
 }
 
@@ -73,8 +73,8 @@ function* adsBlocked(): SagaIterator {
  * First popup 6 s after the cookie is accepted (and not before the ad-block check), then every
  * 300,000 ms (spec §4, §9). A detected blocker shows the notice and stops the popups.
  */
-export function* adsPopupSaga(s: Services): SagaIterator {
-  const accepted: boolean = yield select((st: RootState) => st.popup.acceptedCookie);
+export function* adsPopupSaga(services: Services): SagaIterator {
+  const accepted: boolean = yield select((state: RootState) => state.popup.acceptedCookie);
   // Accepted earlier is in the initial state (read from local storage by the store).
   if (!accepted) yield take(popupActions.cookieAccepted.type);
   let wait: number = TIMERS.adsPopupFirstDelayMs;
@@ -85,6 +85,6 @@ export function* adsPopupSaga(s: Services): SagaIterator {
     if (blocked) return;
     const state: RootState = yield select();
     if (!state.popup.showAds || selectAdminAuthorized(state) || state.popup.showPopup) continue;
-    yield fork(showAdsOnce, s);
+    yield fork(showAdsOnce, services);
   }
 }

@@ -10,7 +10,7 @@ import { Certificate } from './Certificate';
 export default function CertificatePage() {
   useTitle(`Certificate · ${PRODUCT_NAME}`);
   const user = useAppSelector(selectUser);
-  const storedId = useAppSelector((s) => s.user.storedId);
+  const storedId = useAppSelector((state) => state.user.storedId);
   if (!user.email && !storedId) return <JoinRedirect reason="certificate" />;
   if (user.email && user.passes <= 0 && storedId) return <Navigate to={contentPath('post')} replace />;
   // The stored user is still being fetched.

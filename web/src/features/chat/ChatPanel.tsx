@@ -9,7 +9,7 @@ import { chatActions } from './slice';
 /** The global chat; normalUser messages are plain, any other priority is highlighted (spec §6). */
 export default function ChatPanel() {
   const dispatch = useAppDispatch();
-  const { globalMessages, chatInfo, sending } = useAppSelector((s) => s.chat);
+  const { globalMessages, chatInfo, sending } = useAppSelector((state) => state.chat);
   const listRef = useRef<HTMLOListElement>(null);
   const { register, handleSubmit, formState, setValue } = useForm<{ message: string }>({
     resolver: zodResolver(chatMessageSchema),

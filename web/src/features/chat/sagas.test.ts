@@ -36,11 +36,11 @@ describe('sending a chat message', () => {
     await vi.advanceTimersByTimeAsync(0);
     app.socket.serverEmit('chatMessage', sent);
     await vi.advanceTimersByTimeAsync(0);
-    const s = app.state();
+    const state = app.state();
     expect(app.socket.emitted.find((e) => e.event === 'sendChatMessage')?.args[0]).toEqual({ message: 'hello', requestId: expect.stringMatching(/^[\w-]{36}$/) });
-    expect(s.user.user.chatCount).toBe(29);
-    expect(s.chat.chatInfo.message).toBe('');
-    expect(s.chat.globalMessages.filter((m) => m.id === 'm9')).toHaveLength(1);
+    expect(state.user.user.chatCount).toBe(29);
+    expect(state.chat.chatInfo.message).toBe('');
+    expect(state.chat.globalMessages.filter((m) => m.id === 'm9')).toHaveLength(1);
     // A member with a priority also sends decreaseChatCount (spec §4).
     expect(app.socket.emittedNames()).toContain('decreaseChatCount');
   });

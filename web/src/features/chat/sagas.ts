@@ -64,18 +64,18 @@ export const CHAT_JOIN_STATE: JoinRedirectState = { joinReason: 'chat' };
 /** Where a member out of points goes: /content/check says so, with a Buy Points link (free-points/texts.ts). */
 export const OUT_OF_POINTS_PAGE = contentPath('check');
 
-function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof chatActions.sendRequested>): SagaIterator {
-  const user: UserView = yield select((st: RootState) => st.user.user);
+function* sendChat(services: Services, socket: LiveSocket, action: ReturnType<typeof chatActions.sendRequested>): SagaIterator {
+  const user: UserView = yield select((state: RootState) => state.user.user);
   // Guests go to join, which says why (lib/join-reason.ts); members without points to the
   // free-points page, which says what to do (spec §6).
   if (!user.email) {
     yield put(chatActions.sendFinished({ sent: false }));
-    s.navigate(contentPath('join'), { state: CHAT_JOIN_STATE });
+    services.navigate(contentPath('join'), { state: CHAT_JOIN_STATE });
     return;
   }
   if (!canAffordChatMessage(user.chatCount)) {
     yield put(chatActions.sendFinished({ sent: false }));
-    s.navigate(OUT_OF_POINTS_PAGE);
+    services.navigate(OUT_OF_POINTS_PAGE);
     return;
   }
   // One id for this draft, sent again with any retry: the server posts the message once.
@@ -93,7 +93,7 @@ function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof ch
   }
   if (!answer) {
     try {
-      const data: SendChatMessageResponse = yield call(s.api.sendChatMessage, draft.message, draft.requestId);
+      const data: SendChatMessageResponse = yield call(services.api.sendChatMessage, draft.message, draft.requestId);
       answer = { ok: true, data };
     } catch (error) {
       answer = refusalOf(error);
@@ -112,29 +112,29 @@ function* sendChat(s: Services, socket: LiveSocket, action: ReturnType<typeof ch
   yield put(chatActions.sendFinished({ sent: false }));
   if (answer.status === httpStatusOf('insufficient_points')) {
     // The server's count is the truth: the free-points page shows its out-of-points line for 0 points.
-    const current: UserView = yield select((st: RootState) => st.user.user);
+    const current: UserView = yield select((state: RootState) => state.user.user);
     if (current.chatCount > 0) yield put(userActions.userSet({ ...current, chatCount: 0 }));
-    s.navigate(OUT_OF_POINTS_PAGE);
-  } else if (answer.status === httpStatusOf('too_soon')) s.toast.error(tooFastText(answer));
-  else s.logError('Sending the chat message failed', answer.error || `HTTP ${answer.status}`);
+    services.navigate(OUT_OF_POINTS_PAGE);
+  } else if (answer.status === httpStatusOf('too_soon')) services.toast.error(tooFastText(answer));
+  else services.logError('Sending the chat message failed', answer.error || `HTTP ${answer.status}`);
 }
 
 /** History over HTTP too, so the chat shows before (or without) the live connection. */
-function* fetchChatHistory(s: Services): SagaIterator {
+function* fetchChatHistory(services: Services): SagaIterator {
   try {
-    const history: ChatHistory = yield call(s.api.chatMessages);
+    const history: ChatHistory = yield call(services.api.chatMessages);
     yield put(chatHistoryReceived(history));
   } catch (error) {
-    s.logError('Fetching the chat failed', error);
+    services.logError('Fetching the chat failed', error);
   }
 }
 
-export function* chatSaga(s: Services, socket: LiveSocket): SagaIterator {
+export function* chatSaga(services: Services, socket: LiveSocket): SagaIterator {
   const channel: EventChannel<ChatEvent> = yield call(chatChannel, socket);
-  yield takeEvery(chatActions.sendRequested.type, sendChat, s, socket);
+  yield takeEvery(chatActions.sendRequested.type, sendChat, services, socket);
   // Asked first on every connect (getChatMessages), before the page frame's own requests.
   yield takeEvery(liveConnected.type, () => socket.emit('getChatMessages'));
-  yield fork(fetchChatHistory, s);
+  yield fork(fetchChatHistory, services);
   try {
     while (true) {
       const event: ChatEvent = yield take(channel);

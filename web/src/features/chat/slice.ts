@@ -64,4 +64,4 @@ const chatSlice = createSlice({
 export const chatActions = { ...chatSlice.actions, chatHistoryReceived };
 export const chatReducer = chatSlice.reducer;
 
-export const selectChatOpen = (s: RootState) => s.chat.isOpened;
+export const selectChatOpen = (state: RootState) => state.chat.isOpened;

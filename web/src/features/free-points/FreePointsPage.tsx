@@ -15,7 +15,7 @@ import { OUT_OF_POINTS } from './texts';
 export default function FreePointsPage() {
   useTitle(`Free Points · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
-  const seconds = useAppSelector((s) => s.checkseconds.seconds);
+  const seconds = useAppSelector((state) => state.checkseconds.seconds);
   const points = useAppSelector(selectPoints);
   const registered = useAppSelector(selectIsRegistered);
   // A stored id means the member is being fetched: the countdown may start meanwhile.

@@ -17,9 +17,9 @@ import { checkActions, checksecondsActions } from './slice';
 export const POINT_ADDED = 'A new point has been added';
 
 /** The third banner type (the one on /content/check) must hold a loaded iframe. */
-function* thirdBannerCheck(s: Services): SagaIterator {
+function* thirdBannerCheck(services: Services): SagaIterator {
   yield delay(TIMERS.adBlockPopupCheckMs);
-  const { slots, loaded } = s.ads.count('check');
+  const { slots, loaded } = services.ads.count('check');
   yield put(popupActions.bannerThreeSet(slots > 0 && loaded === slots));
 }
 
@@ -27,92 +27,92 @@ function* thirdBannerCheck(s: Services): SagaIterator {
  * The server's proof that this countdown started now: it awards the point only for a ticket
  * at least the countdown's length old. '' when it could not be had (the award then answers why).
  */
-function* adViewTicket(s: Services): SagaIterator {
+function* adViewTicket(services: Services): SagaIterator {
   try {
-    const answer: AdViewTicketResponse = yield call(s.api.adViewTicket);
+    const answer: AdViewTicketResponse = yield call(services.api.adViewTicket);
     return answer.ticket;
   } catch (error) {
-    s.logError('The free-point ticket could not be had', error);
+    services.logError('The free-point ticket could not be had', error);
     return '';
   }
 }
 
 /** 30 → 0, one per second (spec §2 /content/check, §4). */
-function* countdown(s: Services): SagaIterator {
+function* countdown(services: Services): SagaIterator {
   // Asked as the countdown starts, so the ticket's time is the countdown's.
-  const ticketTask: Task = yield fork(adViewTicket, s);
-  let seconds: number = yield select((st: RootState) => st.checkseconds.seconds);
+  const ticketTask: Task = yield fork(adViewTicket, services);
+  let seconds: number = yield select((state: RootState) => state.checkseconds.seconds);
   while (seconds > 0) {
     yield delay(1000);
     yield put(checksecondsActions.secondsTicked());
-    seconds = yield select((st: RootState) => st.checkseconds.seconds);
-    if (seconds === TIMERS.thirdBannerCheckAtSecond) yield fork(thirdBannerCheck, s);
+    seconds = yield select((state: RootState) => state.checkseconds.seconds);
+    if (seconds === TIMERS.thirdBannerCheckAtSecond) yield fork(thirdBannerCheck, services);
     if (seconds === TIMERS.contentBannerDeadlineSecond) {
-      const bannerLoaded: boolean = yield select((st: RootState) => st.popup.bannerThree);
+      const bannerLoaded: boolean = yield select((state: RootState) => state.popup.bannerThree);
       if (!bannerLoaded) {
-        yield call(networkLost, s);
+        yield call(networkLost, services);
         return;
       }
     }
     if (seconds === FREE_POINT_AWARDED_AT_SECOND) {
-      s.toast.success(POINT_ADDED);
+      services.toast.success(POINT_ADDED);
       yield put(checkActions.checkSet(true));
       const ticket: string = yield join(ticketTask);
       yield put(checkActions.freePointRequested({ ticket }));
     }
   }
   yield put(checkActions.checkSet(false));
-  s.navigate('/');
+  services.navigate('/');
 }
 
-function* runCheck(s: Services): SagaIterator {
+function* runCheck(services: Services): SagaIterator {
   yield put(checksecondsActions.secondsReset());
   yield put(popupActions.bannerThreeSet(false));
-  yield race({ done: call(countdown, s), left: take(isPageLeft('check')) });
+  yield race({ done: call(countdown, services), left: take(isPageLeft('check')) });
   // Leaving (or finishing) resets the countdown to 30.
   yield put(checksecondsActions.secondsReset());
   yield put(checkActions.checkSet(false));
 }
 
 /** A refusal's message is the server's, written for the member (e.g. the countdown did not run). */
-function freePointRefused(s: Services, message: string, detail: unknown): void {
-  s.toast.error(message || 'The free point could not be added, please try again');
-  s.logError('The free point was refused', detail);
+function freePointRefused(services: Services, message: string, detail: unknown): void {
+  services.toast.error(message || 'The free point could not be added, please try again');
+  services.logError('The free point was refused', detail);
 }
 
 /** The point: increaseChatCount over the live connection (spec §4), else over HTTP. */
-function* awardFreePoint(s: Services, socket: LiveSocket, action: ReturnType<typeof checkActions.freePointRequested>): SagaIterator {
+function* awardFreePoint(services: Services, socket: LiveSocket, action: ReturnType<typeof checkActions.freePointRequested>): SagaIterator {
   if (socket.connected) {
     const answer: AckAnswer<FreePointResponse> = yield call(awaitAck<FreePointResponse>, (ack) =>
       socket.emit('increaseChatCount', action.payload, ack),
     );
     if (answer.ok) yield put(userActions.userSet(answer.data.user));
     // 408: no answer in time (awaitAck), nothing the member can read.
-    else freePointRefused(s, answer.status === 408 ? '' : answer.error, answer.error);
+    else freePointRefused(services, answer.status === 408 ? '' : answer.error, answer.error);
     return;
   }
   try {
-    const answer: FreePointResponse = yield call(s.api.freePoint, action.payload.ticket);
+    const answer: FreePointResponse = yield call(services.api.freePoint, action.payload.ticket);
     yield put(userActions.userSet(answer.user));
   } catch (error) {
-    freePointRefused(s, error instanceof HttpError ? error.body.error : '', error);
+    freePointRefused(services, error instanceof HttpError ? error.body.error : '', error);
   }
 }
 
 /** Live main data while checking: the current user is fetched again (spec §4). */
-function* refreshUserWhileChecking(s: Services): SagaIterator {
+function* refreshUserWhileChecking(services: Services): SagaIterator {
   const state: RootState = yield select();
   if (!state.check.isChecked || !state.user.user.email) return;
   try {
-    const user: UserView = yield call(s.api.me);
+    const user: UserView = yield call(services.api.me);
     yield put(userActions.userSet(user));
   } catch (error) {
-    s.logError('Fetching the current user failed', error);
+    services.logError('Fetching the current user failed', error);
   }
 }
 
-export function* freePointsSaga(s: Services, socket: LiveSocket): SagaIterator {
-  yield takeLatest(isPageEntered('check'), runCheck, s);
-  yield takeEvery(checkActions.freePointRequested.type, awardFreePoint, s, socket);
-  yield takeLatest(mainDataActions.updatedMainDataReceived.type, refreshUserWhileChecking, s);
+export function* freePointsSaga(services: Services, socket: LiveSocket): SagaIterator {
+  yield takeLatest(isPageEntered('check'), runCheck, services);
+  yield takeEvery(checkActions.freePointRequested.type, awardFreePoint, services, socket);
+  yield takeLatest(mainDataActions.updatedMainDataReceived.type, refreshUserWhileChecking, services);
 }

@@ -16,7 +16,7 @@ export default function JoinPage() {
   useTitle(`Join · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
   const registered = useAppSelector(selectIsRegistered);
-  const { registerError, pending } = useAppSelector((s) => s.user);
+  const { registerError, pending } = useAppSelector((state) => state.user);
   // A member-only page sent the guest here: say why (components/JoinRedirect.tsx).
   const reason = joinReasonText(useLocation().state);
   // After a registration from this page the saga navigates (to /content/check); the guard is for arrivals.

@@ -17,40 +17,40 @@ const STALE_ID_STATUSES = new Set([
 ]);
 
 /** Spec §4: a guest becomes registered; the id is stored, main data refreshed, then /content/check. */
-function* register(s: Services, action: ReturnType<typeof userActions.registerRequested>): SagaIterator {
+function* register(services: Services, action: ReturnType<typeof userActions.registerRequested>): SagaIterator {
   try {
-    const answer: RegisterUserResponse = yield call(s.api.registerUser, action.payload);
+    const answer: RegisterUserResponse = yield call(services.api.registerUser, action.payload);
     const { registered: _registered, ...user } = answer;
-    s.storage.set(STORAGE_KEYS.userId, user.id);
+    services.storage.set(STORAGE_KEYS.userId, user.id);
     yield put(userActions.registerSucceeded(user));
     yield put(updateMainDataActions.updateMainDataSet(true));
-    s.navigate(contentPath('check'));
+    services.navigate(contentPath('check'));
   } catch (error) {
     yield put(userActions.registerFailed(errorText(error)));
   }
 }
 
 /** Logout (the participants page's link) clears local storage and the user. */
-function* logout(s: Services): SagaIterator {
+function* logout(services: Services): SagaIterator {
   try {
-    yield call(s.api.logout);
+    yield call(services.api.logout);
   } catch (error) {
-    s.logError('Logout failed', error);
+    services.logError('Logout failed', error);
   }
-  s.storage.remove(STORAGE_KEYS.userId);
+  services.storage.remove(STORAGE_KEYS.userId);
   yield put(userActions.userReset());
 }
 
 /** On start, the user whose id is stored (spec §7 verify-access); a failed fetch clears the loading flag (§8). */
-function* restoreStoredUser(s: Services, userId: string): SagaIterator {
+function* restoreStoredUser(services: Services, userId: string): SagaIterator {
   try {
-    const user: UserView = yield call(s.api.verifyAccess, userId);
+    const user: UserView = yield call(services.api.verifyAccess, userId);
     yield put(userActions.userSet(user));
   } catch (error) {
-    s.logError('Fetching the current user failed', error);
+    services.logError('Fetching the current user failed', error);
     // A stale id (session gone or another user's) is forgotten.
     if (error instanceof HttpError && STALE_ID_STATUSES.has(error.status)) {
-      s.storage.remove(STORAGE_KEYS.userId);
+      services.storage.remove(STORAGE_KEYS.userId);
       yield put(userActions.userReset());
     }
     yield put(loadingActions.loadingSet(false));
@@ -58,10 +58,10 @@ function* restoreStoredUser(s: Services, userId: string): SagaIterator {
 }
 
 /** The member's session: join, the stored user on start, logout. */
-export function* joinSaga(s: Services): SagaIterator {
+export function* joinSaga(services: Services): SagaIterator {
   // Local storage was read into the initial state (app/store.ts).
-  const userId: string = yield select((st: RootState) => st.user.storedId);
-  yield takeLatest(userActions.registerRequested.type, register, s);
-  yield takeEvery(userActions.logoutRequested.type, logout, s);
-  if (userId) yield fork(restoreStoredUser, s, userId);
+  const userId: string = yield select((state: RootState) => state.user.storedId);
+  yield takeLatest(userActions.registerRequested.type, register, services);
+  yield takeEvery(userActions.logoutRequested.type, logout, services);
+  if (userId) yield fork(restoreStoredUser, services, userId);
 }

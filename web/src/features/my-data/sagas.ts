@@ -12,8 +12,8 @@ import { MY_DATA_TEXTS } from './texts';
 export const MY_DATA_JOIN_STATE: JoinRedirectState = { joinReason: 'my-data' };
 
 /** The session is over on this device: the stored id and the member are forgotten. */
-function* signedOut(s: Services): SagaIterator {
-  s.storage.remove(STORAGE_KEYS.userId);
+function* signedOut(services: Services): SagaIterator {
+  services.storage.remove(STORAGE_KEYS.userId);
   yield put(userActions.userReset());
   yield put(myDataActions.reset());
 }
@@ -23,10 +23,10 @@ function* signedOut(s: Services): SagaIterator {
  * says why); a 400 goes beside its field (the server's `fields`, else `field`); anything else
  * (a 429 with its wait, a network failure) in the action's own line.
  */
-function* refused(s: Services, action: MyDataAction, error: unknown, field?: MyDataErrorPlace): SagaIterator {
+function* refused(services: Services, action: MyDataAction, error: unknown, field?: MyDataErrorPlace): SagaIterator {
   if (error instanceof HttpError && error.status === httpStatusOf('unauthorized')) {
-    yield call(signedOut, s);
-    s.navigate(contentPath('join'), { state: MY_DATA_JOIN_STATE });
+    yield call(signedOut, services);
+    services.navigate(contentPath('join'), { state: MY_DATA_JOIN_STATE });
     return;
   }
   if (error instanceof HttpError && error.status === 400 && field) {
@@ -39,61 +39,61 @@ function* refused(s: Services, action: MyDataAction, error: unknown, field?: MyD
     yield put(myDataActions.failed({ place: field, message: refusalText(error) }));
     return;
   }
-  if (!(error instanceof HttpError)) s.logError(`My data: ${action} failed`, error);
+  if (!(error instanceof HttpError)) services.logError(`My data: ${action} failed`, error);
   yield put(myDataActions.failed({ place: action, message: refusalText(error) }));
 }
 
-function* download(s: Services): SagaIterator {
+function* download(services: Services): SagaIterator {
   try {
-    const file: DownloadedFile = yield call(s.api.myData);
-    s.saveFile(file);
+    const file: DownloadedFile = yield call(services.api.myData);
+    services.saveFile(file);
     yield put(myDataActions.succeeded('download'));
-    s.toast.success(MY_DATA_TEXTS.downloaded);
+    services.toast.success(MY_DATA_TEXTS.downloaded);
   } catch (error) {
-    yield call(refused, s, 'download', error);
+    yield call(refused, services, 'download', error);
   }
 }
 
-function* changePassword(s: Services, action: ReturnType<typeof myDataActions.changePasswordRequested>): SagaIterator {
+function* changePassword(services: Services, action: ReturnType<typeof myDataActions.changePasswordRequested>): SagaIterator {
   try {
-    yield call(s.api.changePassword, action.payload);
+    yield call(services.api.changePassword, action.payload);
     yield put(myDataActions.succeeded('changePassword'));
   } catch (error) {
     // The server's 400 is about the current password unless it names another field.
-    yield call(refused, s, 'changePassword', error, 'currentPassword');
+    yield call(refused, services, 'changePassword', error, 'currentPassword');
   }
 }
 
 /** Every session ends, this one too: home, signed out, with a toast. */
-function* logoutEverywhere(s: Services): SagaIterator {
+function* logoutEverywhere(services: Services): SagaIterator {
   try {
-    yield call(s.api.logoutEverywhere);
+    yield call(services.api.logoutEverywhere);
   } catch (error) {
-    yield call(refused, s, 'logoutEverywhere', error);
+    yield call(refused, services, 'logoutEverywhere', error);
     return;
   }
-  yield call(signedOut, s);
-  s.toast.success(MY_DATA_TEXTS.everywhereDone);
-  s.navigate('/', { replace: true });
+  yield call(signedOut, services);
+  services.toast.success(MY_DATA_TEXTS.everywhereDone);
+  services.navigate('/', { replace: true });
 }
 
-function* deleteAccount(s: Services, action: ReturnType<typeof myDataActions.deleteAccountRequested>): SagaIterator {
+function* deleteAccount(services: Services, action: ReturnType<typeof myDataActions.deleteAccountRequested>): SagaIterator {
   try {
-    yield call(s.api.deleteMyAccount, action.payload);
+    yield call(services.api.deleteMyAccount, action.payload);
   } catch (error) {
-    yield call(refused, s, 'deleteAccount', error, 'password');
+    yield call(refused, services, 'deleteAccount', error, 'password');
     return;
   }
   yield put(myDataActions.succeeded('deleteAccount'));
-  yield call(signedOut, s);
-  s.toast.success(MY_DATA_TEXTS.deleted);
-  s.navigate('/', { replace: true });
+  yield call(signedOut, services);
+  services.toast.success(MY_DATA_TEXTS.deleted);
+  services.navigate('/', { replace: true });
 }
 
 /** "Your data" (issue 17): download, change password, sign out everywhere, delete the account. */
-export function* myDataSaga(s: Services): SagaIterator {
-  yield takeLeading(myDataActions.downloadRequested.type, download, s);
-  yield takeLeading(myDataActions.changePasswordRequested.type, changePassword, s);
-  yield takeLeading(myDataActions.logoutEverywhereRequested.type, logoutEverywhere, s);
-  yield takeLeading(myDataActions.deleteAccountRequested.type, deleteAccount, s);
+export function* myDataSaga(services: Services): SagaIterator {
+  yield takeLeading(myDataActions.downloadRequested.type, download, services);
+  yield takeLeading(myDataActions.changePasswordRequested.type, changePassword, services);
+  yield takeLeading(myDataActions.logoutEverywhereRequested.type, logoutEverywhere, services);
+  yield takeLeading(myDataActions.deleteAccountRequested.type, deleteAccount, services);
 }

@@ -78,4 +78,4 @@ const myDataSlice = createSlice({
 export const myDataActions = myDataSlice.actions;
 export const myDataReducer = myDataSlice.reducer;
 
-export const selectMyData = (s: RootState) => s.myData;
+export const selectMyData = (state: RootState) => state.myData;

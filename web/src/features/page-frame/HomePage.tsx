@@ -17,7 +17,7 @@ export interface HomePageProps {
 /** Home / (spec §2): hero and stats, certificate samples, the goal line, then the ranking. */
 export function HomePage({ ranking }: HomePageProps) {
   const dispatch = useAppDispatch();
-  const isLoading = useAppSelector((s) => s.loading.isLoading);
+  const isLoading = useAppSelector((state) => state.loading.isLoading);
   const available = useAppSelector(selectAvailableText);
   const taken = useAppSelector(selectTakenText);
   const funds = useAppSelector(selectFundsText);

@@ -8,14 +8,14 @@ import { globalPostActions } from './global-post-slice';
 
 export function CookieNoticeContainer() {
   const dispatch = useAppDispatch();
-  const accepted = useAppSelector((s) => s.popup.acceptedCookie);
+  const accepted = useAppSelector((state) => state.popup.acceptedCookie);
   return accepted ? null : <CookieNotice onAccept={() => dispatch(popupActions.cookieAccepted())} />;
 }
 
 export function NewMemberPopupContainer() {
   const dispatch = useAppDispatch();
-  const visible = useAppSelector((s) => s.globalPost.visible);
-  const post = useAppSelector((s) => s.globalPost.newGlobalMember);
+  const visible = useAppSelector((state) => state.globalPost.visible);
+  const post = useAppSelector((state) => state.globalPost.newGlobalMember);
   if (!visible || !post) return null;
   return <NewMemberPopup post={post} onClose={() => dispatch(globalPostActions.globalPostHidden())} />;
 }

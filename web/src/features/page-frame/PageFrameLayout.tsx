@@ -54,8 +54,8 @@ export function PageFrameLayout({ chatOpen, onChatToggle, chatPanel, adBlockNoti
   const membersText = useAppSelector(selectMembersText);
   const getPassHref = useAppSelector(selectGetPassHref);
   const certificateHref = useAppSelector(selectCertificateHref);
-  const sidebarOpen = useAppSelector((s) => s.sidebar.sidebarStatus);
-  const day = useAppSelector((s) => selectDayCounter(s, now));
+  const sidebarOpen = useAppSelector((state) => state.sidebar.sidebarStatus);
+  const day = useAppSelector((state) => selectDayCounter(state, now));
   const messagesBadge = useAppSelector(selectGlobalMessagesBadge);
   const viewersText = useAppSelector(selectConnectedUsersText);
   const registered = useAppSelector(selectIsRegistered);

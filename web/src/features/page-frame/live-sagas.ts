@@ -27,7 +27,7 @@ export function liveChannel(socket: LiveSocket): EventChannel<Action> {
  * connect (announced as liveConnected, on which the chat asks for its history first) it asks for
  * main data and the newest global post.
  */
-export function* liveSaga(_s: Services, socket: LiveSocket): SagaIterator {
+export function* liveSaga(_services: Services, socket: LiveSocket): SagaIterator {
   const channel: EventChannel<Action> = yield call(liveChannel, socket);
   // The server reads the user from the handshake's session cookie: sign-in and sign-out need a new one.
   yield takeEvery([userActions.registerSucceeded.type, userActions.userReset.type], () => socket.reconnect());

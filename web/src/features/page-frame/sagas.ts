@@ -11,13 +11,13 @@ import { globalPostActions } from './global-post-slice';
 
 export const welcomeText = `Welcome to ${PRODUCT_NAME}!`;
 
-export function* fetchMainData(s: Services): SagaIterator {
+export function* fetchMainData(services: Services): SagaIterator {
   try {
-    const [data, countries]: [MainDataView, CountriesView] = yield all([call(s.api.mainData), call(s.api.countries)]);
+    const [data, countries]: [MainDataView, CountriesView] = yield all([call(services.api.mainData), call(services.api.countries)]);
     yield put(mainDataActions.mainDataReceived(data));
     yield put(mainDataActions.countriesReceived(countries));
   } catch (error) {
-    s.logError('Fetching main data failed', error);
+    services.logError('Fetching main data failed', error);
   }
 }
 
@@ -31,25 +31,25 @@ function* loadingOverlay(): SagaIterator {
 }
 
 /** Once per visit, 2 s after home first shows. */
-function* welcomeToast(s: Services): SagaIterator {
+function* welcomeToast(services: Services): SagaIterator {
   yield take(isPageEntered('home'));
   yield delay(TIMERS.welcomeToastMs);
-  s.toast.blank(welcomeText);
+  services.toast.blank(welcomeText);
 }
 
-function* refreshMainData(s: Services, action: ReturnType<typeof updateMainDataActions.updateMainDataSet>): SagaIterator {
+function* refreshMainData(services: Services, action: ReturnType<typeof updateMainDataActions.updateMainDataSet>): SagaIterator {
   if (!action.payload) return;
   yield put(liveMainDataRequested());
-  yield call(fetchMainData, s);
+  yield call(fetchMainData, services);
   yield put(updateMainDataActions.updateMainDataSet(false));
 }
 
 /** Start (spec §2 home): the site's figures (main data) and the loading overlay, the welcome toast; later refreshes on request. */
-export function* siteSaga(s: Services): SagaIterator {
+export function* siteSaga(services: Services): SagaIterator {
   yield fork(loadingOverlay);
-  yield fork(welcomeToast, s);
-  yield takeLatest(updateMainDataActions.updateMainDataSet.type, refreshMainData, s);
-  yield fork(fetchMainData, s);
+  yield fork(welcomeToast, services);
+  yield takeLatest(updateMainDataActions.updateMainDataSet.type, refreshMainData, services);
+  yield fork(fetchMainData, services);
 }
 
 /** The new-member popup hides 10 s after the newest post arrives; a newer post restarts it. */
@@ -64,6 +64,6 @@ export function* globalPostSaga(): SagaIterator {
 }
 
 /** Accepting stores the string "true" under acceptedCookie (spec §4). */
-export function* cookieSaga(s: Services): SagaIterator {
-  yield takeEvery(popupActions.cookieAccepted.type, () => s.storage.set(STORAGE_KEYS.acceptedCookie, 'true'));
+export function* cookieSaga(services: Services): SagaIterator {
+  yield takeEvery(popupActions.cookieAccepted.type, () => services.storage.set(STORAGE_KEYS.acceptedCookie, 'true'));
 }

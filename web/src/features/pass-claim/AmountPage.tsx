@@ -27,7 +27,7 @@ export default function AmountPage() {
   const dispatch = useAppDispatch();
   const { state } = useLocation();
   const bounds = useAppSelector(selectAmountBounds, shallowEqual);
-  const { pending, claimError } = useAppSelector((s) => s.user);
+  const { pending, claimError } = useAppSelector((state) => state.user);
   const resolver = useMemo(
     () => zodResolver(amountFormSchema(bounds.available, bounds.points)),
     [bounds.available, bounds.points],

@@ -13,14 +13,14 @@ import { postFieldErrors, type PostFormReturn } from './post-form-return';
 export const JOIN_US = 'Join us';
 
 /** Spec §4 pass claim: the post form's fields, image and passes as multipart; a nonzero id means success. */
-function* claim(s: Services, action: ReturnType<typeof userActions.claimRequested>): SagaIterator {
+function* claim(services: Services, action: ReturnType<typeof userActions.claimRequested>): SagaIterator {
   const { image, passes, ...fields } = action.payload;
   const form = new FormData();
   for (const [key, value] of Object.entries(fields)) form.append(key, value);
   form.append('image', image);
   form.append('passes', String(passes));
   try {
-    const answer: RegisterSpecialUserResponse = yield call(s.api.registerSpecialUser, form);
+    const answer: RegisterSpecialUserResponse = yield call(services.api.registerSpecialUser, form);
     if (!answer.id || answer.id === '0') {
       yield put(userActions.claimFailed('The pass could not be claimed'));
       return;
@@ -28,15 +28,15 @@ function* claim(s: Services, action: ReturnType<typeof userActions.claimRequeste
     yield put(userActions.claimSucceeded(answer.user));
     yield put(updateMainDataActions.updateMainDataSet(true));
     yield put(liveGlobalMemberRequested());
-    s.navigate('/');
+    services.navigate('/');
   } catch (error) {
-    s.logError('Claiming the pass failed', error);
+    services.logError('Claiming the pass failed', error);
     // A refused field of the post form (the image above all) is shown beside that field.
     const errors = error instanceof HttpError ? postFieldErrors(error.body.fields) : null;
     if (errors) {
       yield put(userActions.claimFailed(''));
       const state: PostFormReturn = { returned: { fields, errors } };
-      s.navigate(contentPath('post'), { replace: true, state });
+      services.navigate(contentPath('post'), { replace: true, state });
       return;
     }
     yield put(userActions.claimFailed(errorText(error)));
@@ -44,12 +44,12 @@ function* claim(s: Services, action: ReturnType<typeof userActions.claimRequeste
 }
 
 /** "Join us" 3 s after opening the post form, unless the user left (spec §2 /content/post). */
-function* joinToast(s: Services): SagaIterator {
+function* joinToast(services: Services): SagaIterator {
   const { timer } = yield race({ timer: delay(TIMERS.joinToastMs), left: take(isPageLeft('post')) });
-  if (timer !== undefined) s.toast.blank(JOIN_US);
+  if (timer !== undefined) services.toast.blank(JOIN_US);
 }
 
-export function* passClaimSaga(s: Services): SagaIterator {
-  yield takeLatest(userActions.claimRequested.type, claim, s);
-  yield takeLatest(isPageEntered('post'), joinToast, s);
+export function* passClaimSaga(services: Services): SagaIterator {
+  yield takeLatest(userActions.claimRequested.type, claim, services);
+  yield takeLatest(isPageEntered('post'), joinToast, services);
 }

@@ -9,8 +9,8 @@ import { passwordResetActions, type PasswordResetErrorPlace } from './slice';
  * confirmation is about the link (used, expired or forged); the rest (a 429's wait, a network
  * failure) in the form's line.
  */
-function* refused(s: Services, error: unknown, confirming: boolean): SagaIterator {
-  if (!(error instanceof HttpError)) s.logError('Password reset failed', error);
+function* refused(services: Services, error: unknown, confirming: boolean): SagaIterator {
+  if (!(error instanceof HttpError)) services.logError('Password reset failed', error);
   const message = refusalText(error);
   if (error instanceof HttpError && error.status === 400) {
     const fields = error.body.fields ?? {};
@@ -29,26 +29,26 @@ function* refused(s: Services, error: unknown, confirming: boolean): SagaIterato
 }
 
 /** POST /api/password-reset: the same confirmation whether or not the e-mail is registered. */
-function* requestReset(s: Services, action: ReturnType<typeof passwordResetActions.resetRequested>): SagaIterator {
+function* requestReset(services: Services, action: ReturnType<typeof passwordResetActions.resetRequested>): SagaIterator {
   try {
-    yield call(s.api.requestPasswordReset, action.payload);
+    yield call(services.api.requestPasswordReset, action.payload);
     yield put(passwordResetActions.resetRequestAccepted());
   } catch (error) {
-    yield call(refused, s, error, false);
+    yield call(refused, services, error, false);
   }
 }
 
-function* confirmReset(s: Services, action: ReturnType<typeof passwordResetActions.confirmRequested>): SagaIterator {
+function* confirmReset(services: Services, action: ReturnType<typeof passwordResetActions.confirmRequested>): SagaIterator {
   try {
-    yield call(s.api.confirmPasswordReset, action.payload);
+    yield call(services.api.confirmPasswordReset, action.payload);
     yield put(passwordResetActions.confirmSucceeded());
   } catch (error) {
-    yield call(refused, s, error, true);
+    yield call(refused, services, error, true);
   }
 }
 
 /** Forgotten passwords (issue 17): the e-mail form and the mailed link's new-password form. */
-export function* passwordResetSaga(s: Services): SagaIterator {
-  yield takeLeading(passwordResetActions.resetRequested.type, requestReset, s);
-  yield takeLeading(passwordResetActions.confirmRequested.type, confirmReset, s);
+export function* passwordResetSaga(services: Services): SagaIterator {
+  yield takeLeading(passwordResetActions.resetRequested.type, requestReset, services);
+  yield takeLeading(passwordResetActions.confirmRequested.type, confirmReset, services);
 }

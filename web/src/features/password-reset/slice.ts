@@ -60,4 +60,4 @@ const passwordResetSlice = createSlice({
 export const passwordResetActions = passwordResetSlice.actions;
 export const passwordResetReducer = passwordResetSlice.reducer;
 
-export const selectPasswordReset = (s: RootState) => s.passwordReset;
+export const selectPasswordReset = (state: RootState) => state.passwordReset;

@@ -17,11 +17,11 @@ const PayPalCheckout = lazy(() => import('./PayPalCheckout'));
 export default function PointsPage() {
   const dispatch = useAppDispatch();
   const allowed = useAppSelector(selectHasUserOrStored);
-  const purchase = useAppSelector((s) => s.purchase);
+  const purchase = useAppSelector((state) => state.purchase);
   const [selected, setSelected] = useState<PurchaseOption | null>(null);
   useTitle(`Buy Points · ${PRODUCT_NAME}`);
   // Set while a captured purchase is being registered (spec §4 payment).
-  const isLoading = useAppSelector((s) => s.loading.isLoading);
+  const isLoading = useAppSelector((state) => state.loading.isLoading);
   useEffect(() => {
     if (allowed) dispatch(paymentsConfigRequested());
   }, [allowed, dispatch]);

@@ -28,86 +28,86 @@ export function paymentErrorMessage(error: unknown): string {
 }
 
 /** The payment settings are the server's (provider, client id): read once, when a checkout first opens. */
-function* loadConfig(s: Services): SagaIterator {
-  const loaded: PaymentsConfigView | null = yield select((st: RootState) => st.purchase.config);
+function* loadConfig(services: Services): SagaIterator {
+  const loaded: PaymentsConfigView | null = yield select((state: RootState) => state.purchase.config);
   if (loaded) return;
   try {
-    const config: PaymentsConfigView = yield call(s.api.paymentsConfig);
+    const config: PaymentsConfigView = yield call(services.api.paymentsConfig);
     yield put(purchaseSliceActions.configLoaded(config));
   } catch (error) {
-    s.logError('Loading the payment settings failed', error);
+    services.logError('Loading the payment settings failed', error);
     yield put(purchaseSliceActions.configFailed());
   }
 }
 
 /** Test mode: the server's simulated provider creates and captures without a payment window. */
-function* testPurchase(s: Services, action: ReturnType<typeof testPurchaseRequested>): SagaIterator {
+function* testPurchase(services: Services, action: ReturnType<typeof testPurchaseRequested>): SagaIterator {
   try {
-    const order: CreateOrderResponse = yield call(s.api.createOrder, action.payload.amountUsd);
-    const capture: CaptureOrderResponse = yield call(s.api.captureOrder, order.orderId);
+    const order: CreateOrderResponse = yield call(services.api.createOrder, action.payload.amountUsd);
+    const capture: CaptureOrderResponse = yield call(services.api.captureOrder, order.orderId);
     yield put(purchaseCaptured({ orderId: order.orderId, amountUsd: action.payload.amountUsd, capture }));
   } catch (error) {
     // Logged as the spec asks (§8), and shown in the panel so the buyer knows what happened.
-    s.logError('Payment failed', error);
+    services.logError('Payment failed', error);
     yield put(purchaseFailed(paymentErrorMessage(error)));
   }
 }
 
 /** PayPal's createOrder: the server creates the order from its own price table. Log and re-throw (spec §8). */
-function* providerOrder(s: Services, action: ReturnType<typeof providerOrderRequested>): SagaIterator {
+function* providerOrder(services: Services, action: ReturnType<typeof providerOrderRequested>): SagaIterator {
   const { amountUsd, resolve, reject } = action.payload;
   try {
-    const order: CreateOrderResponse = yield call(s.api.createOrder, amountUsd);
+    const order: CreateOrderResponse = yield call(services.api.createOrder, amountUsd);
     resolve(order.orderId);
   } catch (error) {
-    s.logError('Creating the payment order failed', error);
+    services.logError('Creating the payment order failed', error);
     yield put(purchaseFailed(paymentErrorMessage(error)));
     reject(error);
   }
 }
 
 /** PayPal's onApprove: the server captures, checks and credits; only then is the purchase complete. */
-function* providerApproval(s: Services, action: ReturnType<typeof providerOrderApproved>): SagaIterator {
+function* providerApproval(services: Services, action: ReturnType<typeof providerOrderApproved>): SagaIterator {
   const { orderId, amountUsd, resolve, reject } = action.payload;
   try {
-    const capture: CaptureOrderResponse = yield call(s.api.captureOrder, orderId);
+    const capture: CaptureOrderResponse = yield call(services.api.captureOrder, orderId);
     resolve();
     yield put(purchaseCaptured({ orderId, amountUsd, capture }));
   } catch (error) {
-    s.logError('Capturing the payment failed', error);
+    services.logError('Capturing the payment failed', error);
     yield put(purchaseFailed(paymentErrorMessage(error)));
     reject(error);
   }
 }
 
-function providerFailure(s: Services, action: ReturnType<typeof providerButtonFailed>) {
-  s.logError('Payment button error', action.payload.error);
+function providerFailure(services: Services, action: ReturnType<typeof providerButtonFailed>) {
+  services.logError('Payment button error', action.payload.error);
 }
 
 /** Only a COMPLETED capture counts (spec §4 payment). */
-function* completePurchase(s: Services, action: ReturnType<typeof purchaseCaptured>): SagaIterator {
+function* completePurchase(services: Services, action: ReturnType<typeof purchaseCaptured>): SagaIterator {
   const { orderId, amountUsd, capture } = action.payload;
   if (capture.status !== 'COMPLETED' || capture.points <= 0) return;
-  const email: string = yield select((st: RootState) => st.user.user.email);
+  const email: string = yield select((state: RootState) => state.user.user.email);
   yield put(loadingActions.loadingSet(true));
   try {
     // The spec's helper; the server answers a capture it already credited with the same result.
-    yield call(s.api.buyPoints, { orderId, amount: amountUsd, email });
+    yield call(services.api.buyPoints, { orderId, amount: amountUsd, email });
   } catch (error) {
-    s.logError('Registering the purchase failed', error);
+    services.logError('Registering the purchase failed', error);
   }
   yield put(loadingActions.loadingSet(false));
   yield put(userActions.userSet(capture.user));
   yield put(updateMainDataActions.updateMainDataSet(true));
-  s.toast.success(PURCHASE_SUCCESS);
-  s.navigate(contentPath('registered'));
+  services.toast.success(PURCHASE_SUCCESS);
+  services.navigate(contentPath('registered'));
 }
 
-export function* purchaseSaga(s: Services): SagaIterator {
-  yield takeLatest([paymentsConfigRequested.type, checkoutOpened.type], loadConfig, s);
-  yield takeLatest(testPurchaseRequested.type, testPurchase, s);
-  yield takeEvery(providerOrderRequested.type, providerOrder, s);
-  yield takeEvery(providerOrderApproved.type, providerApproval, s);
-  yield takeEvery(providerButtonFailed.type, providerFailure, s);
-  yield takeLatest(purchaseCaptured.type, completePurchase, s);
+export function* purchaseSaga(services: Services): SagaIterator {
+  yield takeLatest([paymentsConfigRequested.type, checkoutOpened.type], loadConfig, services);
+  yield takeLatest(testPurchaseRequested.type, testPurchase, services);
+  yield takeEvery(providerOrderRequested.type, providerOrder, services);
+  yield takeEvery(providerOrderApproved.type, providerApproval, services);
+  yield takeEvery(providerButtonFailed.type, providerFailure, services);
+  yield takeLatest(purchaseCaptured.type, completePurchase, services);
 }

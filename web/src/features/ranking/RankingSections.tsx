@@ -9,7 +9,7 @@ import { TopMembers } from './TopMembers';
 export function RankingSections() {
   const dispatch = useAppDispatch();
   const countries = useAppSelector(selectCountries);
-  const ranking = useAppSelector((s) => s.users.ranking);
+  const ranking = useAppSelector((state) => state.users.ranking);
 
   useEffect(() => {
     if (!ranking.loaded) dispatch(rankingActions.rankingRequested(ranking.query));

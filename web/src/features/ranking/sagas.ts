@@ -6,12 +6,12 @@ import type { Services } from '../../lib/services';
 import { rankingActions } from './slice';
 
 /** The sponsors' search, and its refresh on live main data. */
-export function* rankingSaga(s: Services): SagaIterator {
+export function* rankingSaga(services: Services): SagaIterator {
   yield call(listSaga<RankingEntry>, {
     what: 'the ranking',
     requested: rankingActions.rankingRequested,
     fetch: (sv, query) => sv.api.ranking(query),
     received: rankingActions.rankingReceived,
-    select: (st) => st.users.ranking,
-  }, s);
+    select: (state) => state.users.ranking,
+  }, services);
 }

@@ -116,7 +116,7 @@ export default function ParticipantsPage() {
   const certificateHref = useAppSelector(selectCertificateHref);
   const available = useAppSelector(selectAvailableText);
   const taken = useAppSelector(selectTakenText);
-  const registry = useAppSelector((s) => s.users.registry);
+  const registry = useAppSelector((state) => state.users.registry);
 
   useEffect(() => {
     dispatch(registryActions.registryRequested(registry.query));

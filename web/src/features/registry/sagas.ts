@@ -6,12 +6,12 @@ import type { Services } from '../../lib/services';
 import { registryActions } from './slice';
 
 /** The participants filter, and the table's refresh on live main data. */
-export function* registrySaga(s: Services): SagaIterator {
+export function* registrySaga(services: Services): SagaIterator {
   yield call(listSaga<RegistryRow>, {
     what: 'the registry',
     requested: registryActions.registryRequested,
     fetch: (sv, query) => sv.api.registry(query),
     received: registryActions.registryReceived,
-    select: (st) => st.users.registry,
-  }, s);
+    select: (state) => state.users.registry,
+  }, services);
 }

@@ -5,23 +5,23 @@ import type { RootState } from '../store-types';
 // navigation targets and guards that depend on who is using the site. Apart from the slice, so
 // that the slice's state type is all RootState needs of it.
 
-export const selectUser = (s: RootState) => s.user.user;
-export const selectIsRegistered = (s: RootState) => s.user.user.email !== '';
-export const selectIsMember = (s: RootState) => s.user.user.passes > 0;
-export const selectPoints = (s: RootState) => s.user.user.chatCount;
+export const selectUser = (state: RootState) => state.user.user;
+export const selectIsRegistered = (state: RootState) => state.user.user.email !== '';
+export const selectIsMember = (state: RootState) => state.user.user.passes > 0;
+export const selectPoints = (state: RootState) => state.user.user.chatCount;
 /** Registered, or an id is stored locally so the user is on the way (spec §2 guards). */
-export const selectHasUserOrStored = (s: RootState) => s.user.user.email !== '' || s.user.storedId !== '';
+export const selectHasUserOrStored = (state: RootState) => state.user.user.email !== '' || state.user.storedId !== '';
 
 // Navigation targets that depend on the user (spec §2 common navigation, home, participants).
 /** "Get my pass" and home's "Request Your Pass". */
-export const selectGetPassHref = (s: RootState) => (selectIsRegistered(s) ? contentPath('post') : contentPath('join'));
-export const selectCertificateHref = (s: RootState) =>
-  !selectIsRegistered(s) ? contentPath('join') : selectIsMember(s) ? contentPath('certificate') : contentPath('post');
-export const selectJoinButtonHref = (s: RootState) => (selectIsRegistered(s) ? contentPath('check') : contentPath('join'));
+export const selectGetPassHref = (state: RootState) => (selectIsRegistered(state) ? contentPath('post') : contentPath('join'));
+export const selectCertificateHref = (state: RootState) =>
+  !selectIsRegistered(state) ? contentPath('join') : selectIsMember(state) ? contentPath('certificate') : contentPath('post');
+export const selectJoinButtonHref = (state: RootState) => (selectIsRegistered(state) ? contentPath('check') : contentPath('join'));
 
 /**
  * The admin guard (spec §6): authorized, or an admin id stored locally. The admin slice is
  * features/admin's; only these two fields of it are read here.
  */
-export const selectAdminAuthorized = (s: { admin: { authorized: boolean; storedId: string } }) =>
-  s.admin.authorized || s.admin.storedId !== '';
+export const selectAdminAuthorized = (state: { admin: { authorized: boolean; storedId: string } }) =>
+  state.admin.authorized || state.admin.storedId !== '';
