@@ -29,9 +29,9 @@ export function toDomainEvent(
   if (!isEventType(type)) throw new UnknownEventError(type);
   let current = data;
   const target = eventSchemaVersions[type];
-  for (let v = schemaVersion; v < target; v++) {
-    const up = registry[type]?.[v];
-    if (!up) throw new Error(`No upcaster for ${type} v${v} -> v${v + 1}`);
+  for (let version = schemaVersion; version < target; version++) {
+    const up = registry[type]?.[version];
+    if (!up) throw new Error(`No upcaster for ${type} v${version} -> v${version + 1}`);
     current = up(current);
   }
   return { type, data: eventDataSchemas[type].parse(current) } as DomainEvent;

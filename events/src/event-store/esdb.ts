@@ -197,9 +197,9 @@ class EsdbEventStore implements EventStore {
     try {
       const result = await this.client.appendToStream(
         streamId,
-        events.map((e) =>
+        events.map((event) =>
           // `undefined` has no JSON form; store it as null rather than failing inside the client.
-          jsonEvent({ id: e.id, type: e.type, data: (e.data ?? null) as JSONType, metadata: e.metadata as JSONType }),
+          jsonEvent({ id: event.id, type: event.type, data: (event.data ?? null) as JSONType, metadata: event.metadata as JSONType }),
         ),
         { expectedRevision: expected },
       );
@@ -324,7 +324,7 @@ class EsdbEventStore implements EventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.allSettled([...this.subscriptions].map((s) => s.stop()));
+    await Promise.allSettled([...this.subscriptions].map((subscription) => subscription.stop()));
     await this.client.dispose();
   }
 

@@ -72,14 +72,14 @@ const encoder = new TextEncoder();
 
 /** One frontend protocol message: type byte, length, body. */
 function message(type: string, parts: Uint8Array[]): Uint8Array {
-  const length = parts.reduce((n, p) => n + p.length, 0);
+  const length = parts.reduce((sum, part) => sum + part.length, 0);
   const out = new Uint8Array(5 + length);
   out[0] = type.charCodeAt(0);
   new DataView(out.buffer).setInt32(1, 4 + length);
   let at = 5;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
   }
   return out;
 }
@@ -87,9 +87,9 @@ function message(type: string, parts: Uint8Array[]): Uint8Array {
 const cString = (value: string) => encoder.encode(`${value}\0`);
 const int16 = (n: number) => new Uint8Array([(n >> 8) & 0xff, n & 0xff]);
 const int32 = (n: number) => {
-  const b = new Uint8Array(4);
-  new DataView(b.buffer).setInt32(0, n);
-  return b;
+  const bytes = new Uint8Array(4);
+  new DataView(bytes.buffer).setInt32(0, n);
+  return bytes;
 };
 const SYNC = message('S', []);
 const EXECUTE = message('E', [cString(''), int32(0)]);
@@ -98,7 +98,7 @@ const EXECUTE = message('E', [cString(''), int32(0)]);
 function bindExecuteSync(name: string, params: (string | null)[]): Uint8Array {
   const nameBytes = Buffer.byteLength(name);
   let bindLength = 4 + 1 + nameBytes + 1 + 2 + 2 + 2;
-  for (const p of params) bindLength += 4 + (p === null ? 0 : Buffer.byteLength(p));
+  for (const param of params) bindLength += 4 + (param === null ? 0 : Buffer.byteLength(param));
   const out = Buffer.allocUnsafe(1 + bindLength + EXECUTE.length + SYNC.length);
   let at = out.write('B', 0, 'latin1');
   at = out.writeInt32BE(bindLength, at);
@@ -107,10 +107,10 @@ function bindExecuteSync(name: string, params: (string | null)[]): Uint8Array {
   out[at++] = 0;
   at = out.writeInt16BE(0, at); // parameter formats: all text
   at = out.writeInt16BE(params.length, at);
-  for (const p of params) {
-    if (p === null) at = out.writeInt32BE(-1, at);
+  for (const param of params) {
+    if (param === null) at = out.writeInt32BE(-1, at);
     else {
-      const length = out.write(p, at + 4, 'utf8');
+      const length = out.write(param, at + 4, 'utf8');
       out.writeInt32BE(length, at);
       at += 4 + length;
     }
@@ -130,13 +130,13 @@ function bindExecuteSync(name: string, params: (string | null)[]): Uint8Array {
  */
 function preparedStatements(db: PGlite): NonNullable<SqlClient['queryPrepared']> {
   const prepared = new Map<string, string>();
-  const run = (bytes: Uint8Array[]) => {
-    const length = bytes.reduce((n, b) => n + b.length, 0);
+  const run = (messages: Uint8Array[]) => {
+    const length = messages.reduce((sum, part) => sum + part.length, 0);
     const all = new Uint8Array(length);
     let at = 0;
-    for (const b of bytes) {
-      all.set(b, at);
-      at += b.length;
+    for (const part of messages) {
+      all.set(part, at);
+      at += part.length;
     }
     return db.execProtocol(all);
   };
@@ -150,8 +150,8 @@ function preparedStatements(db: PGlite): NonNullable<SqlClient['queryPrepared']>
         prepared.set(name, text);
       }
       const { messages } = await db.execProtocol(bindExecuteSync(name, params));
-      for (const m of messages) {
-        if (m.name === 'dataRow') return (m as unknown as { fields: (string | null)[] }).fields;
+      for (const reply of messages) {
+        if (reply.name === 'dataRow') return (reply as unknown as { fields: (string | null)[] }).fields;
       }
       return undefined;
     });

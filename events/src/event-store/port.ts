@@ -23,14 +23,14 @@ export function comparePositions(a: GlobalPosition, b: GlobalPosition): number {
 }
 
 /** `commit/prepare`, for checkpoints stored as text. */
-export function positionToString(p: GlobalPosition): string {
-  return `${p.commit}/${p.prepare}`;
+export function positionToString(position: GlobalPosition): string {
+  return `${position.commit}/${position.prepare}`;
 }
 
-export function positionFromString(s: string): GlobalPosition {
-  const m = /^(-?\d+)\/(-?\d+)$/.exec(s);
-  if (!m) throw new Error(`Not a global position: "${s}"`);
-  return { commit: BigInt(m[1]!), prepare: BigInt(m[2]!) };
+export function positionFromString(text: string): GlobalPosition {
+  const match = /^(-?\d+)\/(-?\d+)$/.exec(text);
+  if (!match) throw new Error(`Not a global position: "${text}"`);
+  return { commit: BigInt(match[1]!), prepare: BigInt(match[2]!) };
 }
 
 /**

@@ -42,12 +42,12 @@ export class EncryptingEventStore implements EventStore {
 
   async append(streamId: string, events: NewEvent[], expectedRevision?: ExpectedRevision): Promise<AppendResult> {
     const owners = new Set<string>();
-    for (const e of events) {
-      const owner = ownerToEncrypt(e.type, e.data);
+    for (const event of events) {
+      const owner = ownerToEncrypt(event.type, event.data);
       if (owner !== undefined) owners.add(owner);
     }
     const keys = owners.size > 0 ? await this.keys.keysFor([...owners], { create: true }) : undefined;
-    const stored = keys ? events.map((e) => encryptEvent(e, keys)) : events;
+    const stored = keys ? events.map((event) => encryptEvent(event, keys)) : events;
     const result = await this.inner.append(streamId, stored, expectedRevision);
     for (const id of erasedMembers(events)) await this.keys.destroy(id);
     return result;
@@ -67,13 +67,13 @@ export class EncryptingEventStore implements EventStore {
 
   subscribeToAll(options: SubscribeToAllOptions): Subscription {
     const types = new Set(options.sealedTypes ?? []);
-    const byType = (e: RecordedEvent) => types.has(e.type);
+    const byType = (event: RecordedEvent) => types.has(event.type);
     const chooses = options.sealedEvents;
     return this.inner.subscribeToAll({
       ...options,
       onEvents: async (events) => {
         const chosen = chooses?.(events);
-        const sealed = chosen && chosen.size > 0 ? (e: RecordedEvent) => types.has(e.type) || chosen.has(e) : byType;
+        const sealed = chosen && chosen.size > 0 ? (event: RecordedEvent) => types.has(event.type) || chosen.has(event) : byType;
         return options.onEvents(await this.decrypt(events, sealed));
       },
     });
@@ -91,7 +91,7 @@ export class EncryptingEventStore implements EventStore {
    * Decrypts a batch in place of the inner store's events: one key fetch for the batch's members.
    * Events `sealed` picks stay as stored (their reader needs none of their personal fields).
    */
-  async decrypt(events: RecordedEvent[], sealed?: (e: RecordedEvent) => boolean): Promise<RecordedEvent[]> {
+  async decrypt(events: RecordedEvent[], sealed?: (event: RecordedEvent) => boolean): Promise<RecordedEvent[]> {
     const erased = erasedMembers(events);
     if (erased.length > 0) await this.finishErasures(erased);
     return decryptEvents(events, this.keys, sealed);
@@ -112,7 +112,7 @@ function ownerWhere(type: string, data: unknown, wanted: (value: unknown) => boo
   if (!spec || !isObject(data)) return undefined;
   const owner = data[spec.owner];
   if (typeof owner !== 'string') return undefined;
-  return spec.fields.some((f) => wanted(data[f])) ? owner : undefined;
+  return spec.fields.some((field) => wanted(data[field])) ? owner : undefined;
 }
 
 const ownerToEncrypt = (type: string, data: unknown) => ownerWhere(type, data, needsEncryption);
@@ -139,47 +139,47 @@ const IN_SEALED = ENCRYPTED_PREFIX;
  * Its fields are clear text (what the command side appends; the migration passes only events that
  * still hold clear text): one that starts with `pd1:` is sealed like any other.
  */
-export function encryptEvent<E extends { type: string; data: unknown }>(e: E, keys: Map<string, Buffer>): E {
-  const spec = personalFieldsOf(e.type);
-  if (!spec || !isObject(e.data)) return e;
-  const owner = e.data[spec.owner];
-  if (typeof owner !== 'string') return e;
-  const clear = spec.fields.filter((f) => needsEncryption((e.data as Data)[f]));
-  if (clear.length === 0) return e;
+export function encryptEvent<E extends { type: string; data: unknown }>(event: E, keys: Map<string, Buffer>): E {
+  const spec = personalFieldsOf(event.type);
+  if (!spec || !isObject(event.data)) return event;
+  const owner = event.data[spec.owner];
+  if (typeof owner !== 'string') return event;
+  const clear = spec.fields.filter((field) => needsEncryption((event.data as Data)[field]));
+  if (clear.length === 0) return event;
   const key = keys.get(owner);
-  const data: Data = { ...e.data };
+  const data: Data = { ...event.data };
   if (!key) {
     // No key on the write path means the member is erased: their late data is not kept at all.
     for (const field of clear) data[field] = ERASED_VALUE;
-    return { ...e, data };
+    return { ...event, data };
   }
-  const values = Object.fromEntries(clear.map((f) => [f, data[f]]));
-  clear.forEach((field, i) => (data[field] = i === 0 ? encryptField(key, owner, e.type, SEALED_FIELDS, JSON.stringify(values)) : IN_SEALED));
-  return { ...e, data };
+  const values = Object.fromEntries(clear.map((field) => [field, data[field]]));
+  clear.forEach((field, i) => (data[field] = i === 0 ? encryptField(key, owner, event.type, SEALED_FIELDS, JSON.stringify(values)) : IN_SEALED));
+  return { ...event, data };
 }
 
 /**
  * Events with their personal fields in clear (erased where the key is gone): one key fetch for
  * them all. Events `sealed` picks are returned as they are.
  */
-export async function decryptEvents<E extends { type: string; data: unknown }>(events: E[], keyStore: KeyStore, sealed?: (e: E) => boolean): Promise<E[]> {
+export async function decryptEvents<E extends { type: string; data: unknown }>(events: E[], keyStore: KeyStore, sealed?: (event: E) => boolean): Promise<E[]> {
   const owners = new Set<string>();
-  for (const e of events) {
-    if (sealed?.(e)) continue;
-    const owner = ownerToDecrypt(e.type, e.data);
+  for (const event of events) {
+    if (sealed?.(event)) continue;
+    const owner = ownerToDecrypt(event.type, event.data);
     if (owner !== undefined) owners.add(owner);
   }
   if (owners.size === 0) return events;
   const keys = await keyStore.keysFor([...owners]);
-  return events.map((e) => (sealed?.(e) ? e : decryptEvent(e, keys)));
+  return events.map((event) => (sealed?.(event) ? event : decryptEvent(event, keys)));
 }
 
-function decryptEvent<E extends { type: string; data: unknown }>(e: E, keys: Map<string, Buffer>): E {
-  const spec = personalFieldsOf(e.type);
-  if (!spec || !isObject(e.data)) return e;
-  const source = e.data;
+function decryptEvent<E extends { type: string; data: unknown }>(event: E, keys: Map<string, Buffer>): E {
+  const spec = personalFieldsOf(event.type);
+  if (!spec || !isObject(event.data)) return event;
+  const source = event.data;
   const owner = source[spec.owner];
-  if (typeof owner !== 'string') return e;
+  if (typeof owner !== 'string') return event;
   // One pass over the fields (this runs for every personal event a catch-up reads).
   let sealed: string | undefined;
   let encrypted = false;
@@ -189,12 +189,12 @@ function decryptEvent<E extends { type: string; data: unknown }>(e: E, keys: Map
     encrypted = true;
     if (sealed === undefined && value !== IN_SEALED) sealed = value;
   }
-  if (!encrypted) return e;
+  if (!encrypted) return event;
   const key = keys.get(owner);
   let values: Data = {};
   if (key && sealed !== undefined) {
-    const opened: unknown = JSON.parse(decryptField(key, owner, e.type, SEALED_FIELDS, sealed));
-    if (!isObject(opened)) throw new PersonalDataError(`Sealed fields of a ${e.type} are not an object`);
+    const opened: unknown = JSON.parse(decryptField(key, owner, event.type, SEALED_FIELDS, sealed));
+    if (!isObject(opened)) throw new PersonalDataError(`Sealed fields of a ${event.type} are not an object`);
     values = opened;
   }
   const data: Data = { ...source };
@@ -203,14 +203,14 @@ function decryptEvent<E extends { type: string; data: unknown }>(e: E, keys: Map
     const value = values[field];
     data[field] = typeof value === 'string' ? value : ERASED_VALUE;
   }
-  return { ...e, data };
+  return { ...event, data };
 }
 
 function erasedMembers(events: readonly { type: string; data: unknown }[]): string[] {
   const ids: string[] = [];
-  for (const e of events) {
-    if (e.type !== ERASURE_EVENT.type || !isObject(e.data)) continue;
-    const id = e.data[ERASURE_EVENT.owner];
+  for (const event of events) {
+    if (event.type !== ERASURE_EVENT.type || !isObject(event.data)) continue;
+    const id = event.data[ERASURE_EVENT.owner];
     if (typeof id === 'string') ids.push(id);
   }
   return ids;

@@ -67,7 +67,7 @@ export class FileKeyStore implements KeyStore {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.locks.values()].map((p) => p.catch(() => undefined)));
+    await Promise.all([...this.locks.values()].map((lock) => lock.catch(() => undefined)));
     this.shards.clear();
   }
 
@@ -136,7 +136,7 @@ export class FileKeyStore implements KeyStore {
 
   private rewrite(name: string, shard: Shard): void {
     const text = [...shard]
-      .map(([m, key]) => JSON.stringify(key ? ({ m, k: key.toString('base64') } satisfies KeyLine) : ({ m, x: 1 } satisfies KeyLine)) + '\n')
+      .map(([memberId, key]) => JSON.stringify(key ? ({ m: memberId, k: key.toString('base64') } satisfies KeyLine) : ({ m: memberId, x: 1 } satisfies KeyLine)) + '\n')
       .join('');
     const file = this.file(name);
     const temp = `${file}.${process.pid}.tmp`;

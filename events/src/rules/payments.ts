@@ -22,9 +22,9 @@ export interface PurchaseOption {
 export function purchaseDescription(points: number): string {
   const passes = points / POINTS_PER_PASS;
   const messages = points / POINTS_PER_CHAT_MESSAGE;
-  const n = (x: number) => x.toLocaleString('en-US');
+  const formatted = (count: number) => count.toLocaleString('en-US');
   // "exchangable" is spelled as the spec writes it.
-  return `${n(points)} ${POINTS_NAME} points, exchangable for ${n(passes)} passes or ${n(messages)} messages in the global chat`;
+  return `${formatted(points)} ${POINTS_NAME} points, exchangable for ${formatted(passes)} passes or ${formatted(messages)} messages in the global chat`;
 }
 
 /** The nine purchase cards of spec §9, in order. */
@@ -34,5 +34,5 @@ export const PURCHASE_OPTIONS: readonly PurchaseOption[] = [1, 5, 10, 20, 30, 50
 });
 
 export function purchaseOptionFor(amountUsd: number): PurchaseOption | undefined {
-  return PURCHASE_OPTIONS.find((o) => o.amountUsd === amountUsd);
+  return PURCHASE_OPTIONS.find((option) => option.amountUsd === amountUsd);
 }

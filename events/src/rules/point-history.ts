@@ -30,12 +30,12 @@ function describeUserEvent(event: UserEvent): Change {
     case 'FreePointAwarded':
       return { description: 'Free point for an ad view', pointsDelta: event.data.points, passesDelta: 0 };
     case 'PointsPurchased': {
-      const d = event.data;
-      return { description: `Bought ${d.points} points for ${d.amountUsd} USD (${d.provider}, capture ${d.captureId})`, pointsDelta: d.points, passesDelta: 0 };
+      const purchase = event.data;
+      return { description: `Bought ${purchase.points} points for ${purchase.amountUsd} USD (${purchase.provider}, capture ${purchase.captureId})`, pointsDelta: purchase.points, passesDelta: 0 };
     }
     case 'PurchaseReversed': {
-      const d = event.data;
-      return { description: `Purchase ${d.captureId} ${d.reason}: ${d.amountUsd} USD`, pointsDelta: -d.points, passesDelta: 0 };
+      const reversal = event.data;
+      return { description: `Purchase ${reversal.captureId} ${reversal.reason}: ${reversal.amountUsd} USD`, pointsDelta: -reversal.points, passesDelta: 0 };
     }
     case 'PassesClaimed':
       return { description: `Claimed ${event.data.passes} passes`, pointsDelta: -event.data.pointsSpent, passesDelta: event.data.passes };
@@ -79,26 +79,26 @@ function actorOf(metadata: Record<string, unknown>): string {
 export function pointTimeline(events: readonly RecordedEvent[]): PointHistoryEntry[] {
   let points = 0;
   let passes = 0;
-  return events.map((e) => {
+  return events.map((recorded) => {
     let change: Change;
     try {
-      change = describe(toCurrentEvent(e));
+      change = describe(toCurrentEvent(recorded));
     } catch {
-      change = { description: `Unreadable ${e.type} event`, pointsDelta: 0, passesDelta: 0 };
+      change = { description: `Unreadable ${recorded.type} event`, pointsDelta: 0, passesDelta: 0 };
     }
     points += change.pointsDelta;
     passes += change.passesDelta;
     return {
-      revision: e.revision,
-      at: typeof e.metadata.occurredAt === 'string' ? e.metadata.occurredAt : e.recordedAt.toISOString(),
-      type: e.type,
+      revision: recorded.revision,
+      at: typeof recorded.metadata.occurredAt === 'string' ? recorded.metadata.occurredAt : recorded.recordedAt.toISOString(),
+      type: recorded.type,
       description: change.description,
       pointsDelta: change.pointsDelta,
       passesDelta: change.passesDelta,
       points,
       passes,
-      actor: actorOf(e.metadata),
-      correlationId: typeof e.metadata.correlationId === 'string' ? e.metadata.correlationId : '',
+      actor: actorOf(recorded.metadata),
+      correlationId: typeof recorded.metadata.correlationId === 'string' ? recorded.metadata.correlationId : '',
     };
   });
 }

@@ -17,19 +17,19 @@ export interface FundsFigures {
 }
 
 /** Spec §1, as written: views × cpm + sum of all members' purchases + donations. */
-export function fundsRaised(f: FundsFigures): number {
-  return roundCents(f.views * f.cpm + f.purchasesUsd + f.donations);
+export function fundsRaised(figures: FundsFigures): number {
+  return roundCents(figures.views * figures.cpm + figures.purchasesUsd + figures.donations);
 }
 
 /** Parses the spec's day/month/year start date to a UTC time; null when empty or malformed. */
 export function parseDayMonthYear(text: string): number | null {
-  const m = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(text);
-  if (!m) return null;
-  const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const t = Date.UTC(year, month - 1, day);
-  const check = new Date(t);
+  const match = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(text);
+  if (!match) return null;
+  const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const time = Date.UTC(year, month - 1, day);
+  const check = new Date(time);
   if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return null;
-  return t;
+  return time;
 }
 
 const DAY_MS = 86_400_000;

@@ -57,10 +57,10 @@ export class SqlAppends {
     return new GroupCommit({
       schema: quoteIdent(options.schema),
       sendBatch: async (text, params) => (await queryPrepared('es_append_batch', text, params))?.[0],
-      sendAlone: async (a) => ({ result: (await this.appendAlone(a.streamId, a.expected, a.events, decodeExpected(a.expected))) ?? '' }),
-      failsAll: (error, a) => {
+      sendAlone: async (append) => ({ result: (await this.appendAlone(append.streamId, append.expected, append.events, decodeExpected(append.expected))) ?? '' }),
+      failsAll: (error, append) => {
         // Unreachable or closed: one by one would only fail the same way, each after a timeout.
-        const mapped = this.mapError(error, `append to "${a.streamId}"`);
+        const mapped = this.mapError(error, `append to "${append.streamId}"`);
         return mapped instanceof EventStoreUnavailableError ? mapped : undefined;
       },
       onFallback: (error, appends) => options.logger?.warn({ err: error, appends }, 'event store: group commit batch failed, sending its appends one by one'),

@@ -57,17 +57,17 @@ export function pageOf(rows: unknown[]): JsonPageEvent[] {
 
 /** The events of a page read as one JSON array; `keys`: the metadata keys asked for (else the whole metadata). */
 export function fromJsonPage(page: JsonPageEvent[], keys: readonly string[] | undefined): RecordedEvent[] {
-  return page.map((e) => {
-    const metadata = keys ? pickMetadata(keys, (i) => e[7 + i]) : ((e[7] as Record<string, unknown> | null) ?? {});
+  return page.map((entry) => {
+    const metadata = keys ? pickMetadata(keys, (i) => entry[7 + i]) : ((entry[7] as Record<string, unknown> | null) ?? {});
     return {
-      id: e[0],
-      streamId: e[1],
-      revision: e[2],
-      position: { commit: BigInt(e[3]), prepare: BigInt(e[4]) },
-      type: e[5],
-      data: e[6],
+      id: entry[0],
+      streamId: entry[1],
+      revision: entry[2],
+      position: { commit: BigInt(entry[3]), prepare: BigInt(entry[4]) },
+      type: entry[5],
+      data: entry[6],
       metadata,
-      recordedAt: new Date(e[e.length - 1] as number),
+      recordedAt: new Date(entry[entry.length - 1] as number),
     };
   });
 }
@@ -76,7 +76,7 @@ export function fromJsonPage(page: JsonPageEvent[], keys: readonly string[] | un
 function copyField(field: string): string | null {
   if (field === '\\N') return null;
   if (!field.includes('\\')) return field;
-  return field.replace(/\\(.)/g, (_, c: string) => COPY_ESCAPES[c] ?? c);
+  return field.replace(/\\(.)/g, (_, escaped: string) => COPY_ESCAPES[escaped] ?? escaped);
 }
 
 /** What COPY TO writes after a backslash (PostgreSQL's CopyAttributeOutText), and the character it stands for. */
@@ -91,17 +91,17 @@ export function fromCopyText(text: string, keys: readonly string[] | undefined):
   };
   const metadataCount = keys ? keys.length : 1;
   for (let start = 0, end = text.indexOf('\n'); end !== -1; start = end + 1, end = text.indexOf('\n', start)) {
-    const f = text.slice(start, end).split('\t');
-    const metadata = keys ? pickMetadata(keys, (i) => json(f[7 + i]!)) : ((json(f[7]!) as Record<string, unknown> | null) ?? {});
+    const fields = text.slice(start, end).split('\t');
+    const metadata = keys ? pickMetadata(keys, (i) => json(fields[7 + i]!)) : ((json(fields[7]!) as Record<string, unknown> | null) ?? {});
     events.push({
-      id: f[0]!,
-      streamId: copyField(f[1]!)!,
-      revision: Number(f[2]),
-      position: { commit: BigInt(f[3]!), prepare: BigInt(f[4]!) },
-      type: copyField(f[5]!)!,
-      data: json(f[6]!),
+      id: fields[0]!,
+      streamId: copyField(fields[1]!)!,
+      revision: Number(fields[2]),
+      position: { commit: BigInt(fields[3]!), prepare: BigInt(fields[4]!) },
+      type: copyField(fields[5]!)!,
+      data: json(fields[6]!),
       metadata,
-      recordedAt: new Date(Number(f[7 + metadataCount])),
+      recordedAt: new Date(Number(fields[7 + metadataCount])),
     });
   }
   return events;

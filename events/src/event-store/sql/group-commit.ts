@@ -65,8 +65,8 @@ export function appendBatchFunctionSql(schema: string): string {
 function arrayLiteral(values: readonly (string | number)[]): string {
   let out = '{';
   for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    out += `${i === 0 ? '' : ','}${typeof v === 'number' ? String(v) : `"${v.replace(/[\\"]/g, '\\$&')}"`}`;
+    const value = values[i]!;
+    out += `${i === 0 ? '' : ','}${typeof value === 'number' ? String(value) : `"${value.replace(/[\\"]/g, '\\$&')}"`}`;
   }
   return `${out}}`;
 }

@@ -52,7 +52,7 @@ export function singleWriterStatements(schema: string): SingleWriterStatements {
 
 /** A text[] literal (every element quoted, so any text is safe in it). */
 function arrayLiteral(values: string[]): string {
-  return `{${values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
+  return `{${values.map((value) => `"${value.replace(/[\\"]/g, '\\$&')}"`).join(',')}}`;
 }
 
 /** Events sent in one INSERT at most. */
@@ -69,8 +69,8 @@ export function expectationHolds(expected: number, current: number): boolean {
 
 /** A unique violation on (stream_id, revision): the in-memory revision was behind the table. */
 function isRevisionClash(error: unknown): boolean {
-  const e = error as { code?: unknown; constraint?: unknown; detail?: unknown };
-  return e.code === '23505' && (/stream_id_revision/.test(String(e.constraint ?? '')) || /\(stream_id, revision\)/.test(String(e.detail ?? '')));
+  const failure = error as { code?: unknown; constraint?: unknown; detail?: unknown };
+  return failure.code === '23505' && (/stream_id_revision/.test(String(failure.constraint ?? '')) || /\(stream_id, revision\)/.test(String(failure.detail ?? '')));
 }
 
 export class SingleWriterAppends {
@@ -119,9 +119,9 @@ export class SingleWriterAppends {
   private async send(group: Pending[], retried = false): Promise<void> {
     let current: Map<string, number>;
     try {
-      current = await this.currentRevisions(group.map((p) => p.streamId));
+      current = await this.currentRevisions(group.map((pending) => pending.streamId));
     } catch (error) {
-      for (const p of group) p.done({ error });
+      for (const pending of group) pending.done({ error });
       return;
     }
     const accepted: { pending: Pending; first: number }[] = [];
@@ -138,12 +138,12 @@ export class SingleWriterAppends {
     if (accepted.length > 0) {
       try {
         const positions = await this.insert(accepted);
-        let k = 0;
+        let eventsSoFar = 0;
         for (const { pending, first } of accepted) {
-          k += pending.events.length;
+          eventsSoFar += pending.events.length;
           const last = first + pending.events.length - 1;
           this.remember(pending.streamId, last);
-          pending.done({ result: `${last}/${positions.tx}/${positions.at[k - 1]}` });
+          pending.done({ result: `${last}/${positions.tx}/${positions.at[eventsSoFar - 1]}` });
         }
       } catch (error) {
         for (const { pending } of accepted) this.revisions.delete(pending.streamId);
@@ -176,8 +176,8 @@ export class SingleWriterAppends {
     }
     if (missing.length === 1) {
       const [id] = missing as [string];
-      const r = (await this.client.queryPrepared('es_last_revision', this.statements.lastRevision, [id]))?.[0];
-      out.set(id, r == null ? -1 : Number(r));
+      const last = (await this.client.queryPrepared('es_last_revision', this.statements.lastRevision, [id]))?.[0];
+      out.set(id, last == null ? -1 : Number(last));
     } else if (missing.length > 1) {
       const { rows } = await this.client.query<{ stream_id: string; r: string | null }>(this.statements.lastRevisions, [missing]);
       for (const row of rows) out.set(row.stream_id, row.r == null ? -1 : Number(row.r));
@@ -191,9 +191,9 @@ export class SingleWriterAppends {
     this.revisions.set(streamId, revision);
     if (this.revisions.size > this.maxCachedStreams) {
       const drop = Math.ceil(this.maxCachedStreams / 10);
-      let n = 0;
+      let dropped = 0;
       for (const key of this.revisions.keys()) {
-        if (n++ >= drop) break;
+        if (dropped++ >= drop) break;
         this.revisions.delete(key);
       }
     }
@@ -215,9 +215,9 @@ export class SingleWriterAppends {
       rows[0]!.length === 1
         ? (['es_insert_one', this.statements.insertOne, rows.map((column) => column[0]!)] as const)
         : (['es_insert_many', this.statements.insertMany, rows.map(arrayLiteral)] as const);
-    const r = (await this.client.queryPrepared(name, text, params))?.[0];
-    const match = /^(\d+)\/([\d,]+)$/.exec(r ?? '');
-    if (!match) throw new Error(`Insert of ${rows[0]!.length} events returned "${String(r)}"`);
+    const answer = (await this.client.queryPrepared(name, text, params))?.[0];
+    const match = /^(\d+)\/([\d,]+)$/.exec(answer ?? '');
+    if (!match) throw new Error(`Insert of ${rows[0]!.length} events returned "${String(answer)}"`);
     return { tx: match[1]!, at: match[2]!.split(',') };
   }
 }

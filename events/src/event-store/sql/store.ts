@@ -154,7 +154,7 @@ export class SqlEventStore implements EventStore {
 
   close(): Promise<void> {
     return (this.closing ??= (async () => {
-      await Promise.all([...this.subscriptions].map((s) => s.stop()));
+      await Promise.all([...this.subscriptions].map((subscription) => subscription.stop()));
       await this.release();
     })());
   }
