@@ -1,6 +1,6 @@
 /**
  * The event store's read floor (issue 22): every row of `$all`, with the store's own columns,
- * order and visibility horizon (sql.ts's allReads, as rows), in pages of FLOOR_PAGE, handed
+ * order and visibility horizon (sql/read-sql.ts's allReads, as rows), in pages of FLOOR_PAGE, handed
  * back by the driver and dropped, nothing done per row. The rebuild and cold-start benches print
  * their figure beside it, measured in the same run.
  */

@@ -9,7 +9,7 @@
  *
  * The store is seeded once per event count into the database `pass_bench_rebuild` (created
  * through TEST_POSTGRES_URL's database, default postgres://postgres@127.0.0.1:5432/test), schema
- * `rebuild_<count>`, by COPY into the store's own tables (sql.ts's schema, rows as its append
+ * `rebuild_<count>`, by COPY into the store's own tables (sql/schema.ts's schema, rows as its append
  * functions write them), and kept: a marker row names the generator version, so a later run does
  * not seed again. BENCH_REBUILD_RESEED=1 seeds again. Redis at TEST_REDIS_URL (default
  * redis://127.0.0.1:6379), under a fresh root removed afterwards (never FLUSHDB: shared Redis).

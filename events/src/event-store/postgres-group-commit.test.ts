@@ -1,5 +1,5 @@
 /**
- * Group commit of the PostgreSQL store (group-commit.ts): appends queued while another append is
+ * Group commit of the PostgreSQL store (sql/group-commit.ts): appends queued while another append is
  * in flight go out as one transaction, and each of them is still decided on its own.
  *
  * A batch is formed deterministically: the first append of a tick goes at once, alone; the
