@@ -8,11 +8,10 @@
 import { EventStoreUnavailableError, WrongExpectedRevisionError, type ExpectedRevision, type NewEvent } from '../port';
 import { appendStatements, type AppendStatements } from './append-sql';
 import type { EventStoreLogger, SqlClient } from './client';
-import { DuplicateEventIdError } from './errors';
+import { DuplicateEventIdError, type MapError } from './errors';
 import { decodeExpected, encodeExpected } from './expected-revision';
 import { GroupCommit, type QueuedAppend } from './group-commit';
 import { quoteIdent } from './identifiers';
-import type { MapError } from './reads';
 import { SingleWriterAppends } from './single-writer';
 
 /** 'last revision/transaction id/global position', or NULL from append_retry when not a retry. */

@@ -11,6 +11,9 @@ export class DuplicateEventIdError extends Error {
   }
 }
 
+/** Turns a driver error into what the port promises (EventStoreUnavailableError when unreachable or closed). */
+export type MapError = (error: unknown, what: string) => unknown;
+
 const CONNECTION_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE']);
 
 /** True for failures that mean "the database cannot be reached" rather than "the request is wrong". */

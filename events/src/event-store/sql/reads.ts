@@ -1,6 +1,7 @@
 /** The SQL store's reads: a stream, `$all` (by page, in bulk by COPY where the client can), the head, the clock. */
 import { START, type GlobalPosition, type ReadAllOptions, type ReadStreamOptions, type RecordedEvent } from '../port';
 import type { SqlClient, Statement } from './client';
+import type { MapError } from './errors';
 import { fromCopyText, fromJsonPage, pageOf, toEvent, toSlimEvent, type EventRow } from './events-from-rows';
 import { quoteIdent } from './identifiers';
 import { allRowsCopy, readStatements, type ReadStatements } from './read-sql';
@@ -9,9 +10,6 @@ import { allRowsCopy, readStatements, type ReadStatements } from './read-sql';
 const COPY_PAGE_MIN = 1_000;
 /** The largest `$all` read sent back as one JSON value (pagesAsJson): ~500 bytes an event. */
 const JSON_PAGE_MAX = 50_000;
-
-/** Turns a driver error into what the port promises (EventStoreUnavailableError when unreachable or closed). */
-export type MapError = (error: unknown, what: string) => unknown;
 
 export class SqlReads {
   private readonly sql: ReadStatements;
