@@ -26,8 +26,8 @@ const cache = new WeakMap<Registry, ProjectorMetrics>();
 export const LAG_MEASURE_MIN_MS = 1_000;
 
 export function projectorMetrics(registry: Registry): ProjectorMetrics {
-  let m = cache.get(registry);
-  if (m) return m;
+  let metrics = cache.get(registry);
+  if (metrics) return metrics;
   const registers = [registry];
   const running: ProjectorMetrics['running'] = new Set();
   // Lag is measured when Prometheus scrapes, so it is current even if nobody opens the admin view.
@@ -36,10 +36,10 @@ export function projectorMetrics(registry: Registry): ProjectorMetrics {
   const measureLag = () => {
     if (lagAtScrape && performance.now() - measuredAt < LAG_MEASURE_MIN_MS) return lagAtScrape;
     measuredAt = performance.now();
-    lagAtScrape = Promise.all([...running].map((p) => p.status().catch(() => null))).then((all) => all.filter((s) => s !== null));
+    lagAtScrape = Promise.all([...running].map((projector) => projector.status().catch(() => null))).then((all) => all.filter((status) => status !== null));
     return lagAtScrape;
   };
-  m = {
+  metrics = {
     running,
     eventsProjected: new Counter({ name: 'pass_projector_events_total', help: 'Events applied to the read models', labelNames: ['keyspace'], registers }),
     batchSeconds: new Histogram({
@@ -57,7 +57,7 @@ export function projectorMetrics(registry: Registry): ProjectorMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const s of await measureLag()) this.set({ keyspace: s.keyspace }, s.lagEvents);
+        for (const status of await measureLag()) this.set({ keyspace: status.keyspace }, status.lagEvents);
       },
     }),
     lagSeconds: new Gauge({
@@ -67,7 +67,7 @@ export function projectorMetrics(registry: Registry): ProjectorMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const s of await measureLag()) this.set({ keyspace: s.keyspace }, s.lagSeconds);
+        for (const status of await measureLag()) this.set({ keyspace: status.keyspace }, status.lagSeconds);
       },
     }),
     lastErrorAt: new Gauge({
@@ -77,13 +77,13 @@ export function projectorMetrics(registry: Registry): ProjectorMetrics {
       registers,
       collect() {
         this.reset();
-        for (const p of running) {
-          const { keyspace, lastFailure } = p.health();
+        for (const projector of running) {
+          const { keyspace, lastFailure } = projector.health();
           this.set({ keyspace }, lastFailure ? Date.parse(lastFailure.at) / 1000 : 0);
         }
       },
     }),
   };
-  cache.set(registry, m);
-  return m;
+  cache.set(registry, metrics);
+  return metrics;
 }

@@ -179,10 +179,10 @@ class KeyspaceProjector implements Projector {
   }
 
   async status(): Promise<ProjectorStatus> {
-    const k = this.keyspace;
-    const lag = await lagOf(k, this.deps.eventStore);
+    const keyspace = this.keyspace;
+    const lag = await lagOf(keyspace, this.deps.eventStore);
     const { eventsProjected, lastError } = this.progress;
-    return { keyspace: k.id, running: this.running, caughtUp: this.isCaughtUp, ...lag, lagEventsCapped: lag.lagEvents >= LAG_SCAN_LIMIT, eventsProjected, lastError };
+    return { keyspace: keyspace.id, running: this.running, caughtUp: this.isCaughtUp, ...lag, lagEventsCapped: lag.lagEvents >= LAG_SCAN_LIMIT, eventsProjected, lastError };
   }
 
   health(): ProjectorHealth {
@@ -249,7 +249,7 @@ class KeyspaceProjector implements Projector {
     if (parsed.length === 0 && unreadable) throw unreadable;
     if (this.pipeline.catchingUp) return this.pipeline.handle(parsed, unreadable, started);
     // Never expected: a batch chosen while catching up, delivered once caught up.
-    if (parsed.some((p) => p.sealed)) throw new Error('A live batch holds chat lines left sealed for a catch-up; re-reading it');
+    if (parsed.some((positioned) => positioned.sealed)) throw new Error('A live batch holds chat lines left sealed for a catch-up; re-reading it');
     // Live: the keyspace must still be where this subscription left it (Redis may have restarted empty).
     await this.pipeline.landed();
     const projected = await projectInto(this.keyspace, parsed, this.progress.checkpoint);

@@ -21,10 +21,10 @@ export class LiveBacklog {
   }
 
   add(notices: LiveNotice[]): void {
-    for (const n of notices) {
-      switch (n.kind) {
+    for (const notice of notices) {
+      switch (notice.kind) {
         case 'mainData':
-          this.mainData = { kind: 'mainData', main: n.main, countriesChanged: n.countriesChanged || this.mainData?.countriesChanged === true };
+          this.mainData = { kind: 'mainData', main: notice.main, countriesChanged: notice.countriesChanged || this.mainData?.countriesChanged === true };
           break;
         case 'chatCleared':
           // The history read at push time already holds whatever was written after the clear.
@@ -33,7 +33,7 @@ export class LiveBacklog {
           break;
         case 'chatMessage':
           if (this.chatHistory) break;
-          this.chat.push(n);
+          this.chat.push(notice);
           // The history holds as many messages as a browser gets when it (re)connects.
           if (this.chat.length > CHAT_PANEL_MESSAGES) {
             this.chatHistory = true;
@@ -42,7 +42,7 @@ export class LiveBacklog {
           break;
         case 'globalMember':
         case 'globalMessage':
-          this.lastPost = n;
+          this.lastPost = notice;
           break;
       }
     }

@@ -24,7 +24,7 @@ export interface Broadcaster {
 export function broadcastPublisher(target: Broadcaster): LivePublisher {
   return {
     publish(events) {
-      for (const e of events) target.emit(e.name, e.payload);
+      for (const event of events) target.emit(event.name, event.payload);
     },
   };
 }
@@ -63,21 +63,21 @@ export interface LiveReads {
  */
 export async function liveEventsFor(notices: LiveNotice[], reads: LiveReads): Promise<LiveEvent[]> {
   const events: LiveEvent[] = [];
-  const cleared = notices.some((n) => n.kind === 'chatCleared');
-  for (const n of notices) {
-    switch (n.kind) {
+  const cleared = notices.some((notice) => notice.kind === 'chatCleared');
+  for (const notice of notices) {
+    switch (notice.kind) {
       case 'mainData':
-        events.push({ name: 'updatedMainData', payload: updatedMainData(n.main, await reads.countries()) });
+        events.push({ name: 'updatedMainData', payload: updatedMainData(notice.main, await reads.countries()) });
         break;
       case 'globalMember':
       case 'globalMessage':
-        events.push({ name: n.kind, payload: n.post });
+        events.push({ name: notice.kind, payload: notice.post });
         break;
       case 'chatMessage':
-        if (!cleared) events.push({ name: 'chatMessage', payload: n.message });
+        if (!cleared) events.push({ name: 'chatMessage', payload: notice.message });
         break;
       case 'chatCleared':
-        if (!events.some((e) => e.name === 'chatMessages')) {
+        if (!events.some((event) => event.name === 'chatMessages')) {
           events.push({ name: 'chatMessages', payload: await reads.chat(CHAT_PANEL_MESSAGES) });
         }
         break;

@@ -66,7 +66,7 @@ export class LivePusher {
 
   /** Called for every stored batch, in order, published or not. */
   async afterStored(live: LiveNotice[], mode: PushMode): Promise<void> {
-    if (live.some((n) => n.kind === 'mainData' && n.countriesChanged)) this.countries = undefined;
+    if (live.some((notice) => notice.kind === 'mainData' && notice.countriesChanged)) this.countries = undefined;
     if (!this.publisher) return;
     if (mode === 'batch' && this.backlog.empty) return this.publish(live);
     this.backlog.add(live);

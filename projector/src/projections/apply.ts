@@ -29,11 +29,11 @@ export class UnreadableEventError extends Error {
 /** Parses events up to the first one it cannot read, so the readable ones before it still count. */
 export function parseUntilInvalid(events: RecordedEvent[]): { parsed: PositionedEvent[]; error?: UnreadableEventError } {
   const parsed: PositionedEvent[] = [];
-  for (const e of events) {
+  for (const recorded of events) {
     try {
-      parsed.push({ position: e.position, event: toCurrentEvent(e) });
+      parsed.push({ position: recorded.position, event: toCurrentEvent(recorded) });
     } catch (error) {
-      return { parsed, error: new UnreadableEventError(e, error) };
+      return { parsed, error: new UnreadableEventError(recorded, error) };
     }
   }
   return { parsed };

@@ -27,12 +27,12 @@ const EVOLVE = Object.fromEntries(eventTypes.map((type) => [type, [] as Evolve[]
 const ROW_CHANGED: RowChanged[] = [];
 const ROW_ERASED: RowErased[] = [];
 const WRITES: Writes[] = [];
-for (const p of PROJECTIONS) {
-  if (p.handles.length > 0 && !p.evolve) throw new Error(`A projection handles ${p.handles.join(', ')} without an evolve`);
-  for (const type of p.handles) EVOLVE[type].push(p.evolve!);
-  if (p.rowChanged) ROW_CHANGED.push(p.rowChanged);
-  if (p.rowErased) ROW_ERASED.push(p.rowErased);
-  if (p.writes) WRITES.push(p.writes);
+for (const projection of PROJECTIONS) {
+  if (projection.handles.length > 0 && !projection.evolve) throw new Error(`A projection handles ${projection.handles.join(', ')} without an evolve`);
+  for (const type of projection.handles) EVOLVE[type].push(projection.evolve!);
+  if (projection.rowChanged) ROW_CHANGED.push(projection.rowChanged);
+  if (projection.rowErased) ROW_ERASED.push(projection.rowErased);
+  if (projection.writes) WRITES.push(projection.writes);
 }
 
 /**
@@ -52,11 +52,11 @@ export const UNPROJECTED_TYPES: readonly EventType[] = eventTypes.filter((type) 
  */
 export function projectBatch(events: PositionedEvent[], snapshot: BatchSnapshot, index: 'write' | 'defer' = 'write'): ProjectedBatch {
   const after = snapshot.checkpoint === null ? null : positionFromString(snapshot.checkpoint);
-  const fresh = after === null ? events : events.filter((e) => comparePositions(e.position, after) > 0);
+  const fresh = after === null ? events : events.filter((positioned) => comparePositions(positioned.position, after) > 0);
   if (fresh.length === 0) return { batch: null, live: [], applied: 0 };
 
   let sealed: Set<DomainEvent> | undefined;
-  for (const e of fresh) if (e.sealed) (sealed ??= new Set()).add(e.event);
+  for (const positioned of fresh) if (positioned.sealed) (sealed ??= new Set()).add(positioned.event);
   const copy = new WorkingCopy(snapshot, index === 'write', sealed);
   for (const { event } of fresh) {
     const evolvers = EVOLVE[event.type];

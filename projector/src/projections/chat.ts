@@ -33,6 +33,6 @@ export const chat = projection({
     }
   },
   writes(copy, out) {
-    for (const w of copy.chat) out.push(w);
+    for (const write of copy.chat) out.push(write);
   },
 });

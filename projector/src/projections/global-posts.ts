@@ -13,27 +13,27 @@ export const globalPosts = projection({
     switch (event.type) {
       case 'CertificatePosted':
       case 'CertificateUpdated': {
-        const d = event.data;
+        const data = event.data;
         const post: GlobalPostView = {
-          user: { id: d.userId, fullname: d.fullname, country: d.country, image: d.image, priority: copy.row(d.userId)?.priority ?? '' },
-          message: d.message,
+          user: { id: data.userId, fullname: data.fullname, country: data.country, image: data.image, priority: copy.row(data.userId)?.priority ?? '' },
+          message: data.message,
           postedAt: event.type === 'CertificatePosted' ? event.data.postedAt : event.data.updatedAt,
         };
-        copy.posts = [post, ...copy.posts.filter((p) => p.user.id !== d.userId)].slice(0, GLOBAL_POSTS_LIMIT);
+        copy.posts = [post, ...copy.posts.filter((older) => older.user.id !== data.userId)].slice(0, GLOBAL_POSTS_LIMIT);
         copy.live.push({ kind: event.type === 'CertificatePosted' ? 'globalMember' : 'globalMessage', post });
         return;
       }
       case 'MemberPostDeleted':
       case 'MemberErased': {
-        const rest = copy.posts.filter((p) => p.user.id !== event.data.userId);
+        const rest = copy.posts.filter((post) => post.user.id !== event.data.userId);
         if (rest.length !== copy.posts.length) copy.posts = rest;
         return;
       }
       case 'PriorityChanged': {
         // The card shows the member's style; keep it current.
         const { userId, priority } = event.data;
-        if (copy.posts.some((p) => p.user.id === userId)) {
-          copy.posts = copy.posts.map((p) => (p.user.id === userId ? { ...p, user: { ...p.user, priority } } : p));
+        if (copy.posts.some((post) => post.user.id === userId)) {
+          copy.posts = copy.posts.map((post) => (post.user.id === userId ? { ...post, user: { ...post.user, priority } } : post));
         }
         return;
       }

@@ -69,6 +69,6 @@ export const mainData = projection({
 
 /** Same figures (MainRecord is flat: every value is a number or a string). */
 export function sameMain(a: MainRecord, b: MainRecord): boolean {
-  for (const k in a) if (a[k as keyof MainRecord] !== b[k as keyof MainRecord]) return false;
+  for (const field in a) if (a[field as keyof MainRecord] !== b[field as keyof MainRecord]) return false;
   return Object.keys(a).length === Object.keys(b).length;
 }

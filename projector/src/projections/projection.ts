@@ -32,4 +32,4 @@ export interface AnyProjection extends AfterEvents {
 }
 
 /** Declares a projection, typing `evolve`'s event by `handles`. */
-export const projection = <const T extends EventType>(p: Projection<T>): Projection<T> => p;
+export const projection = <const T extends EventType>(declared: Projection<T>): Projection<T> => declared;

@@ -40,13 +40,13 @@ export const users = projection({
   },
 });
 
-function registered(d: DomainEventOf<'UserRegistered'>['data'], seq: number): UserRow {
+function registered(data: DomainEventOf<'UserRegistered'>['data'], seq: number): UserRow {
   return {
-    userId: d.userId,
+    userId: data.userId,
     key: rankKey(seq),
-    email: d.email,
-    priority: d.priority,
-    points: d.points,
+    email: data.email,
+    priority: data.priority,
+    points: data.points,
     passes: 0,
     buyed: 0,
     fullname: '',
@@ -54,8 +54,8 @@ function registered(d: DomainEventOf<'UserRegistered'>['data'], seq: number): Us
     link: '',
     image: null,
     message: '',
-    createdAt: d.registeredAt,
-    updatedAt: d.registeredAt,
+    createdAt: data.registeredAt,
+    updatedAt: data.registeredAt,
   };
 }
 
@@ -88,12 +88,12 @@ function evolveRow(row: UserRow, event: Exclude<UserEvent, { type: 'UserRegister
       return;
     case 'CertificatePosted':
     case 'CertificateUpdated': {
-      const d = event.data;
-      row.fullname = d.fullname;
-      row.country = d.country;
-      row.link = d.link;
-      row.image = d.image;
-      row.message = d.message;
+      const data = event.data;
+      row.fullname = data.fullname;
+      row.country = data.country;
+      row.link = data.link;
+      row.image = data.image;
+      row.message = data.message;
       row.updatedAt = event.type === 'CertificatePosted' ? event.data.postedAt : event.data.updatedAt;
       return;
     }

@@ -49,7 +49,7 @@ export function projectionFingerprint(): string | undefined {
   hash.update(`format ${FORMAT}\n`);
   try {
     for (const source of SOURCES) {
-      const files = source.files ?? readdirSync(source.dir).filter((f) => /\.ts$/.test(f) && !/\.test\.ts$/.test(f) && f !== 'memory-snapshot.ts');
+      const files = source.files ?? readdirSync(source.dir).filter((name) => /\.ts$/.test(name) && !/\.test\.ts$/.test(name) && name !== 'memory-snapshot.ts');
       for (const file of [...files].sort()) hash.update(`${file}\n`).update(readFileSync(join(source.dir, file)));
     }
   } catch {
@@ -70,9 +70,9 @@ function readExactly(fd: number, length: number): Buffer {
   const bytes = Buffer.allocUnsafe(length);
   let done = 0;
   while (done < length) {
-    const n = readSync(fd, bytes, done, length - done, null);
-    if (n === 0) throw new Error(`the file ends ${length - done} bytes early`);
-    done += n;
+    const read = readSync(fd, bytes, done, length - done, null);
+    if (read === 0) throw new Error(`the file ends ${length - done} bytes early`);
+    done += read;
   }
   return bytes;
 }

@@ -39,9 +39,9 @@ export type MemoryStatePart =
 export function mapParts<K, V>(map: Map<K, V>, size: number, part: (keys: K[], values: V[]) => MemoryStatePart, out: MemoryStatePart[]): void {
   let keys: K[] = [];
   let values: V[] = [];
-  for (const [k, v] of map) {
-    keys.push(k);
-    values.push(v);
+  for (const [key, value] of map) {
+    keys.push(key);
+    values.push(value);
     if (keys.length === size) {
       out.push(part(keys, values));
       keys = [];

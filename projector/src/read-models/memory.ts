@@ -26,7 +26,7 @@ function inScope(matches: Matches | undefined, membersOnly: boolean): Scope {
   if (matches instanceof SortedList) {
     return { size: membersOnly ? matches.countBelow(0) : matches.size, slice: (start, stop) => matches.range(start, stop) };
   }
-  const firstNonMember = matches.findIndex((e) => e.score >= 0);
+  const firstNonMember = matches.findIndex((entry) => entry.score >= 0);
   return { size: membersOnly && firstNonMember >= 0 ? firstNonMember : matches.length, slice: (start, stop) => matches.slice(start, stop) };
 }
 
@@ -196,7 +196,7 @@ class MemoryKeyspace implements Keyspace {
 
   async apply(batch: WriteBatch): Promise<'applied' | 'stale'> {
     if (this.cp !== batch.expectedCheckpoint) return 'stale';
-    for (const w of batch.writes) this.write(w);
+    for (const write of batch.writes) this.write(write);
     this.cp = batch.checkpoint;
     return 'applied';
   }
@@ -239,69 +239,69 @@ class MemoryKeyspace implements Keyspace {
     return set;
   }
 
-  private write(w: ReadModelWrite): void {
-    switch (w.op) {
+  private write(write: ReadModelWrite): void {
+    switch (write.op) {
       case 'main':
-        this.mainRecord = { ...w.main };
+        this.mainRecord = { ...write.main };
         return;
       case 'user': {
-        const member = this.ids.id(w.row.key);
-        this.rows.set(member, packRow(w.row));
-        this.keyOf.set(w.row.userId, member);
+        const member = this.ids.id(write.row.key);
+        this.rows.set(member, packRow(write.row));
+        this.keyOf.set(write.row.userId, member);
         return;
       }
       case 'zadd':
-        this.set(w.set).add(this.ids.id(w.member), w.score);
+        this.set(write.set).add(this.ids.id(write.member), write.score);
         return;
       case 'zaddMany': {
-        const members = w.entries.map((e) => this.ids.id(e[0]));
-        this.set(w.set).addMany(
+        const members = write.entries.map((entry) => this.ids.id(entry[0]));
+        this.set(write.set).addMany(
           members,
-          w.entries.map((e) => e[1]),
+          write.entries.map((entry) => entry[1]),
         );
         return;
       }
       case 'indexState':
-        this.index = w.state;
+        this.index = write.state;
         return;
       case 'email':
-        this.emails.set(w.email, this.ids.id(w.member));
+        this.emails.set(write.email, this.ids.id(write.member));
         return;
       case 'zrem': {
-        const set = this.sets.get(w.set);
-        const member = this.ids.find(w.member);
-        if (set && member !== undefined && set.remove(member) && set.size === 0) this.sets.delete(w.set);
+        const set = this.sets.get(write.set);
+        const member = this.ids.find(write.member);
+        if (set && member !== undefined && set.remove(member) && set.size === 0) this.sets.delete(write.set);
         return;
       }
       case 'country': {
-        const n = (this.countryCounts.get(w.country) ?? 0) + w.delta;
-        if (n > 0) this.countryCounts.set(w.country, n);
-        else this.countryCounts.delete(w.country);
+        const count = (this.countryCounts.get(write.country) ?? 0) + write.delta;
+        if (count > 0) this.countryCounts.set(write.country, count);
+        else this.countryCounts.delete(write.country);
         return;
       }
       case 'chatPush':
-        this.chatLog.push(w.message);
+        this.chatLog.push(write.message);
         if (this.chatLog.length > CHAT_HISTORY_LIMIT) this.chatLog.splice(0, this.chatLog.length - CHAT_HISTORY_LIMIT);
         return;
       case 'chatClear':
         this.chatLog = [];
         return;
       case 'posts':
-        this.postList = [...w.posts];
+        this.postList = [...write.posts];
         return;
       case 'userRemove': {
-        const member = this.ids.find(w.key);
+        const member = this.ids.find(write.key);
         if (member === undefined) return;
         this.rows.delete(member);
-        if (this.keyOf.get(w.userId) === member) this.keyOf.delete(w.userId);
-        if (w.email && this.emails.get(w.email) === member) this.emails.delete(w.email);
+        if (this.keyOf.get(write.userId) === member) this.keyOf.delete(write.userId);
+        if (write.email && this.emails.get(write.email) === member) this.emails.delete(write.email);
         return;
       }
       case 'chatDropUser':
-        this.chatLog = this.chatLog.filter((m) => m.userId !== w.userId);
+        this.chatLog = this.chatLog.filter((message) => message.userId !== write.userId);
         return;
       default:
-        assertNever(w);
+        assertNever(write);
     }
   }
 
@@ -347,7 +347,7 @@ class MemoryKeyspace implements Keyspace {
     const unfiltered = plan.sets.length === 0 && !query.registrySets;
     return {
       total,
-      rows: entries.map((e, i) => ({ rank: unfiltered ? query.offset + i + 1 : all.rank(e.member)! + 1, row: this.row(e.member)! })),
+      rows: entries.map((entry, i) => ({ rank: unfiltered ? query.offset + i + 1 : all.rank(entry.member)! + 1, row: this.row(entry.member)! })),
     };
   }
 
@@ -357,8 +357,8 @@ class MemoryKeyspace implements Keyspace {
    * long to pair matches, the smallest set) and are kept a while. Undefined: no match.
    */
   private matching(plan: SearchPlan): Matches | undefined {
-    const lists = plan.sets.map((n) => this.sets.get(n));
-    if (lists.some((l) => !l)) return undefined;
+    const lists = plan.sets.map((name) => this.sets.get(name));
+    if (lists.some((list) => !list)) return undefined;
     if (lists.length === 1) return lists[0];
     const cacheKey = plan.sets.join('\n');
     const now = Date.now();
@@ -366,7 +366,7 @@ class MemoryKeyspace implements Keyspace {
     if (cached && now - cached.at < INTERSECTION_TTL_MS) return cached.entries;
     let walk = lists as SortedList[];
     const unpaired = this.sets.get(UNPAIRED_SET);
-    const unpairedMatch = unpaired !== undefined && [...unpaired].some((e) => walk.every((l) => l.score(e.member) !== undefined));
+    const unpairedMatch = unpaired !== undefined && [...unpaired].some((entry) => walk.every((list) => list.score(entry.member) !== undefined));
     if (plan.pairs.length > 0 && !unpairedMatch) {
       let best = -1;
       for (let k = 0; k < plan.pairs.length; k++) {
@@ -374,17 +374,17 @@ class MemoryKeyspace implements Keyspace {
       }
       const pair = this.sets.get(plan.pairs[best]!);
       if (!pair) return undefined;
-      const [a, b] = plan.pairWords[best]!;
-      walk = [pair, ...walk.filter((_, i) => i !== a && i !== b)];
+      const [first, second] = plan.pairWords[best]!;
+      walk = [pair, ...walk.filter((_, i) => i !== first && i !== second)];
       if (walk.length === 1) return pair;
     }
     const [smallest, ...rest] = [...walk].sort((x, y) => x.size - y.size);
     const entries: Entry[] = [];
     smallest!.scan((member, score) => {
-      for (const l of rest) if (l.score(member) === undefined) return;
+      for (const list of rest) if (list.score(member) === undefined) return;
       entries.push({ member, score });
     });
-    for (const [k, v] of this.intersections) if (now - v.at >= INTERSECTION_TTL_MS) this.intersections.delete(k);
+    for (const [key, kept] of this.intersections) if (now - kept.at >= INTERSECTION_TTL_MS) this.intersections.delete(key);
     this.intersections.set(cacheKey, { at: now, entries });
     return entries;
   }
@@ -404,7 +404,7 @@ class MemoryKeyspace implements Keyspace {
   async dump(): Promise<ReadModelDump> {
     const sets: ReadModelDump['sets'] = {};
     for (const name of [...this.sets.keys()].sort()) {
-      sets[name] = [...this.sets.get(name)!].map((e) => [this.ids.member(e.member), e.score === 0 ? 0 : e.score]);
+      sets[name] = [...this.sets.get(name)!].map((entry) => [this.ids.member(entry.member), entry.score === 0 ? 0 : entry.score]);
     }
     return {
       checkpoint: this.cp,

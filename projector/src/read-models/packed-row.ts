@@ -10,8 +10,8 @@ import type { UserRow } from './types';
  */
 export type PackedRow = string;
 
-export function packRow(r: UserRow): PackedRow {
-  return JSON.stringify([r.userId, r.email, r.priority, r.points, r.passes, r.buyed, r.fullname, r.country, r.link, r.image, r.message, r.createdAt, r.updatedAt]);
+export function packRow(row: UserRow): PackedRow {
+  return JSON.stringify([row.userId, row.email, row.priority, row.points, row.passes, row.buyed, row.fullname, row.country, row.link, row.image, row.message, row.createdAt, row.updatedAt]);
 }
 
 type Values = [string, string, UserRow['priority'], number, number, number, string, string, string, UserRow['image'], string, string, string];

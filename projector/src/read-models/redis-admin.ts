@@ -39,7 +39,7 @@ export async function unlinkKeys(redis: RedisConnection, keys: string[], sameSlo
   if (keys.length === 0) return 0;
   if (!(redis instanceof Cluster) || sameSlot) return await redis.unlink(...keys);
   const counts = await Promise.all(keys.map((key) => redis.unlink(key)));
-  return counts.reduce((a, b) => a + b, 0);
+  return counts.reduce((sum, count) => sum + count, 0);
 }
 
 /** Deletes every key under `root:` (tests, benches, dropped keyspaces). Never touches other keys. */

@@ -33,7 +33,7 @@ function fold(text: string): string {
 export function wordTokens(text: string): string[] {
   return fold(text)
     .split(/[^\p{L}\p{N}]+/u)
-    .filter((t) => t.length > 0);
+    .filter((token) => token.length > 0);
 }
 
 /**
@@ -43,7 +43,7 @@ export function wordTokens(text: string): string[] {
 export function prefixTokens(word: string): string[] {
   if (word.length < MIN_PREFIX) return [word];
   const out: string[] = [];
-  for (let n = MIN_PREFIX; n <= Math.min(word.length, MAX_PREFIX); n++) out.push(word.slice(0, n));
+  for (let length = MIN_PREFIX; length <= Math.min(word.length, MAX_PREFIX); length++) out.push(word.slice(0, length));
   return out;
 }
 
@@ -68,7 +68,7 @@ const pairLevel = (a: string, b: string): number => (Math.min(a.length, b.length
 export function wordPairSets(words: readonly string[]): string[] {
   const pairs = new Set<string>();
   for (const level of PAIR_LEVELS) {
-    const keys = [...new Set(words.map((w) => w.slice(0, level)))];
+    const keys = [...new Set(words.map((word) => word.slice(0, level)))];
     if (keys.length > MAX_PAIRED_WORDS) return [UNPAIRED_SET];
     for (let i = 0; i < keys.length; i++) for (let j = i + 1; j < keys.length; j++) pairs.add(pairSet(keys[i]!, keys[j]!));
   }
@@ -102,10 +102,10 @@ export function displayDate(iso: string): string {
 }
 
 function parseDisplayDate(iso: string): string {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${p(d.getUTCDate())}/${p(d.getUTCMonth() + 1)}/${d.getUTCFullYear()}`;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const twoDigits = (value: number) => String(value).padStart(2, '0');
+  return `${twoDigits(date.getUTCDate())}/${twoDigits(date.getUTCMonth() + 1)}/${date.getUTCFullYear()}`;
 }
 
 export interface ParsedQuery {
@@ -134,8 +134,8 @@ const WHOLE_EMAIL = /^[^\s@*]+@[^\s@*]+$/;
  * `allowEmail` (the registry), a whole e-mail is looked up as such, and the words also look up
  * the registry-only sets of masked e-mails ("jan***@mail.com" typed as shown, or any of its words).
  */
-export function parseQuery(q: string | undefined, allowEmail: boolean): ParsedQuery {
-  const text = (q ?? '').trim();
+export function parseQuery(input: string | undefined, allowEmail: boolean): ParsedQuery {
+  const text = (input ?? '').trim();
   if (text === '') return { sets: [] };
   if (allowEmail && WHOLE_EMAIL.test(text)) return { sets: [], email: normalizeEmail(text) };
   const tokens: Array<{ token: string; date: boolean }> = [];
@@ -148,17 +148,17 @@ export function parseQuery(q: string | undefined, allowEmail: boolean): ParsedQu
   for (const part of text.split(/\s+/)) {
     if (DATE.test(part)) add(part, true);
     else {
-      for (const w of wordTokens(part)) {
-        add(queryToken(w), false);
-        if (w.length > MAX_PREFIX && tokens.some((t) => t.token === queryToken(w))) check.push(w);
+      for (const word of wordTokens(part)) {
+        add(queryToken(word), false);
+        if (word.length > MAX_PREFIX && tokens.some((entry) => entry.token === queryToken(word))) check.push(word);
       }
     }
   }
-  const sets = tokens.map((t) => `ix:${t.token}` as const);
+  const sets = tokens.map((entry) => `ix:${entry.token}` as const);
   const checked = check.length > 0 ? { check } : {};
-  if (!allowEmail || tokens.every((t) => t.date)) return { sets, ...checked };
+  if (!allowEmail || tokens.every((entry) => entry.date)) return { sets, ...checked };
   // A row shown by its masked e-mail has no name or country words; its date set is the usual one.
-  return { sets, registrySets: tokens.map((t) => (t.date ? (`ix:${t.token}` as const) : (`${REGISTRY_ONLY}${t.token}` as const))), ...checked };
+  return { sets, registrySets: tokens.map((entry) => (entry.date ? (`ix:${entry.token}` as const) : (`${REGISTRY_ONLY}${entry.token}` as const))), ...checked };
 }
 
 /**
@@ -168,7 +168,7 @@ export function parseQuery(q: string | undefined, allowEmail: boolean): ParsedQu
 export function rowHasWordsStarting(row: IndexedRow, words: readonly string[], registry: boolean): boolean {
   const own = wordTokens(`${row.fullname} ${row.country}`);
   if (registry && shownByEmail(row, own.length)) own.push(...wordTokens(maskEmail(row.email!)));
-  return words.every((w) => own.some((t) => t.startsWith(w)));
+  return words.every((word) => own.some((token) => token.startsWith(word)));
 }
 
 /**
@@ -248,7 +248,7 @@ export function rowIndexSets(row: IndexedRow): Set<string> {
 export function rowIndexSetList(row: IndexedRow): string[] {
   const text = memo(textSetsMemo, `${row.fullname}\n${row.country}`, () => textSets(row.fullname, row.country));
   const day = displayDate(row.createdAt);
-  const sets = day ? [...text.words, memo(dateSetMemo, day, (d) => `ix:${d}`)] : [...text.words];
+  const sets = day ? [...text.words, memo(dateSetMemo, day, (date) => `ix:${date}`)] : [...text.words];
   for (const set of text.pairs) sets.push(set);
   if (shownByEmail(row, text.words.length)) for (const set of maskedEmailSets(row.email!)) sets.push(set);
   return sets;
@@ -271,7 +271,7 @@ function textSets(fullname: string, country: string): { words: string[]; pairs: 
   const words = [...new Set([...wordTokens(fullname), ...wordTokens(country)])];
   const pairs = wordPairSets(words);
   const prefixes = new Set(words.flatMap(prefixTokens));
-  return { words: [...prefixes].map((p) => `ix:${p}`), pairs };
+  return { words: [...prefixes].map((prefix) => `ix:${prefix}`), pairs };
 }
 
 /**
@@ -280,7 +280,7 @@ function textSets(fullname: string, country: string): { words: string[]; pairs: 
  * rest of the local part is never indexed.
  */
 export function maskedEmailSets(email: string): string[] {
-  return [...new Set(wordTokens(maskEmail(email)).flatMap(prefixTokens))].map((p) => `${REGISTRY_ONLY}${p}`);
+  return [...new Set(wordTokens(maskEmail(email)).flatMap(prefixTokens))].map((prefix) => `${REGISTRY_ONLY}${prefix}`);
 }
 
 /** Fixed-width base-36 ordinal: lexical order of keys is registration order. */

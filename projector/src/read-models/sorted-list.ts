@@ -45,7 +45,7 @@ export class SortedList {
   /** A list from `toChunks()`'s output (a snapshot); the chunks are taken, not copied. */
   static fromChunks(chunks: Chunk[], ids: MemberIds, where: MemberScores): SortedList {
     const list = new SortedList(ids, where);
-    list.chunks = chunks.filter((c) => c.members.length > 0);
+    list.chunks = chunks.filter((chunk) => chunk.members.length > 0);
     for (const chunk of list.chunks) {
       for (let i = 0; i < chunk.members.length; i++) where.added(chunk.members[i]!, chunk.scores[i]!);
       list.count += chunk.members.length;
@@ -116,11 +116,11 @@ export class SortedList {
 
   /** Number of entries with score strictly below `score`. */
   countBelow(score: number): number {
-    let n = 0;
+    let below = 0;
     for (const chunk of this.chunks) {
       const len = chunk.members.length;
       if (chunk.scores[len - 1]! < score) {
-        n += len;
+        below += len;
         continue;
       }
       let lo = 0;
@@ -130,9 +130,9 @@ export class SortedList {
         if (chunk.scores[mid]! < score) lo = mid + 1;
         else hi = mid;
       }
-      return n + lo;
+      return below + lo;
     }
-    return n;
+    return below;
   }
 
   /** Entries with rank in [start, stop). */

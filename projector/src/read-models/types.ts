@@ -61,22 +61,22 @@ export interface UserRow {
  * memory store has the same shape (a spread copy of a row parsed from JSON, or of one built
  * another way, does not), which keeps the hot functions from being de-optimised and recompiled.
  */
-export function copyRow(r: UserRow): UserRow {
+export function copyRow(row: UserRow): UserRow {
   return {
-    userId: r.userId,
-    key: r.key,
-    email: r.email,
-    priority: r.priority,
-    points: r.points,
-    passes: r.passes,
-    buyed: r.buyed,
-    fullname: r.fullname,
-    country: r.country,
-    link: r.link,
-    image: r.image,
-    message: r.message,
-    createdAt: r.createdAt,
-    updatedAt: r.updatedAt,
+    userId: row.userId,
+    key: row.key,
+    email: row.email,
+    priority: row.priority,
+    points: row.points,
+    passes: row.passes,
+    buyed: row.buyed,
+    fullname: row.fullname,
+    country: row.country,
+    link: row.link,
+    image: row.image,
+    message: row.message,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
   };
 }
 

@@ -19,7 +19,7 @@ export function toMainDataView(main: MainRecord): MainDataView {
 }
 
 export function toCountriesView(countries: CountriesRecord): CountriesView {
-  return { distinct: countries.distinct, top: countries.top.map((c) => ({ country: c.country, users: c.users })) };
+  return { distinct: countries.distinct, top: countries.top.map((entry) => ({ country: entry.country, users: entry.users })) };
 }
 
 /** The figures broadcast (`updatedMainData`) of a figures record and the top countries. */

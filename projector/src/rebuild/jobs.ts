@@ -67,8 +67,8 @@ export function createRemoteProjectionControl(
     return raw ? (JSON.parse(raw) as StoredState) : { rebuild: { state: 'idle', processed: 0, total: 0, startedAt: null }, lastError: null };
   };
   const status = async (): Promise<ProjectionStatus> => {
-    const [lag, s] = await Promise.all([lagOf(await options.readModels.active(), options.eventStore), stored()]);
-    return { ...lag, lastError: s.lastError, rebuild: s.rebuild };
+    const [lag, state] = await Promise.all([lagOf(await options.readModels.active(), options.eventStore), stored()]);
+    return { ...lag, lastError: state.lastError, rebuild: state.rebuild };
   };
   return {
     status,

@@ -92,7 +92,7 @@ class Runtime implements ProjectionRuntime {
   }
 
   async stop(): Promise<void> {
-    for (const t of this.dropTimers) clearTimeout(t);
+    for (const timer of this.dropTimers) clearTimeout(timer);
     this.dropTimers.clear();
     await this.running?.catch(() => undefined);
     await this.current?.stop();
@@ -120,13 +120,13 @@ class Runtime implements ProjectionRuntime {
   }
 
   async status(): Promise<ProjectionStatus> {
-    const s = await this.live().status();
+    const liveStatus = await this.live().status();
     return {
-      position: s.position,
-      headPosition: s.headPosition,
-      lagEvents: s.lagEvents,
-      lagSeconds: s.lagSeconds,
-      lastError: s.lastError ?? this.rebuildError,
+      position: liveStatus.position,
+      headPosition: liveStatus.headPosition,
+      lagEvents: liveStatus.lagEvents,
+      lagSeconds: liveStatus.lagSeconds,
+      lastError: liveStatus.lastError ?? this.rebuildError,
       rebuild: this.state,
     };
   }
@@ -136,7 +136,7 @@ class Runtime implements ProjectionRuntime {
     this.deps.onRebuildState?.(this.state, this.rebuildError);
   }
 
-  private projector(keyspaceId: string, publisher: LivePublisher | undefined, onBatch?: (n: number) => void): Projector {
+  private projector(keyspaceId: string, publisher: LivePublisher | undefined, onBatch?: (applied: number) => void): Projector {
     const { deps } = this;
     const created: Projector = createProjector({
       eventStore: deps.eventStore,
@@ -172,8 +172,8 @@ class Runtime implements ProjectionRuntime {
     this.rebuildError = null;
     this.setState({ state: 'running', processed: 0, total: 0, startedAt: new Date().toISOString() });
     this.log.info({ keyspace: id }, 'rebuild started');
-    const fresh = this.projector(id, undefined, (n) => {
-      const processed = this.state.processed + n;
+    const fresh = this.projector(id, undefined, (applied) => {
+      const processed = this.state.processed + applied;
       this.setState({ processed, total: Math.max(this.state.total, processed) });
     });
     try {
@@ -189,7 +189,7 @@ class Runtime implements ProjectionRuntime {
       this.log.error({ err: error, keyspace: id }, 'rebuild failed; readers stay on the current read models');
       await fresh.stop().catch(() => undefined);
       // If the old projector was already stopped for the switch, it resumes where it was.
-      if (this.current && !(await this.current.status().then((s) => s.running))) await this.current.start();
+      if (this.current && !(await this.current.status().then((status) => status.running))) await this.current.start();
       await this.deps.readModels.drop(id).catch(() => undefined);
       this.setState({ state: 'failed' });
     }

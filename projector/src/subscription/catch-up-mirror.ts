@@ -95,17 +95,17 @@ export class CatchUpMirror {
     const snapshot: BatchSnapshot = { checkpoint: this.base.checkpoint, main: this.base.main, posts: this.base.posts, users };
     const projected = projectBatch(events, snapshot, this.deferred ? 'defer' : 'write');
     if (!projected.batch) return projected;
-    for (const w of projected.batch.writes) {
-      if (w.op === 'user') {
-        this.rows.set(w.row.userId, w.row);
-        this.removed.delete(w.row.userId);
-      } else if (w.op === 'userRemove') {
-        this.rows.delete(w.userId);
-        this.removed.add(w.userId);
-      } else if (w.op === 'main') {
-        this.base.main = w.main;
-      } else if (w.op === 'posts') {
-        this.base.posts = w.posts;
+    for (const write of projected.batch.writes) {
+      if (write.op === 'user') {
+        this.rows.set(write.row.userId, write.row);
+        this.removed.delete(write.row.userId);
+      } else if (write.op === 'userRemove') {
+        this.rows.delete(write.userId);
+        this.removed.add(write.userId);
+      } else if (write.op === 'main') {
+        this.base.main = write.main;
+      } else if (write.op === 'posts') {
+        this.base.posts = write.posts;
       }
     }
     this.base.checkpoint = projected.batch.checkpoint;

@@ -40,10 +40,10 @@ export class ProjectorProgress {
 
   /** Lets go of whoever waits for a position stored by now; called once its live events are out too. */
   release(): void {
-    for (const w of this.waiters) {
-      if (comparePositions(this.position, w.target) >= 0) {
-        this.waiters.delete(w);
-        w.done();
+    for (const waiter of this.waiters) {
+      if (comparePositions(this.position, waiter.target) >= 0) {
+        this.waiters.delete(waiter);
+        waiter.done();
       }
     }
   }

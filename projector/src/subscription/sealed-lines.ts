@@ -39,8 +39,8 @@ export class SealedLines {
       any = true;
     }
     if (!any || parsed.length === recorded.length) return parsed;
-    const stillLeaving = new Set(chatLinesLeavingHistory(parsed.map((p) => p.event)));
-    const cut = parsed.findIndex((p, i) => p.sealed && !stillLeaving.has(i));
+    const stillLeaving = new Set(chatLinesLeavingHistory(parsed.map((positioned) => positioned.event)));
+    const cut = parsed.findIndex((positioned, i) => positioned.sealed && !stillLeaving.has(i));
     return cut === -1 ? parsed : parsed.slice(0, cut);
   }
 }

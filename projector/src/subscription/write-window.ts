@@ -69,7 +69,7 @@ export class WriteWindow {
     if (!batch) return;
     if (this.expectedCheckpoint === undefined) this.expectedCheckpoint = batch.expectedCheckpoint;
     this.checkpoint = batch.checkpoint;
-    for (const w of batch.writes) this.push(w);
+    for (const write of batch.writes) this.push(write);
   }
 
   /** What the window holds, as one batch to store, and empties it. */
@@ -78,7 +78,7 @@ export class WriteWindow {
     const batch: WriteBatch | null =
       this.checkpoint === undefined
         ? null
-        : { expectedCheckpoint: this.expectedCheckpoint ?? null, checkpoint: this.checkpoint, writes: this.writes.filter((w): w is ReadModelWrite => w !== undefined) };
+        : { expectedCheckpoint: this.expectedCheckpoint ?? null, checkpoint: this.checkpoint, writes: this.writes.filter((write): write is ReadModelWrite => write !== undefined) };
     const taken = { projected: { batch, live: this.live, applied: this.applied }, last: this.last ? [this.last] : [], started: this.startedAt };
     this.clear();
     return taken;
@@ -97,23 +97,23 @@ export class WriteWindow {
     this.applied = this.events = 0;
   }
 
-  private push(w: ReadModelWrite): void {
-    switch (w.op) {
+  private push(write: ReadModelWrite): void {
+    switch (write.op) {
       case 'user':
-        this.replace(this.rowAt, w.row.userId);
-        this.rowAt.set(w.row.userId, this.writes.length);
+        this.replace(this.rowAt, write.row.userId);
+        this.rowAt.set(write.row.userId, this.writes.length);
         break;
       case 'userRemove':
-        this.rowAt.delete(w.userId);
+        this.rowAt.delete(write.userId);
         break;
       case 'zadd': {
-        const key = `${w.set}\n${w.member}`;
+        const key = `${write.set}\n${write.member}`;
         this.replace(this.scoreAt, key);
         this.scoreAt.set(key, this.writes.length);
         break;
       }
       case 'zrem':
-        this.scoreAt.delete(`${w.set}\n${w.member}`);
+        this.scoreAt.delete(`${write.set}\n${write.member}`);
         break;
       case 'main':
         this.dropAt(this.mainAt);
@@ -124,13 +124,13 @@ export class WriteWindow {
         this.postsAt = this.writes.length;
         break;
       case 'country': {
-        const at = this.countryAt.get(w.country);
+        const at = this.countryAt.get(write.country);
         if (at !== undefined) {
           const first = this.writes[at] as Extract<ReadModelWrite, { op: 'country' }>;
-          this.writes[at] = { op: 'country', country: w.country, delta: first.delta + w.delta };
+          this.writes[at] = { op: 'country', country: write.country, delta: first.delta + write.delta };
           return;
         }
-        this.countryAt.set(w.country, this.writes.length);
+        this.countryAt.set(write.country, this.writes.length);
         break;
       }
       case 'chatPush': {
@@ -149,11 +149,11 @@ export class WriteWindow {
       case 'indexState':
         break;
       default: {
-        const unknown: never = w;
+        const unknown: never = write;
         throw new Error(`Unknown read-model write ${JSON.stringify(unknown)}`);
       }
     }
-    this.writes.push(w);
+    this.writes.push(write);
     this.kept++;
   }
 

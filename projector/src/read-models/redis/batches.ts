@@ -39,50 +39,50 @@ export function encodeWrites(writes: ReadModelWrite[]): { ops: string; values: s
   const args: string[] = [];
   const values: string[] = [];
   const value = (json: string) => String(values.push(json));
-  for (const w of writes) {
-    switch (w.op) {
+  for (const write of writes) {
+    switch (write.op) {
       case 'main':
-        args.push('S', 'main', value(JSON.stringify(w.main)));
+        args.push('S', 'main', value(JSON.stringify(write.main)));
         break;
       case 'user':
-        args.push('U', w.row.key, w.row.userId, value(JSON.stringify(w.row)));
+        args.push('U', write.row.key, write.row.userId, value(JSON.stringify(write.row)));
         break;
       case 'zadd':
-        args.push('Z', w.set, String(w.score), w.member);
+        args.push('Z', write.set, String(write.score), write.member);
         break;
       case 'zaddMany':
-        args.push('M', w.set, String(w.entries.length));
-        for (const [member, score] of w.entries) args.push(String(score), member);
+        args.push('M', write.set, String(write.entries.length));
+        for (const [member, score] of write.entries) args.push(String(score), member);
         break;
       case 'indexState':
-        args.push('I', w.state);
+        args.push('I', write.state);
         break;
       case 'zrem':
-        args.push('R', w.set, w.member);
+        args.push('R', write.set, write.member);
         break;
       case 'email':
-        args.push('E', w.email, w.member);
+        args.push('E', write.email, write.member);
         break;
       case 'country':
-        args.push('C', String(-w.delta), w.country);
+        args.push('C', String(-write.delta), write.country);
         break;
       case 'chatPush':
-        args.push('L', value(JSON.stringify(w.message)), String(CHAT_HISTORY_LIMIT));
+        args.push('L', value(JSON.stringify(write.message)), String(CHAT_HISTORY_LIMIT));
         break;
       case 'chatClear':
         args.push('D', 'chat');
         break;
       case 'posts':
-        args.push('S', 'posts', value(JSON.stringify(w.posts)));
+        args.push('S', 'posts', value(JSON.stringify(write.posts)));
         break;
       case 'userRemove':
-        args.push('Y', w.key, w.userId, w.email);
+        args.push('Y', write.key, write.userId, write.email);
         break;
       case 'chatDropUser':
-        args.push('X', w.userId);
+        args.push('X', write.userId);
         break;
       default:
-        assertNever(w);
+        assertNever(write);
     }
   }
   for (let i = 0; i < args.length; i++) args[i] = args[i]!.toWellFormed();
