@@ -4,15 +4,11 @@
  * limits in Redis and image jobs queued for the image-worker processes. Scale it out freely:
  * commands on one stream are protected by the store's expected-revision check across instances.
  */
-import { createServer } from 'node:http';
 import type { Logger } from 'pino';
 import { openPersonalDataEventStore } from '@pass/events/store';
 import { requireSettings, type Settings } from '../config/settings';
-import { createAppShell, createFastLaneShell, type AppShellOptions } from '../http/app-shell';
-import { withFastLane } from '../http/fast-lane';
-import { shellSecurity } from '../http/security-headers';
 import { composeCommandApi } from '../wiring/command-side';
-import { listen, stopAccepting } from '../wiring/http';
+import { createShellServer, listen, stopAccepting } from '../wiring/http';
 import { isEntryPoint, Resources } from '../wiring/lifecycle';
 import { createRegistry, eventStoreCheck, opsRouter, redisCheck } from '../wiring/ops';
 import { runService } from '../wiring/process';
@@ -28,19 +24,9 @@ export async function startCommandApiService(settings: Settings, logger: Logger)
     const registry = createRegistry('command-api');
     const { commandApi, redis } = await composeCommandApi(settings, eventStore, logger, resources, registry, 'image-worker');
 
-    const shell: AppShellOptions = {
-      logger,
-      trustProxy: settings.trustProxy,
-      serveWebApp: false,
-      ...shellSecurity(settings),
-      routers: [
-        opsRouter({ service: 'command-api', mode: 'distributed', eventStore, registry, logger, checks: [eventStoreCheck(eventStore), redisCheck('redis', redis!)] }),
-        commandApi.router,
-      ],
-    };
-    const laneShell = createFastLaneShell(shell);
+    const ops = opsRouter({ service: 'command-api', mode: 'distributed', eventStore, registry, logger, checks: [eventStoreCheck(eventStore), redisCheck('redis', redis!)] });
     // The hot POST routes skip Express (same shell steps, same answers); the rest is the shell's.
-    const server = createServer(withFastLane(createAppShell(shell, laneShell), laneShell, commandApi.fastLane));
+    const server = createShellServer(settings, logger, { routers: [ops, commandApi.router], fastLanes: [commandApi.fastLane], serveWebApp: false });
     const url = await listen(server, settings.host, settings.port);
     resources.add(() => stopAccepting(server));
     return { url, eventStore, close: resources.close };

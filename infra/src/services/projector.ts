@@ -15,7 +15,7 @@ import { requireSettings, type Settings } from '../config/settings';
 import { accessLog } from '../http/access-log';
 import { listen, stopAccepting } from '../wiring/http';
 import { isEntryPoint, Resources } from '../wiring/lifecycle';
-import { createRegistry, opsRouter, redisCheck } from '../wiring/ops';
+import { createRegistry, opsRouter, readModelsRedisChecks, redisCheck } from '../wiring/ops';
 import { runService } from '../wiring/process';
 import { catchUp, composeProjection } from '../wiring/read-side';
 import { closeRedis, openReadModelsRedis, openRedis, redisKeys } from '../wiring/redis';
@@ -29,8 +29,7 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
     resources.add(() => eventStore.close());
     const redis = openRedis(settings.redisUrl!, 'projector', logger);
     resources.add(() => closeRedis(redis));
-    const readModelsRedis = openReadModelsRedis(settings, 'projector', logger, redis);
-    if (readModelsRedis !== redis) resources.add(() => closeRedis(readModelsRedis));
+    const readModelsRedis = openReadModelsRedis(settings, 'projector', logger, redis, resources);
 
     const registry = createRegistry('projector');
     const readModels = createRedisReadModels({ redis: readModelsRedis, root: keys.readModels });
@@ -69,7 +68,7 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
         checks: [
           ...readSideChecks({ readModels, eventStore, projector: projection, maxLag: settings.readyMaxLag }),
           redisCheck('redis', redis),
-          ...(readModelsRedis !== redis ? [redisCheck('redis-read-models', readModelsRedis)] : []),
+          ...readModelsRedisChecks(readModelsRedis, redis),
         ],
       }),
     );

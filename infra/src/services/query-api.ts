@@ -6,7 +6,6 @@
  * sessions command-api keeps in Redis, socket commands forwarded to command-api over HTTP, and
  * the built web app.
  */
-import { createServer } from 'node:http';
 import type { Cluster, Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { EncryptingEventStore } from '@pass/events/personal-data';
@@ -15,12 +14,10 @@ import { commandApiRedisKeys, createHttpCommandGateway, createRedisSessionVerifi
 import { createRedisReadModels, createRemoteProjectionControl, WatchedCheckpoints } from '@pass/projector';
 import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
-import { createAppShell, createFastLaneShell, type AppShellOptions } from '../http/app-shell';
-import { withFastLane } from '../http/fast-lane';
-import { shellSecurity, socketSecurity } from '../http/security-headers';
-import { listen, stopAccepting } from '../wiring/http';
+import { socketSecurity } from '../http/security-headers';
+import { createShellServer, listen, stopServing } from '../wiring/http';
 import { isEntryPoint, Resources } from '../wiring/lifecycle';
-import { createRegistry, opsRouter, redisCheck, remoteProjectorCheck } from '../wiring/ops';
+import { createRegistry, opsRouter, readModelsRedisChecks, redisCheck, remoteProjectorCheck } from '../wiring/ops';
 import { runService } from '../wiring/process';
 import { closeRedis, openReadModelsRedis, openRedis, redisKeys } from '../wiring/redis';
 import { queryApiRequires } from './requirements';
@@ -61,8 +58,7 @@ async function openConnections(settings: Settings, logger: Logger, resources: Re
   const pubClient = openRedis(settings.redisUrl!, 'query-api:socket.io-pub', logger);
   const subClient = openRedis(settings.redisUrl!, 'query-api:socket.io-sub', logger);
   resources.add(() => closeRedis(redis, pubClient, subClient));
-  const readModelsRedis = openReadModelsRedis(settings, 'query-api', logger, redis);
-  if (readModelsRedis !== redis) resources.add(() => closeRedis(readModelsRedis));
+  const readModelsRedis = openReadModelsRedis(settings, 'query-api', logger, redis, resources);
   return { eventStore, redis, pubClient, subClient, readModelsRedis };
 }
 
@@ -95,45 +91,37 @@ async function buildReadSide(settings: Settings, keys: RedisKeys, connections: C
   return { registry, readModels, sessions, gateway, reads };
 }
 
+type ReadSide = Awaited<ReturnType<typeof buildReadSide>>;
+
 /** The HTTP server (ops routes, reads, web app) and the Socket.IO server on it; resolves with the URL once listening. */
 async function serve(
   settings: Settings,
   keys: RedisKeys,
   connections: Connections,
-  readSide: Awaited<ReturnType<typeof buildReadSide>>,
+  readSide: ReadSide,
   logger: Logger,
   resources: Resources,
 ): Promise<string> {
   const { eventStore, redis, pubClient, subClient, readModelsRedis } = connections;
   const { registry, readModels, sessions, gateway, reads } = readSide;
-  const shell: AppShellOptions = {
+  const ops = opsRouter({
+    service: 'query-api',
+    mode: 'distributed',
+    eventStore,
+    registry,
     logger,
-    trustProxy: settings.trustProxy,
-    webDistDir: settings.webDistDir,
-    ...shellSecurity(settings),
-    routers: [
-      opsRouter({
-        service: 'query-api',
-        mode: 'distributed',
-        eventStore,
-        registry,
-        logger,
-        checks: [
-          ...readSideChecks({ readModels, eventStore }),
-          remoteProjectorCheck({ redis, heartbeatKey: keys.projectorHeartbeat, readModels, eventStore, maxLag: settings.readyMaxLag }),
-          redisCheck('redis', redis),
-          redisCheck('redis-socket.io', pubClient),
-          ...(readModelsRedis !== redis ? [redisCheck('redis-read-models', readModelsRedis)] : []),
-        ],
-      }),
-      reads.router,
+    checks: [
+      ...readSideChecks({ readModels, eventStore }),
+      remoteProjectorCheck({ redis, heartbeatKey: keys.projectorHeartbeat, readModels, eventStore, maxLag: settings.readyMaxLag }),
+      redisCheck('redis', redis),
+      redisCheck('redis-socket.io', pubClient),
+      ...readModelsRedisChecks(readModelsRedis, redis),
     ],
-  };
-  const laneShell = createFastLaneShell(shell);
+  });
   // Socket.IO takes over the server's request listener when it attaches, answering /socket.io/
   // itself and passing everything else to this one: the hot public reads skip Express (same
   // shell steps, same answers), the rest goes to the app.
-  const server = createServer(withFastLane(createAppShell(shell, laneShell), laneShell, reads.fastLane));
+  const server = createShellServer(settings, logger, { routers: [ops, reads.router], fastLanes: [reads.fastLane] });
   const sockets = attachSocketServer(server, {
     readModels,
     sessions,
@@ -144,11 +132,7 @@ async function serve(
     ...socketSecurity(settings),
   });
   const url = await listen(server, settings.host, settings.port);
-  resources.add(async () => {
-    const drained = stopAccepting(server);
-    await sockets.close();
-    await drained;
-  });
+  resources.add(() => stopServing(server, sockets));
   return url;
 }
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { EventStore } from '@pass/events';
@@ -20,11 +20,9 @@ import {
 import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
 import { backupRouter, registerDataDirMetrics, siteSecret } from '../backup';
 import type { Settings } from '../config/settings';
-import { createAppShell, createFastLaneShell, type AppShellOptions } from '../http/app-shell';
-import { withFastLane } from '../http/fast-lane';
-import { shellSecurity, socketSecurity } from '../http/security-headers';
+import { socketSecurity } from '../http/security-headers';
 import { composeCommandApi } from '../wiring/command-side';
-import { listen, stopAccepting } from '../wiring/http';
+import { createShellServer, listen, stopServing } from '../wiring/http';
 import { Resources } from '../wiring/lifecycle';
 import { createRegistry, opsRouter } from '../wiring/ops';
 import { catchUp, composeProjection } from '../wiring/read-side';
@@ -127,34 +125,27 @@ async function serve(
 ): Promise<{ url: string; server: Server }> {
   const { readModels, projection, snapshots } = readSide;
   const reads = createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore, logger, metrics: registry, projections: projection });
-  const shell: AppShellOptions = {
-    logger,
-    trustProxy: settings.trustProxy,
-    webDistDir: settings.webDistDir,
-    ...shellSecurity(settings),
-    routers: [
-      opsRouter({
-        service: 'standalone',
-        mode: 'standalone',
-        eventStore,
-        registry,
-        logger,
-        checks: readSideChecks({ readModels, eventStore, projector: projection, maxLag: settings.readyMaxLag }),
-      }),
-      // npm run backup's consistent copy of the events (PGlite is open in this process only), as
-      // stored: personal fields stay encrypted in the archive, the keys go with DATA_DIR's files.
-      backupRouter({ eventStore: eventStore.inner, secret: () => siteSecret(settings.sessionSecret, settings.dataDir), dataDir: settings.dataDir, uploadsDir: settings.uploadsDir, logger }),
-      reads.router,
-      // Also serves GET /uploads/* (command-api owns the uploads folder).
-      commandApi.router,
-    ],
-  };
-  const laneShell = createFastLaneShell(shell);
+  const routers = [
+    opsRouter({
+      service: 'standalone',
+      mode: 'standalone',
+      eventStore,
+      registry,
+      logger,
+      checks: readSideChecks({ readModels, eventStore, projector: projection, maxLag: settings.readyMaxLag }),
+    }),
+    // npm run backup's consistent copy of the events (PGlite is open in this process only), as
+    // stored: personal fields stay encrypted in the archive, the keys go with DATA_DIR's files.
+    backupRouter({ eventStore: eventStore.inner, secret: () => siteSecret(settings.sessionSecret, settings.dataDir), dataDir: settings.dataDir, uploadsDir: settings.uploadsDir, logger }),
+    reads.router,
+    // Also serves GET /uploads/* (command-api owns the uploads folder).
+    commandApi.router,
+  ];
   // Socket.IO takes over the server's request listener when it attaches: it answers /socket.io/
   // itself (long-polling included) and passes everything else to this one. The hot POST routes
   // and public GET reads skip Express as in the distributed command-api and query-api (same
   // shell steps, same answers).
-  const server = createServer(withFastLane(createAppShell(shell, laneShell), laneShell, commandApi.fastLane, reads.fastLane));
+  const server = createShellServer(settings, logger, { routers, fastLanes: [commandApi.fastLane, reads.fastLane] });
   const sockets = attachSocketServer(server, {
     readModels,
     sessions: commandApi.sessions,
@@ -166,9 +157,7 @@ async function serve(
   readSide.publishTo(sockets.io as Broadcaster);
   const url = await listen(server, settings.host, settings.port);
   resources.add(async () => {
-    const drained = stopAccepting(server);
-    await sockets.close();
-    await drained;
+    await stopServing(server, sockets);
     await projection.stop();
     // Nothing writes any more: the next start loads this instead of replaying every event.
     await snapshots.save('shutdown');

@@ -47,6 +47,9 @@ export function opsRouter(options: OpsOptions): Router {
 
 export const eventStoreCheck = (eventStore: EventStore): ReadinessCheck => ({ name: 'event-store', check: () => eventStore.headPosition() });
 export const redisCheck = (name: string, redis: { ping(): Promise<unknown> }): ReadinessCheck => ({ name, check: () => redis.ping() });
+/** The read models' own connection (the Cluster) as `redis-read-models`; nothing when they share the process's `redis`. */
+export const readModelsRedisChecks = (readModelsRedis: Redis | Cluster, redis: Redis): ReadinessCheck[] =>
+  readModelsRedis !== redis ? [redisCheck('redis-read-models', readModelsRedis)] : [];
 
 /**
  * query-api's view of a projector running in another process: its heartbeat in Redis (gone

@@ -1,6 +1,7 @@
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Settings } from '../config/settings';
+import type { Resources } from './lifecycle';
 
 /**
  * One named Redis connection. Names show in CLIENT LIST, so an operator can tell which service
@@ -13,12 +14,15 @@ export function openRedis(url: string, name: string, logger: Logger, options: Re
 
 /**
  * The read models' connection: the Redis Cluster of REDIS_CLUSTER_NODES when set (every
- * keyspace's keys share a hash tag, so the same scripts run there), else `single`.
+ * keyspace's keys share a hash tag, so the same scripts run there), closed by `resources`;
+ * else `single`, the process's own connection, which its opener closes.
  */
-export function openReadModelsRedis(settings: Settings, name: string, logger: Logger, single: Redis): Redis | Cluster {
+export function openReadModelsRedis(settings: Settings, name: string, logger: Logger, single: Redis, resources: Resources): Redis | Cluster {
   if (!settings.redisClusterNodes) return single;
   const cluster = new Cluster(settings.redisClusterNodes, { redisOptions: { connectionName: `${name}:read-models`, maxRetriesPerRequest: 2 } });
-  return logProblems(cluster, `${name}:read-models`, logger);
+  const readModelsRedis = logProblems(cluster, `${name}:read-models`, logger);
+  resources.add(() => closeRedis(readModelsRedis));
+  return readModelsRedis;
 }
 
 function logProblems<T extends Redis | Cluster>(redis: T, name: string, logger: Logger): T {
