@@ -12,7 +12,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['{events,command-api,projector,query-api,infra}/src/**/*.test.ts', 'bench/**/*.test.ts'],
+          include: ['{events,command-api,projector,query-api,infra}/src/**/*.test.ts', 'bench/**/*.test.ts', 'lint/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
