@@ -94,7 +94,7 @@ export interface CommandApiDeps extends CommandApiAdapters {
 }
 
 export interface CommandApi {
-  /** Every command route of spec §7 plus GET /uploads/*. Mount at the app root. */
+  /** Every command route of docs/product.md §7 plus GET /uploads/*. Mount at the app root. */
   router: Router;
   /**
    * The hot POST routes (chat message, free point, its ticket) for a request listener in front of

@@ -5,7 +5,7 @@
  */
 import type { EventData, Priority, Image } from './domain-events';
 
-/** Every 4xx/5xx answer. `fields` maps a form field to its first message (spec §5 texts). */
+/** Every 4xx/5xx answer. `fields` maps a form field to its first message (docs/product.md §5 texts). */
 export interface ApiError {
   error: string;
   fields?: Record<string, string>;
@@ -13,7 +13,7 @@ export interface ApiError {
   retryAfterSeconds?: number;
 }
 
-/** The spec's user model (§3). `chatCount` is the member's points. */
+/** The user model of docs/product.md §3. `chatCount` is the member's points. */
 export interface UserView {
   id: string;
   email: string;
@@ -116,7 +116,7 @@ export interface EditMainDataRequest { available: number; cpm: number; donations
 export interface ResetAdViewsRequest { views: number }
 /** DELETE /api/member-post/:userId (admin) → 204. DELETE /api/delete-chat-messages (admin) → 204. */
 
-/** Payments (issue "Payments"): the server owns prices (spec §9). */
+/** Payments (issue "Payments"): the server owns prices (docs/product.md §9). */
 export interface CreateOrderRequest { amountUsd: number }
 export type PaymentProviderName = 'paypal' | 'simulated';
 export interface CreateOrderResponse { orderId: string; provider: PaymentProviderName; testMode: boolean }
@@ -148,7 +148,7 @@ export interface MainDataView {
   startDate: string;
   /** Sum of all members' purchases in USD. */
   purchasesUsd: number;
-  /** views × cpm + purchasesUsd + donations (spec §1, as written). */
+  /** views × cpm + purchasesUsd + donations (docs/product.md §1, as written). */
   fundsRaised: number;
   /** Users with passes > 0. */
   members: number;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { imageSchema } from './domain-events';
 
 /**
- * Commands of the write side (DESIGN §3), one union per aggregate. A command is an intention:
+ * Commands of the write side (docs/architecture.md, "Command side"), one union per aggregate. A command is an intention:
  * the decider of its aggregate accepts it (events) or refuses it (a typed domain error).
  * `now` is passed in, so deciders stay pure. HTTP bodies are validated with `rules.ts` first;
  * these schemas check what the command side builds from them (and what a forwarding gateway

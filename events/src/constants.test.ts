@@ -19,7 +19,7 @@ import {
   purchaseOptionFor,
 } from './kernel';
 
-// Spec §9's purchase table, copied as the spec prints it (numbers with comma separators).
+// docs/product.md §9's purchase table, copied as the spec prints it (numbers with comma separators).
 const SPEC_TABLE = `
 | 1 | 100 | 5 |
 | 5 | 500 | 25 |
@@ -36,7 +36,7 @@ const specRows = SPEC_TABLE.trim()
   .map((line) => line.split('|').slice(1, 4).map((cell) => cell.trim()));
 const num = (text: string) => Number(text.replaceAll(',', ''));
 
-describe('business constants (spec §9)', () => {
+describe('business constants (docs/product.md §9)', () => {
   it('prices points and passes as the spec says', () => {
     expect(CURRENCY).toBe('USD');
     expect(POINTS_PER_USD).toBe(100);
@@ -74,7 +74,7 @@ describe('business constants (spec §9)', () => {
     expect(purchaseOptionFor(0)).toBeUndefined();
   });
 
-  it('keeps the limits of §9', () => {
+  it('keeps the limits of docs/product.md §9', () => {
     expect(LIMITS).toMatchObject({
       imageMaxBytes: 2 * 1024 * 1024,
       chatMessageMaxChars: 500,
@@ -86,7 +86,7 @@ describe('business constants (spec §9)', () => {
     });
   });
 
-  it('keeps the timers of §4 and §9', () => {
+  it('keeps the timers of docs/product.md §4 and §9', () => {
     expect({ FREE_POINT_COUNTDOWN_SECONDS, FREE_POINT_AWARDED_AT_SECOND, FREE_POINT_INTERVAL_MS }).toEqual({
       FREE_POINT_COUNTDOWN_SECONDS: 30,
       FREE_POINT_AWARDED_AT_SECOND: 1,

@@ -1,18 +1,18 @@
 /**
- * Names, the goal, and the timers and limits of spec §2/§4/§9. Browser-safe: no Node imports.
+ * Names, the goal, and the timers and limits of docs/product.md §2/§4/§9. Browser-safe: no Node imports.
  * Rules with numbers of their own (points per pass, per message, the free-point interval, ...)
  * live with their capability in `rules/`.
  */
 
 export const PRODUCT_NAME = 'Freedom Pass';
-/** What the product calls its points, used in the purchase descriptions (spec §3). */
+/** What the product calls its points, used in the purchase descriptions (docs/product.md §3). */
 export const POINTS_NAME = 'Freedom Pass';
 
-/** The goal the site counts towards (spec §1). */
+/** The goal the site counts towards (docs/product.md §1). */
 export const GOAL_PASSES = 1_000_000;
 export const GOAL_DAYS = 365;
 
-/** Timers in milliseconds (spec §9) unless the name says seconds. */
+/** Timers in milliseconds (docs/product.md §9) unless the name says seconds. */
 export const TIMERS = {
   /** /content layout: at this countdown value without a loaded banner, "Network connection lost". */
   contentBannerDeadlineSecond: 19,

@@ -1,7 +1,7 @@
 /**
  * The web app's pages (web/src/app/router.tsx builds its routes from these; web/src/app/router.test.tsx
  * holds the two together). The server answers each with the app and 200, any other page path with
- * the app and 404, whose router then shows its default error screen ("404 Not Found", spec §2)
+ * the app and 404, whose router then shows its default error screen ("404 Not Found", docs/product.md §2)
  * under the right status.
  */
 

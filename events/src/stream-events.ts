@@ -1,7 +1,7 @@
 import type { DomainEvent, EventType } from './domain-events';
 
 /**
- * Which events each stream category holds (DESIGN §3), owned here once: the command side's
+ * Which events each stream category holds (docs/architecture.md, "Command side"), owned here once: the command side's
  * deciders, the admin's point history and the projections read their lists from this table.
  * Browser-safe (the stream names themselves, hashed e-mails included, are in `streams.ts`).
  */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { normalizeEmail } from './rules/members';
 import type { StreamCategory } from './stream-events';
 
-/** Stream names (DESIGN §3). Node-only: `web/` must not import this module. */
+/** Stream names (docs/architecture.md, "Command side"). Node-only: `web/` must not import this module. */
 export const streams = {
   user: (userId: string) => `user-${userId}`,
   /** Reserves an e-mail for one account; appended with expected revision `no_stream`. */

@@ -1,5 +1,5 @@
 /**
- * Browser suite (vitest project "browser"): the ad flow in the spec's order (§4) with the ad
+ * Browser suite (vitest project "browser"): the ad flow in the order of docs/product.md §4 with the ad
  * network's script, both ways. The standalone process runs with AD_NETWORK_KEY and
  * AD_NETWORK_HOST (it writes them into the page, its CSP allows the network); the network's
  * requests are answered by the test, since the machine has no network:

@@ -1,6 +1,6 @@
 import { chromium, type Browser } from 'playwright-core';
 
-/** Debian's Chromium; no test tool may download a browser here (DESIGN §6). */
+/** Debian's Chromium; no test tool may download a browser here (README.md, "Testing"). */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function launchBrowser(): Promise<Browser> {

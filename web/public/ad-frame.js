@@ -1,6 +1,6 @@
 // Runs inside each network ad frame (src/components/AdBanner.tsx), before the network's
 // invoke.js: records on the frame's <html> whether that script loaded or failed (a blocker
-// refuses it), which the ad checks read (spec §4). Load and error events of a <script> do not
+// refuses it), which the ad checks read (docs/product.md §4). Load and error events of a <script> do not
 // bubble, so they are caught on their way down (capture) at the document.
 (function () {
   var root = document.documentElement;

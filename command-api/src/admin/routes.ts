@@ -11,7 +11,7 @@ import { adminView, checkAdminCredentials } from './accounts';
 
 const MEMBER_ID = /^[\w-]{1,100}$/;
 
-/** The admin's session (spec §2 /content/admin) and moderation of members' posts. */
+/** The admin's session (docs/product.md §2 /content/admin) and moderation of members' posts. */
 export function adminRoutes(services: CommandServices): Router {
   const router = Router();
 

@@ -2,7 +2,7 @@ import { DomainError, FREE_POINT_POINTS, adViewProblem, assertNever, type AdView
 import { requireRegistered, type UserState } from '../members/state';
 
 /**
- * One point for a countdown watched to the end (spec §2 /content/check), at most one every 30 s:
+ * One point for a countdown watched to the end (docs/product.md §2 /content/check), at most one every 30 s:
  * the kernel's `adViewProblem` says why a ticket cannot earn now; this says it to the member.
  */
 export function decideAwardFreePoint(command: CommandOf<'AwardFreePoint'>, state: UserState): UserEvent[] {

@@ -57,7 +57,7 @@ describe('command handler', () => {
     expect(revisions).toEqual(recorded.filter((e) => e.type === 'ChatMessageSent').map((e) => e.revision));
   });
 
-  it('stamps every event with the metadata of DESIGN §3', async () => {
+  it('stamps every event with the metadata every event carries', async () => {
     const userId = await member(10);
     const [recorded] = await store.readStream(streams.user(userId));
     expect(recorded?.metadata).toMatchObject({ schemaVersion: 1, actor: { type: 'system', id: 'test' } });

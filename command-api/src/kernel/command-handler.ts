@@ -43,7 +43,7 @@ export class CommandRejectedByConflicts extends Error {
 }
 
 /**
- * Load → decide → append with the expected revision (DESIGN §3), composed of what makes hot
+ * Load → decide → append with the expected revision (docs/architecture.md, "Command side"), composed of what makes hot
  * commands cheap: a queue per stream (stream-queues.ts: commands that queued up while an append
  * was in flight are decided one after another and appended in one write, batch.ts), the state of
  * recent streams (state-cache.ts: decided on without reading, the expected revision proving it

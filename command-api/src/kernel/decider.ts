@@ -2,7 +2,7 @@ import type { DomainEvent } from '@pass/events';
 import type { SnapshotCodec } from './aggregate-snapshots';
 
 /**
- * A pure aggregate (DESIGN §3): `decide` turns a command and the current state into new events
+ * A pure aggregate (docs/architecture.md, "Command side"): `decide` turns a command and the current state into new events
  * or throws a `DomainError`; `evolve` folds one event of the aggregate's stream into the state.
  * Time comes in with the command (`command.now`), so both are deterministic and tested without I/O.
  */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eventSchemaVersions, type CommandContext, type DomainEvent, type EventMetadata, type NewEvent } from '@pass/events';
 
-/** A decided event with the metadata of DESIGN §3: who caused it, why, when, in which schema version. */
+/** A decided event with its metadata (docs/architecture.md, "Command side"): who caused it, why, when, in which schema version. */
 export function newEvent(event: DomainEvent, ctx: CommandContext): NewEvent {
   const eventId = randomUUID();
   const metadata: EventMetadata = {

@@ -29,7 +29,7 @@ export interface Joined {
 }
 
 /**
- * The join form does both (spec §2 /content/join): an unknown e-mail registers (its e-mail
+ * The join form does both (docs/product.md §2 /content/join): an unknown e-mail registers (its e-mail
  * stream is reserved with expected revision `no_stream`, so there is one account per e-mail
  * however many requests race), a known e-mail with the right password logs in, anything else is
  * one clear error.

@@ -1,7 +1,7 @@
 import type { UserView } from '@pass/events';
 import type { UserState } from './state';
 
-/** The spec's user model (§3) of a member's state. `chatCount` is the points. */
+/** The user model of docs/product.md §3 of a member's state. `chatCount` is the points. */
 export function toUserView(state: UserState): UserView {
   const certificate = state.certificate;
   return {

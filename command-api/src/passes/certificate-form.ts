@@ -14,7 +14,7 @@ export interface CertificateForm {
 const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === 'string' ? (body[name] as string) : undefined);
 
 /**
- * The post form and the amount form (spec §4, §5) as one multipart body, checked like the web
+ * The post form and the amount form (docs/product.md §4, §5) as one multipart body, checked like the web
  * checks them: every field's first message at once, answered 400. The amount is at most the
  * smaller of the passes available and the member's points / 20 (`amountFormSchema`); 0 only
  * updates an existing card.

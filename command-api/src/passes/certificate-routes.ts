@@ -17,7 +17,7 @@ import { poolDecider } from '../passes-pool/decider';
 
 const upload = multer({
   storage: multer.memoryStorage(),
-  // The 2 MB rule (spec §5) is enforced while reading: a bigger file is never buffered whole.
+  // The 2 MB rule (docs/product.md §5) is enforced while reading: a bigger file is never buffered whole.
   limits: { fileSize: LIMITS.imageMaxBytes, files: 1, fields: 12, fieldSize: 4 * 1024, parts: 14 },
 });
 
@@ -65,7 +65,7 @@ export function certificateRoutes(services: CommandServices): Router {
   const router = Router();
 
   /**
-   * The post form + amount form (spec §4 "Pass claim"): posts or updates the member's
+   * The post form + amount form (docs/product.md §4 "Pass claim"): posts or updates the member's
    * certificate and claims `passes` (0 only to update an existing certificate).
    */
   router.post('/api/register-special-user', async (req, res) => {

@@ -15,7 +15,7 @@ export interface ClaimDeps {
 }
 
 /**
- * ClaimPasses across two aggregates (DESIGN §3):
+ * ClaimPasses across two aggregates (docs/architecture.md, "Command side"):
  * 1. reserve on `passes-pool` (optimistic concurrency: two claims never take the same passes);
  * 2. record PassesClaimed on the member's stream (spends the points; refused if they lack them);
  * 3. confirm the reservation on the pool.

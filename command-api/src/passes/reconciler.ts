@@ -31,7 +31,7 @@ export interface ReconcilerDeps {
   intervalMs?: number;
 }
 
-/** Completes or releases claims left half-done by a crash (DESIGN §3). Runs at start and periodically. */
+/** Completes or releases claims left half-done by a crash (docs/architecture.md, "Command side", claiming passes). Runs at start and periodically. */
 export class PassReservationReconciler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<ReconcileReport> | undefined;

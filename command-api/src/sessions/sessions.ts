@@ -44,7 +44,7 @@ export function parseCookies(header: string | undefined): Map<string, string> {
 }
 
 /**
- * Issues, verifies and revokes the 24 h sessions of members and the admin (spec §1: "the
+ * Issues, verifies and revokes the 24 h sessions of members and the admin (docs/product.md §1: "the
  * cookie lasts 24 hours, assigned at registration"). The cookie is httpOnly and SameSite=Lax;
  * its value is `<random id>.<HMAC>`, and the session record in the store is what makes it
  * valid: logout deletes the record, so a replayed cookie fails everywhere.

@@ -6,7 +6,7 @@ import type { CommandServices } from '../services';
 import { poolDecider } from '../passes-pool/decider';
 import { siteDecider } from './decider';
 
-/** The admin dashboard's site commands (spec §2 /content/admin/dashboard). */
+/** The admin dashboard's site commands (docs/product.md §2 /content/admin/dashboard). */
 export function siteRoutes(services: CommandServices): Router {
   const router = Router();
 

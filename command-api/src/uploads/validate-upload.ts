@@ -12,7 +12,7 @@ export interface UploadedFile {
 const refuse = (message: string) => new HttpError(400, message, { image: message });
 
 /**
- * The spec's image rules (§5) on an upload: first what the client declares (the shared rule the
+ * The image rules of docs/product.md §5 on an upload: first what the client declares (the shared rule the
  * web form also runs), then what the bytes are. A renamed PDF or executable is refused as one.
  */
 export function checkImageUpload(file: UploadedFile): void {

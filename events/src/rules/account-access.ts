@@ -4,7 +4,7 @@ import { joinFormSchema } from './forms';
 /**
  * A member's account access (issue 17): changing the password, signing out everywhere,
  * recovering the account by a mailed link. The new password follows the join form's rule
- * (spec §5), so a password the join form takes is one these forms take. Browser-safe.
+ * (docs/product.md §5), so a password the join form takes is one these forms take. Browser-safe.
  */
 
 /** A reset link works once, for this long after it was asked for. */

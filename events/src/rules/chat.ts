@@ -1,4 +1,4 @@
-/** The global chat (spec §2 chat panel, §9): what a message costs and who it is shown as. Browser-safe. */
+/** The global chat (docs/product.md §2 chat panel, §9): what a message costs and who it is shown as. Browser-safe. */
 
 /** Points one chat message spends. */
 export const POINTS_PER_CHAT_MESSAGE = 1;

@@ -18,7 +18,7 @@ import {
 import { isSafeLink } from './links';
 import { maxClaimablePasses } from './passes';
 
-// Every message below is copied from spec §5, character for character: a user sees these texts,
+// Every message below is copied from docs/product.md §5, character for character: a user sees these texts,
 // and the web forms and the server's `fields` answer both come from these schemas.
 
 /** The first message per field, as react-hook-form shows it and the API returns it. */
@@ -55,7 +55,7 @@ function fieldTable(
   });
 }
 
-describe('Join form (spec §5)', () => {
+describe('Join form (docs/product.md §5)', () => {
   fieldTable(() => joinFormSchema, validJoin, 'email', [
     ['missing → required', undefined, 'Enter an email'],
     ['empty → required', '', 'Enter an email'],
@@ -89,7 +89,7 @@ describe('Join form (spec §5)', () => {
   });
 });
 
-describe('Post form (spec §5)', () => {
+describe('Post form (docs/product.md §5)', () => {
   const post = () => postFieldsSchema();
   fieldTable(post, validPost, 'fullname', [
     ['empty → required', '', 'Please enter your full name'],
@@ -148,7 +148,7 @@ describe('Post form (spec §5)', () => {
   });
 });
 
-describe('Post form image (spec §5)', () => {
+describe('Post form image (docs/product.md §5)', () => {
   const MB2 = 2 * 1024 * 1024;
   const file = (name: string, type: string, size = 1_000): FileFacts => ({ name, type, size });
   const cases: [string, FileFacts | null | undefined, string | null][] = [
@@ -184,7 +184,7 @@ describe('Post form image (spec §5)', () => {
   });
 });
 
-describe('Chat message (spec §5)', () => {
+describe('Chat message (docs/product.md §5)', () => {
   fieldTable(() => chatMessageSchema, {}, 'message', [
     ['empty → required', '', 'Please enter a message'],
     ['501 characters → too long', repeat(501), 'The message is too long'],
@@ -193,7 +193,7 @@ describe('Chat message (spec §5)', () => {
   ]);
 });
 
-describe('Amount form (spec §2 /content/amount, §5)', () => {
+describe('Amount form (docs/product.md §2 /content/amount, §5)', () => {
   it.each([
     // available, points, max
     [100, 45, 2],
@@ -234,7 +234,7 @@ describe('Amount form (spec §2 /content/amount, §5)', () => {
   });
 });
 
-describe('Admin login (spec §5, Spanish)', () => {
+describe('Admin login (docs/product.md §5, Spanish)', () => {
   fieldTable(() => adminLoginSchema, validAdmin, 'email', [
     ['empty → required', '', 'Ingrese su email'],
     ['11 characters → min 12', 'ad@mini.com', 'Ingrese un email valido'],

@@ -5,7 +5,7 @@ import { maxClaimablePasses } from './passes';
 import { parseDayMonthYear } from './site';
 
 /**
- * The form rules of spec §5 with their exact messages, shared by the server and the web forms.
+ * The form rules of docs/product.md §5 with their exact messages, shared by the server and the web forms.
  * Browser-safe: no Node imports. Rules run in the order written, so the first message of a field
  * is the one the spec lists first (react-hook-form shows the first issue).
  */

@@ -1,5 +1,5 @@
 /**
- * Free points (spec §2 /content/check, §9): one point for an ad page watched to the end, at most
+ * Free points (docs/product.md §2 /content/check, §9): one point for an ad page watched to the end, at most
  * one every 30 s. Browser-safe. The page's countdown, the server's interval and the ad-view
  * ticket's window all derive from the one interval below.
  */

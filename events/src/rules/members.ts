@@ -1,4 +1,4 @@
-/** Members (spec §2 join and registry): what a new member starts with and how others see an e-mail. Browser-safe. */
+/** Members (docs/product.md §2 join and registry): what a new member starts with and how others see an e-mail. Browser-safe. */
 
 /** Points a member has on joining. */
 export const NEW_USER_POINTS = 10;
@@ -13,7 +13,7 @@ export function normalizeEmail(email: string): string {
 
 /**
  * First 3 characters, stars for the rest of the local part (at least 3), then the domain
- * (spec §2 registry).
+ * (docs/product.md §2 registry).
  */
 export function maskEmail(email: string): string {
   const at = email.indexOf('@');

@@ -1,8 +1,8 @@
-/** Passes (spec §2 /content/amount, §9): what a pass costs and how many a member can claim. Browser-safe. */
+/** Passes (docs/product.md §2 /content/amount, §9): what a pass costs and how many a member can claim. Browser-safe. */
 import type { Priority } from '../domain-events';
 
 export const POINTS_PER_PASS = 20;
-/** Members' chat messages are highlighted after their first 10 passes (about text, spec §1). */
+/** Members' chat messages are highlighted after their first 10 passes (about text, docs/product.md §1). */
 export const SPECIAL_USER_PASSES = 10;
 
 /** Points `passes` passes cost. */

@@ -1,4 +1,4 @@
-/** Buying points (spec §3, §9): the price of a point and the nine purchase cards. Browser-safe. */
+/** Buying points (docs/product.md §3, §9): the price of a point and the nine purchase cards. Browser-safe. */
 import { POINTS_NAME } from '../constants';
 import { POINTS_PER_CHAT_MESSAGE } from './chat';
 import { POINTS_PER_PASS } from './passes';
@@ -27,7 +27,7 @@ export function purchaseDescription(points: number): string {
   return `${formatted(points)} ${POINTS_NAME} points, exchangable for ${formatted(passes)} passes or ${formatted(messages)} messages in the global chat`;
 }
 
-/** The nine purchase cards of spec §9, in order. */
+/** The nine purchase cards of docs/product.md §9, in order. */
 export const PURCHASE_OPTIONS: readonly PurchaseOption[] = [1, 5, 10, 20, 30, 50, 100, 500, 1000].map((amountUsd) => {
   const points = pointsForUsd(amountUsd);
   return { amountUsd, points, passes: points / POINTS_PER_PASS, description: purchaseDescription(points) };

@@ -1,4 +1,4 @@
-/** Site figures (spec §1 home, §4): funds raised and the day counter. Browser-safe. */
+/** Site figures (docs/product.md §1 home, §4): funds raised and the day counter. Browser-safe. */
 
 /** Whole cents of a USD amount: money is summed in cents so 0.1 + 0.2 never drifts. */
 export const toCents = (usd: number): number => Math.round(usd * 100);
@@ -16,7 +16,7 @@ export interface FundsFigures {
   donations: number;
 }
 
-/** Spec §1, as written: views × cpm + sum of all members' purchases + donations. */
+/** docs/product.md §1, as written: views × cpm + sum of all members' purchases + donations. */
 export function fundsRaised(figures: FundsFigures): number {
   return roundCents(figures.views * figures.cpm + figures.purchasesUsd + figures.donations);
 }
@@ -34,7 +34,7 @@ export function parseDayMonthYear(text: string): number | null {
 
 const DAY_MS = 86_400_000;
 
-/** Whole days since startDate (spec §4), 0 when it is empty, malformed or in the future. */
+/** Whole days since startDate (docs/product.md §4), 0 when it is empty, malformed or in the future. */
 export function dayCounter(startDate: string, now: number): number {
   const start = parseDayMonthYear(startDate);
   if (start === null) return 0;

@@ -24,7 +24,7 @@ export const STICKY_COOKIE = 'pass_sio';
  * few seconds would open a new connection (and the proxy accept it) for nearly every one.
  */
 export const CLIENT_IDLE_TIMEOUT_MS = 300_000;
-// Hop-by-hop headers are about one connection; they must not be forwarded (RFC 9110 §7.6.1).
+// Hop-by-hop headers are about one connection; they must not be forwarded (RFC 9110, section 7.6.1).
 const HOP_BY_HOP: ReadonlySet<string> = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'proxy-authorization', 'proxy-authenticate']);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -5,7 +5,7 @@ import type { ChatMessageView, GlobalPostView, Image, Priority } from '@pass/eve
  * batch of writes gives the same read model in memory and in Redis.
  */
 
-/** Site-wide figures (DESIGN §4). `fundsRaised` is derived on read, never stored. */
+/** Site-wide figures (docs/architecture.md, "Read side"). `fundsRaised` is derived on read, never stored. */
 export interface MainRecord {
   available: number;
   sold: number;

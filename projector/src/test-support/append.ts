@@ -3,7 +3,7 @@ import { assertNever, eventSchemaVersions, isEventOf, streams, type DomainEvent,
 
 const isUserEvent = isEventOf('user');
 
-/** The stream an event belongs to (DESIGN §3; which events each holds: STREAM_EVENT_TYPES). */
+/** The stream an event belongs to (docs/architecture.md, "Command side"; which events each holds: STREAM_EVENT_TYPES). */
 export function streamOf(event: DomainEvent): string {
   if (isUserEvent(event)) return streams.user(event.data.userId);
   switch (event.type) {

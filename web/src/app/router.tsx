@@ -22,7 +22,7 @@ const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<Route
 /**
  * The page of each path under /content. The paths are the kernel's (`CONTENT_PAGES`), which the
  * server also reads to answer them 200 and any other path 404 (with this app, whose router then
- * shows its default error screen, "404 Not Found", as spec §2 wants for an unknown route).
+ * shows its default error screen, "404 Not Found", as docs/product.md §2 wants for an unknown route).
  */
 type PageLoader = () => Promise<{ default: React.ComponentType }>;
 
@@ -44,7 +44,7 @@ const contentPages: Record<ContentPage, PageLoader> = {
 };
 
 
-// No errorElement on purpose: React Router's default screen reads "Unexpected Application Error!" (spec §2).
+// No errorElement on purpose: React Router's default screen reads "Unexpected Application Error!" (docs/product.md §2).
 export const routes: RouteObject[] = [
   {
     path: '/',

@@ -18,7 +18,7 @@ import { rootSaga } from './root-saga';
 
 export type { AppDispatch, RootState };
 
-/** The spec's slices (§3): the shared ones from lib/state, the rest each from its feature. */
+/** The slices of docs/product.md §3: the shared ones from lib/state, the rest each from its feature. */
 export const rootReducer = combineReducers({
   user: sessionReducer,
   mainData: mainDataReducer,
@@ -45,7 +45,7 @@ export const rootReducer = combineReducers({
  */
 export const guestState = (): RootState => rootReducer(undefined, { type: '@@init' });
 
-/** What local storage says at start (spec §4: cookie acceptance, the stored user and admin ids). */
+/** What local storage says at start (docs/product.md §4: cookie acceptance, the stored user and admin ids). */
 function stateFromStorage(services: Services): Partial<RootState> {
   const base = guestState();
   return {

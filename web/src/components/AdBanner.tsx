@@ -92,7 +92,7 @@ function networkBannerLoaded(frame: HTMLIFrameElement): boolean {
 }
 
 /**
- * How many slots of a kind are rendered and how many hold a banner that really loaded (spec §4 ad
+ * How many slots of a kind are rendered and how many hold a banner that really loaded (docs/product.md §4 ad
  * checks): not only an iframe element, which blockers that refuse the ad's requests leave in place.
  */
 export function countAdSlots(slot: AdSlot, root: ParentNode = document): { slots: number; loaded: number } {

@@ -8,7 +8,7 @@ export interface FieldProps {
   children: ReactElement<{ id?: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }>;
 }
 
-/** Label, control and its first validation message (spec §5). */
+/** Label, control and its first validation message (docs/product.md §5). */
 export function Field({ label, error, hint, children }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;

@@ -1,5 +1,5 @@
 /**
- * Display formats of spec §1/§9: comma thousands separators, funds with 2 decimals, dd/mm/yyyy,
+ * Display formats of docs/product.md §1/§9: comma thousands separators, funds with 2 decimals, dd/mm/yyyy,
  * 00:SS. The rules behind the figures (masked e-mails, the day counter) are the kernel's.
  */
 

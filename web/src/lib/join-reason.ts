@@ -1,5 +1,5 @@
 /**
- * Why a guest was sent to /content/join from a member-only page (spec §2, §6 guards): the page
+ * Why a guest was sent to /content/join from a member-only page (docs/product.md §2, §6 guards): the page
  * that sends puts the reason in the navigation state, the join page says it in one line.
  */
 export type JoinReason = 'free-points' | 'post' | 'points' | 'certificate' | 'chat' | 'my-data';

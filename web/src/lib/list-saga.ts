@@ -21,7 +21,7 @@ export interface ListSearch<T> {
 }
 
 /**
- * A searched list's saga: typing asks the server once the user pauses; live main data (spec §4:
+ * A searched list's saga: typing asks the server once the user pauses; live main data (docs/product.md §4:
  * "update the user list") asks again for the list already shown, with its query.
  */
 export function* listSaga<T>(list: ListSearch<T>, services: Services): SagaIterator {

@@ -6,7 +6,7 @@ import type { Services } from './services';
 export const NETWORK_LOST = 'Network connection lost';
 
 /**
- * Spec §8: an ad that should have loaded did not (the /content countdown at 19, the ads popup at
+ * docs/product.md §8: an ad that should have loaded did not (the /content countdown at 19, the ads popup at
  * 0): the toast, then after 1 s a full page load of the product's home.
  */
 export function* networkLost(services: Services): SagaIterator {

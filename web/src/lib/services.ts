@@ -27,7 +27,7 @@ export interface Services {
   };
   /** Hands a downloaded file to the browser, which saves it under its name. */
   saveFile(file: DownloadedFile): void;
-  /** Network and payment failures are only logged (spec §8). */
+  /** Network and payment failures are only logged (docs/product.md §8). */
   logError(message: string, error?: unknown): void;
   now(): number;
 }

@@ -18,7 +18,7 @@ export interface LiveSocket {
 }
 
 /**
- * Socket.IO on the page's own origin, with the spec's defaults (§7). The client library (~13 KB
+ * Socket.IO on the page's own origin, with the defaults of docs/product.md §7. The client library (~13 KB
  * gzip) loads on its own, after the entry script: until it has, the listeners and emits wait in
  * order and are handed to the socket as soon as it exists (Socket.IO itself buffers emits until
  * it connects), and `connected` reads false, as it does before any handshake.
@@ -77,7 +77,7 @@ function ackOf<T>(send: (ack: (answer: AckAnswer<T>) => void) => void): Promise<
   return new Promise((resolve) => send(resolve));
 }
 
-/** Emits with an acknowledgement, giving up after the socket timeout (spec §7) with a 408. */
+/** Emits with an acknowledgement, giving up after the socket timeout (docs/product.md §7) with a 408. */
 export function* awaitAck<T>(send: (ack: (answer: AckAnswer<T>) => void) => void): SagaIterator {
   const { answer } = yield race({ answer: call(ackOf<T>, send), timeout: delay(TIMERS.socketTimeoutMs) });
   return (answer as AckAnswer<T> | undefined) ?? { ok: false, error: 'timeout', status: 408 };

@@ -4,7 +4,7 @@ import type { SessionState } from './state/session';
 import type { LoadingState, MainDataState, UpdateMainDataState } from './state/site';
 
 /**
- * The store's state, one key per slice of spec §3. The slices several capabilities share are
+ * The store's state, one key per slice of docs/product.md §3. The slices several capabilities share are
  * declared here (they live in lib/state); each feature adds the slices it owns with a
  * `declare module '../../lib/store-types'` block next to its reducer, so a feature types its
  * selectors and sagas without importing app/ or another feature. app/store.ts checks that the

@@ -4,7 +4,7 @@ import { HttpError } from '../../http/errors';
 /**
  * The payment provider as the command side needs it: create an order for one of the nine
  * purchase options, capture it after the buyer's approval, and read it back. Points are
- * credited only from what this port reports (DESIGN §3), never from what the browser says.
+ * credited only from what this port reports (docs/architecture.md, "Command side"), never from what the browser says.
  * Adapters: `PayPalPaymentProvider` (`@paypal/paypal-server-sdk`) and
  * `SimulatedPaymentProvider` (test mode: no money moves, refused in production).
  */
@@ -14,7 +14,7 @@ export interface VerifiedCapture {
   provider: PaymentProviderName;
   orderId: string;
   captureId: string;
-  /** Provider's capture status; only COMPLETED is credited (spec §5). */
+  /** Provider's capture status; only COMPLETED is credited (docs/product.md §5). */
   status: string;
   currency: string;
   amountUsd: number;

@@ -82,7 +82,7 @@ export class SimulatedPaymentProvider implements PaymentProvider {
     }
   }
 
-  /** Creates an order for one of the nine purchase options (spec §9). */
+  /** Creates an order for one of the nine purchase options (docs/product.md §9). */
   async createOrder(userId: string, amountUsd: number): Promise<{ orderId: string }> {
     if (!purchaseOptionFor(amountUsd)) throw new DomainError('invalid', `No purchase option costs ${amountUsd} USD`);
     const orderId = `SIM-${randomUUID()}`;

@@ -67,7 +67,7 @@ export const BAD_BODIES: Record<string, { raw: string | Uint8Array; contentType?
   'JSON with BOM': { raw: '\uFEFF{"a":1}' },
 };
 
-/** E-mail addresses at and around the join form's rules (spec §5: 5–30 characters, listed endings). */
+/** E-mail addresses at and around the join form's rules (docs/product.md §5: 5–30 characters, listed endings). */
 export const EMAIL_EDGE_CASES: string[] = [
   'a@b.co',
   'UPPER.Case@Example.COM',

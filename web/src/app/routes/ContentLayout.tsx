@@ -3,7 +3,7 @@ import { CloseIcon } from '../../components/Icons';
 import { useAppSelector } from '../../lib/store-hooks';
 import { selectContentCloseShown } from '../../features/free-points';
 
-/** The /content shell (spec §2): a close button to / once the free-points banner loaded or while its countdown rests at 30. */
+/** The /content shell (docs/product.md §2): a close button to / once the free-points banner loaded or while its countdown rests at 30. */
 export default function ContentLayout() {
   const showClose = useAppSelector(selectContentCloseShown);
   return (

@@ -224,7 +224,7 @@ function ChatCard() {
   );
 }
 
-/** The admin dashboard (Spanish UI, spec §2). */
+/** The admin dashboard (Spanish UI, docs/product.md §2). */
 export default function AdminDashboardPage() {
   useTitle(`Panel de administración · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();

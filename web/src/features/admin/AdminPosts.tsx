@@ -6,7 +6,7 @@ import { formatNumber } from '../../lib/format';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { adminActions } from './slice';
 
-// The dashboard's posts (spec §2 admin): the searched list, each post's actions, and the
+// The dashboard's posts (docs/product.md §2 admin): the searched list, each post's actions, and the
 // confirmation of a member's erasure.
 
 interface AdminPostItemProps {

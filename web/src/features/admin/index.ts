@@ -1,4 +1,4 @@
-// The admin (spec §2 /content/admin and /content/admin/dashboard, Spanish UI): login, the
+// The admin (docs/product.md §2 /content/admin and /content/admin/dashboard, Spanish UI): login, the
 // dashboard and their sagas. The admin guard other capabilities read is lib/state/session.ts's.
 export const loadAdminLoginPage = () => import('./AdminLoginPage');
 export const loadAdminDashboardPage = () => import('./AdminDashboardPage');

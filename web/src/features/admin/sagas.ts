@@ -38,7 +38,7 @@ function* login(services: Services, action: ReturnType<typeof adminActions.login
   }
 }
 
-/** On start, the admin whose id is stored (spec §6: the stored flag, checked by the server). */
+/** On start, the admin whose id is stored (docs/product.md §6: the stored flag, checked by the server). */
 function* verifyStoredAdmin(services: Services, adminId: string): SagaIterator {
   try {
     const admin: AdminView = yield call(services.api.verifyAdmin, adminId);

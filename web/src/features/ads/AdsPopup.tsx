@@ -10,7 +10,7 @@ export interface AdsPopupProps {
   onClose: () => void;
 }
 
-/** Full-screen appeal with three 300×250 banners; the X (and Escape) once they loaded (spec §2). A modal dialog. */
+/** Full-screen appeal with three 300×250 banners; the X (and Escape) once they loaded (docs/product.md §2). A modal dialog. */
 export function AdsPopup({ seconds, canClose, onClose }: AdsPopupProps) {
   return (
     <Modal className="ads-popup" labelledBy="ads-popup-title" onEscape={canClose ? onClose : undefined}>

@@ -1,4 +1,4 @@
-// Ads (spec §2 ads popup and ad-block notice, §4 ad checks): the popup and its timers, the
+// Ads (docs/product.md §2 ads popup and ad-block notice, §4 ad checks): the popup and its timers, the
 // ad-block check. The ad slot itself is components/AdBanner.tsx; the popup state is lib/state/popup.ts.
 import { adBlockSaga, adsPopupSaga } from './sagas';
 

@@ -10,7 +10,7 @@ import type { RootState } from '../../lib/store-types';
 
 /**
  * 7 s after start: if no main banner really loaded (components/AdBanner.tsx's countAdSlots: the
- * ad's document or the network script's frame, with a size), ads are blocked (spec §4).
+ * ad's document or the network script's frame, with a size), ads are blocked (docs/product.md §4).
  */
 export function* adBlockSaga(services: Services): SagaIterator {
   yield delay(TIMERS.adBlockMainCheckMs);
@@ -71,7 +71,7 @@ function* adsBlocked(): SagaIterator {
 
 /**
  * First popup 6 s after the cookie is accepted (and not before the ad-block check), then every
- * 300,000 ms (spec §4, §9). A detected blocker shows the notice and stops the popups.
+ * 300,000 ms (docs/product.md §4, §9). A detected blocker shows the notice and stops the popups.
  */
 export function* adsPopupSaga(services: Services): SagaIterator {
   const accepted: boolean = yield select((state: RootState) => state.popup.acceptedCookie);

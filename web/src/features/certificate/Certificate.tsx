@@ -7,7 +7,7 @@ export interface CertificateProps {
   passes: number;
 }
 
-/** The printable pass (spec §2 /content/certificate). */
+/** The printable pass (docs/product.md §2 /content/certificate). */
 export function Certificate({ fullname, createdAt, passes }: CertificateProps) {
   return (
     <article className="certificate" aria-label={`${PRODUCT_NAME} certificate`}>

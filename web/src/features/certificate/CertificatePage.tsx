@@ -6,7 +6,7 @@ import { useTitle } from '../../lib/hooks';
 import { selectUser } from '../../lib/state/session-selectors';
 import { Certificate } from './Certificate';
 
-/** The member's printable pass (spec §2 /content/certificate). */
+/** The member's printable pass (docs/product.md §2 /content/certificate). */
 export default function CertificatePage() {
   useTitle(`Certificate · ${PRODUCT_NAME}`);
   const user = useAppSelector(selectUser);

@@ -6,7 +6,7 @@ import { BadgeIcon, CloseIcon } from '../../components/Icons';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { chatActions } from './slice';
 
-/** The global chat; normalUser messages are plain, any other priority is highlighted (spec §6). */
+/** The global chat; normalUser messages are plain, any other priority is highlighted (docs/product.md §6). */
 export default function ChatPanel() {
   const dispatch = useAppDispatch();
   const { globalMessages, chatInfo, sending } = useAppSelector((state) => state.chat);

@@ -41,7 +41,7 @@ describe('sending a chat message', () => {
     expect(state.user.user.chatCount).toBe(29);
     expect(state.chat.chatInfo.message).toBe('');
     expect(state.chat.globalMessages.filter((m) => m.id === 'm9')).toHaveLength(1);
-    // A member with a priority also sends decreaseChatCount (spec §4).
+    // A member with a priority also sends decreaseChatCount (docs/product.md §4).
     expect(app.socket.emittedNames()).toContain('decreaseChatCount');
   });
 

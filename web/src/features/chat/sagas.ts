@@ -15,7 +15,7 @@ import { chatActions } from './slice';
 /** What the chat hears on the live connection. */
 type ChatEvent = { kind: 'message'; message: ChatMessageView } | { kind: 'history'; history: ChatHistory };
 
-/** The chat's server → client events (spec §4): a new message, or the whole history. */
+/** The chat's server → client events (docs/product.md §4): a new message, or the whole history. */
 function chatChannel(socket: LiveSocket): EventChannel<ChatEvent> {
   return eventChannel<ChatEvent>((emit) => {
     socket.on('chatMessage', (message) => emit({ kind: 'message', message }));
@@ -67,7 +67,7 @@ export const OUT_OF_POINTS_PAGE = contentPath('check');
 function* sendChat(services: Services, socket: LiveSocket, action: ReturnType<typeof chatActions.sendRequested>): SagaIterator {
   const user: UserView = yield select((state: RootState) => state.user.user);
   // Guests go to join, which says why (lib/join-reason.ts); members without points to the
-  // free-points page, which says what to do (spec §6).
+  // free-points page, which says what to do (docs/product.md §6).
   if (!user.email) {
     yield put(chatActions.sendFinished({ sent: false }));
     services.navigate(contentPath('join'), { state: CHAT_JOIN_STATE });

@@ -11,7 +11,7 @@ import { selectHasUserOrStored, selectIsRegistered, selectPoints } from '../../l
 import { OUT_OF_POINTS } from './texts';
 
 
-/** Free points (spec §2 /content/check): the countdown runs in the saga while this page is open. Members only. */
+/** Free points (docs/product.md §2 /content/check): the countdown runs in the saga while this page is open. Members only. */
 export default function FreePointsPage() {
   useTitle(`Free Points · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();

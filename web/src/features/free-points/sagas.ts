@@ -37,7 +37,7 @@ function* adViewTicket(services: Services): SagaIterator {
   }
 }
 
-/** 30 → 0, one per second (spec §2 /content/check, §4). */
+/** 30 → 0, one per second (docs/product.md §2 /content/check, §4). */
 function* countdown(services: Services): SagaIterator {
   // Asked as the countdown starts, so the ticket's time is the countdown's.
   const ticketTask: Task = yield fork(adViewTicket, services);
@@ -80,7 +80,7 @@ function freePointRefused(services: Services, message: string, detail: unknown):
   services.logError('The free point was refused', detail);
 }
 
-/** The point: increaseChatCount over the live connection (spec §4), else over HTTP. */
+/** The point: increaseChatCount over the live connection (docs/product.md §4), else over HTTP. */
 function* awardFreePoint(services: Services, socket: LiveSocket, action: ReturnType<typeof checkActions.freePointRequested>): SagaIterator {
   if (socket.connected) {
     const answer: AckAnswer<FreePointResponse> = yield call(awaitAck<FreePointResponse>, (ack) =>
@@ -99,7 +99,7 @@ function* awardFreePoint(services: Services, socket: LiveSocket, action: ReturnT
   }
 }
 
-/** Live main data while checking: the current user is fetched again (spec §4). */
+/** Live main data while checking: the current user is fetched again (docs/product.md §4). */
 function* refreshUserWhileChecking(services: Services): SagaIterator {
   const state: RootState = yield select();
   if (!state.check.isChecked || !state.user.user.email) return;

@@ -16,7 +16,7 @@ declare module '../../lib/store-types' {
   }
 }
 
-/** Set at 1 s of the free-point countdown, cleared at 0 (spec §2 /content/check). */
+/** Set at 1 s of the free-point countdown, cleared at 0 (docs/product.md §2 /content/check). */
 const checkSlice = createSlice({
   name: 'check',
   initialState: { isChecked: false } as CheckState,

@@ -11,7 +11,7 @@ import { joinReasonText } from '../../lib/join-reason';
 import { userActions } from '../../lib/state/session';
 import { selectIsRegistered } from '../../lib/state/session-selectors';
 
-/** Sign in or register (spec §2 /content/join). */
+/** Sign in or register (docs/product.md §2 /content/join). */
 export default function JoinPage() {
   useTitle(`Join · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();

@@ -16,7 +16,7 @@ const STALE_ID_STATUSES = new Set([
   httpStatusOf('not_found'),
 ]);
 
-/** Spec §4: a guest becomes registered; the id is stored, main data refreshed, then /content/check. */
+/** docs/product.md §4: a guest becomes registered; the id is stored, main data refreshed, then /content/check. */
 function* register(services: Services, action: ReturnType<typeof userActions.registerRequested>): SagaIterator {
   try {
     const answer: RegisterUserResponse = yield call(services.api.registerUser, action.payload);
@@ -41,7 +41,7 @@ function* logout(services: Services): SagaIterator {
   yield put(userActions.userReset());
 }
 
-/** On start, the user whose id is stored (spec §7 verify-access); a failed fetch clears the loading flag (§8). */
+/** On start, the user whose id is stored (docs/product.md §7 verify-access); a failed fetch clears the loading flag (§8). */
 function* restoreStoredUser(services: Services, userId: string): SagaIterator {
   try {
     const user: UserView = yield call(services.api.verifyAccess, userId);

@@ -5,7 +5,7 @@ export interface CookieNoticeProps {
   onAccept: () => void;
 }
 
-/** Shown until accepted; the privacy text expands and collapses (spec §1). */
+/** Shown until accepted; the privacy text expands and collapses (docs/product.md §1). */
 export function CookieNotice({ onAccept }: CookieNoticeProps) {
   const [expanded, setExpanded] = useState(false);
   return (

@@ -11,7 +11,7 @@ export interface FloatingBarProps {
   onChat: () => void;
 }
 
-/** Day counter, chat toggle, viewers badge and donation icon (spec §2). */
+/** Day counter, chat toggle, viewers badge and donation icon (docs/product.md §2). */
 export function FloatingBar({ day, messagesBadge, viewersText, chatOpen, onChat }: FloatingBarProps) {
   return (
     <div className="floating-bar" role="toolbar" aria-label="Live">

@@ -14,7 +14,7 @@ export interface HomePageProps {
   ranking: ReactNode;
 }
 
-/** Home / (spec §2): hero and stats, certificate samples, the goal line, then the ranking. */
+/** Home / (docs/product.md §2): hero and stats, certificate samples, the goal line, then the ranking. */
 export function HomePage({ ranking }: HomePageProps) {
   const dispatch = useAppDispatch();
   const isLoading = useAppSelector((state) => state.loading.isLoading);

@@ -10,7 +10,7 @@ export interface NavLinksProps {
   onNavigate?: () => void;
 }
 
-/** The links shared by the navigation bar and the side menu (spec §2 common navigation). */
+/** The links shared by the navigation bar and the side menu (docs/product.md §2 common navigation). */
 export function NavLinks({ membersText, getPassHref, certificateHref, onNavigate }: NavLinksProps) {
   return (
     <>

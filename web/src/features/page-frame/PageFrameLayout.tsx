@@ -46,7 +46,7 @@ export interface PageFrameLayoutProps {
   adsPopup: ReactNode;
 }
 
-/** Every screen's frame (spec §2 common navigation): navigation, side menu, footer, floating bar, toasts. */
+/** Every screen's frame (docs/product.md §2 common navigation): navigation, side menu, footer, floating bar, toasts. */
 export function PageFrameLayout({ chatOpen, onChatToggle, chatPanel, adBlockNotice, adsPopup }: PageFrameLayoutProps) {
   const dispatch = useAppDispatch();
   const now = useNow();

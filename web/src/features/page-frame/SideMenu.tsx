@@ -11,7 +11,7 @@ export interface SideMenuProps extends Omit<NavLinksProps, 'onNavigate'> {
   yourDataShown?: boolean;
 }
 
-/** Opens with the menu button; closes with its X and on every link click (spec §2). */
+/** Opens with the menu button; closes with its X and on every link click (docs/product.md §2). */
 export function SideMenu({ open, onClose, yourDataShown = false, ...links }: SideMenuProps) {
   useEffect(() => {
     if (!open) return;

@@ -1,7 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { GlobalPostView } from '@pass/events/kernel';
 
-/** The new-member popup: the newest global post (spec §2). */
+/** The new-member popup: the newest global post (docs/product.md §2). */
 export interface GlobalPostState {
   visible: boolean;
   newGlobalMember: GlobalPostView | null;

@@ -1,4 +1,4 @@
-// The page frame (spec §2 common navigation, home, about; §1 cookie notice; §4 live events):
+// The page frame (docs/product.md §2 common navigation, home, about; §1 cookie notice; §4 live events):
 // the frame every screen shares and the live connection. What app/ composes:
 import { cookieSaga, globalPostSaga, siteSaga } from './sagas';
 import { liveSaga } from './live-sagas';

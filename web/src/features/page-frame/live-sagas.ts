@@ -9,7 +9,7 @@ import { mainDataActions } from '../../lib/state/site';
 import { connectedUsersActions } from './connected-users-slice';
 import { globalPostActions } from './global-post-slice';
 
-/** The site's server → client events (spec §4) become actions; the chat listens for its own. */
+/** The site's server → client events (docs/product.md §4) become actions; the chat listens for its own. */
 export function liveChannel(socket: LiveSocket): EventChannel<Action> {
   return eventChannel<Action>((emit) => {
     socket.onLifecycle('connect', () => emit(liveConnected()));
@@ -23,7 +23,7 @@ export function liveChannel(socket: LiveSocket): EventChannel<Action> {
 }
 
 /**
- * The live connection (spec §4, §7): its lifecycle, and what the whole site shows from it. On
+ * The live connection (docs/product.md §4, §7): its lifecycle, and what the whole site shows from it. On
  * connect (announced as liveConnected, on which the chat asks for its history first) it asks for
  * main data and the newest global post.
  */

@@ -21,7 +21,7 @@ export function* fetchMainData(services: Services): SagaIterator {
   }
 }
 
-/** The overlay hides when main data arrives, or after 60 s at most (spec §2 home). */
+/** The overlay hides when main data arrives, or after 60 s at most (docs/product.md §2 home). */
 function* loadingOverlay(): SagaIterator {
   yield race({
     loaded: take([mainDataActions.mainDataReceived.type, mainDataActions.updatedMainDataReceived.type]),
@@ -44,7 +44,7 @@ function* refreshMainData(services: Services, action: ReturnType<typeof updateMa
   yield put(updateMainDataActions.updateMainDataSet(false));
 }
 
-/** Start (spec §2 home): the site's figures (main data) and the loading overlay, the welcome toast; later refreshes on request. */
+/** Start (docs/product.md §2 home): the site's figures (main data) and the loading overlay, the welcome toast; later refreshes on request. */
 export function* siteSaga(services: Services): SagaIterator {
   yield fork(loadingOverlay);
   yield fork(welcomeToast, services);
@@ -63,7 +63,7 @@ export function* globalPostSaga(): SagaIterator {
   yield takeLatest(globalPostActions.globalPostReceived.type, hideLater);
 }
 
-/** Accepting stores the string "true" under acceptedCookie (spec §4). */
+/** Accepting stores the string "true" under acceptedCookie (docs/product.md §4). */
 export function* cookieSaga(services: Services): SagaIterator {
   yield takeEvery(popupActions.cookieAccepted.type, () => services.storage.set(STORAGE_KEYS.acceptedCookie, 'true'));
 }

@@ -21,7 +21,7 @@ function isPostFormState(value: unknown): value is PostFormState {
   return Boolean(value && typeof value === 'object' && 'fields' in value && 'image' in value);
 }
 
-/** Reachable only from the post form, which passes its data in navigation state (spec §2). */
+/** Reachable only from the post form, which passes its data in navigation state (docs/product.md §2). */
 export default function AmountPage() {
   useTitle(`How many passes? · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();

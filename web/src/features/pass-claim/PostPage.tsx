@@ -55,7 +55,7 @@ function usePostForm(user: UserView, returned: ReturnType<typeof postFormReturnO
   return form;
 }
 
-/** Get or update the certificate (spec §2 /content/post); submitting goes to /content/amount. */
+/** Get or update the certificate (docs/product.md §2 /content/post); submitting goes to /content/amount. */
 export default function PostPage() {
   useTitle(`Get my pass · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();

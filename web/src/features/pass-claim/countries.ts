@@ -1,4 +1,4 @@
-/** Countries offered by the post form (spec §3: about 190, default United States). */
+/** Countries offered by the post form (docs/product.md §3: about 190, default United States). */
 export const COUNTRIES: readonly string[] = [
   'Afghanistan', 'Albania', 'Algeria', 'Andorra', 'Angola', 'Antigua and Barbuda', 'Argentina', 'Armenia', 'Australia',
   'Austria', 'Azerbaijan', 'Bahamas', 'Bahrain', 'Bangladesh', 'Barbados', 'Belarus', 'Belgium', 'Belize', 'Benin',

@@ -1,4 +1,4 @@
-// Claiming a pass, "Get my pass" (spec §2 /content/post then /content/amount, §4 pass claim):
+// Claiming a pass, "Get my pass" (docs/product.md §2 /content/post then /content/amount, §4 pass claim):
 // the certificate post form, how many passes, and the claim saga.
 export const loadPostPage = () => import('./PostPage');
 export const loadAmountPage = () => import('./AmountPage');

@@ -12,7 +12,7 @@ import { postFieldErrors, type PostFormReturn } from './post-form-return';
 
 export const JOIN_US = 'Join us';
 
-/** Spec §4 pass claim: the post form's fields, image and passes as multipart; a nonzero id means success. */
+/** docs/product.md §4 pass claim: the post form's fields, image and passes as multipart; a nonzero id means success. */
 function* claim(services: Services, action: ReturnType<typeof userActions.claimRequested>): SagaIterator {
   const { image, passes, ...fields } = action.payload;
   const form = new FormData();
@@ -43,7 +43,7 @@ function* claim(services: Services, action: ReturnType<typeof userActions.claimR
   }
 }
 
-/** "Join us" 3 s after opening the post form, unless the user left (spec §2 /content/post). */
+/** "Join us" 3 s after opening the post form, unless the user left (docs/product.md §2 /content/post). */
 function* joinToast(services: Services): SagaIterator {
   const { timer } = yield race({ timer: delay(TIMERS.joinToastMs), left: take(isPageLeft('post')) });
   if (timer !== undefined) services.toast.blank(JOIN_US);

@@ -15,7 +15,7 @@ interface Props {
 }
 
 function Buttons({ amountUsd, disabled }: Omit<Props, 'clientId'>) {
-  // The provider itself logs "Failed to load the PayPal JS SDK script." (spec §8) when the script fails.
+  // The provider itself logs "Failed to load the PayPal JS SDK script." (docs/product.md §8) when the script fails.
   const [{ isPending, isRejected }] = usePayPalScriptReducer();
   const dispatch = useAppDispatch();
   if (isRejected) {

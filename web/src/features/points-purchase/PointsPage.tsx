@@ -13,14 +13,14 @@ import { PAYPAL_TEXTS } from './paypal-texts';
 // PayPal's SDK wrapper loads only when the server says PayPal and a checkout opens.
 const PayPalCheckout = lazy(() => import('./PayPalCheckout'));
 
-/** Buy points (spec §2 /content/points): the purchase cards and the checkout panel. */
+/** Buy points (docs/product.md §2 /content/points): the purchase cards and the checkout panel. */
 export default function PointsPage() {
   const dispatch = useAppDispatch();
   const allowed = useAppSelector(selectHasUserOrStored);
   const purchase = useAppSelector((state) => state.purchase);
   const [selected, setSelected] = useState<PurchaseOption | null>(null);
   useTitle(`Buy Points · ${PRODUCT_NAME}`);
-  // Set while a captured purchase is being registered (spec §4 payment).
+  // Set while a captured purchase is being registered (docs/product.md §4 payment).
   const isLoading = useAppSelector((state) => state.loading.isLoading);
   useEffect(() => {
     if (allowed) dispatch(paymentsConfigRequested());

@@ -22,7 +22,7 @@ export const providerOrderApproved = createAction<{ orderId: string; amountUsd: 
 /** The provider's own buttons failed (SDK error, buyer's payment window); the message is for the panel. */
 export const providerButtonFailed = createAction<{ message: string; error: unknown }>('purchase/providerButtonFailed');
 
-/** A capture answered by the server; the saga completes the purchase (spec §4 payment). */
+/** A capture answered by the server; the saga completes the purchase (docs/product.md §4 payment). */
 export const purchaseCaptured = createAction<{ orderId: string; amountUsd: number; capture: CaptureOrderResponse }>(
   'purchase/captured',
 );

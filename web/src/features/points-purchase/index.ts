@@ -1,4 +1,4 @@
-// Buying points (spec §2 /content/points, §4 payment): purchase cards, the checkout panel with
+// Buying points (docs/product.md §2 /content/points, §4 payment): purchase cards, the checkout panel with
 // PayPal or the simulated provider, and the purchase saga.
 export const loadPointsPage = () => import('./PointsPage');
 export { purchaseReducer } from './slice';

@@ -47,13 +47,13 @@ function* testPurchase(services: Services, action: ReturnType<typeof testPurchas
     const capture: CaptureOrderResponse = yield call(services.api.captureOrder, order.orderId);
     yield put(purchaseCaptured({ orderId: order.orderId, amountUsd: action.payload.amountUsd, capture }));
   } catch (error) {
-    // Logged as the spec asks (§8), and shown in the panel so the buyer knows what happened.
+    // Logged as docs/product.md §8 asks, and shown in the panel so the buyer knows what happened.
     services.logError('Payment failed', error);
     yield put(purchaseFailed(paymentErrorMessage(error)));
   }
 }
 
-/** PayPal's createOrder: the server creates the order from its own price table. Log and re-throw (spec §8). */
+/** PayPal's createOrder: the server creates the order from its own price table. Log and re-throw (docs/product.md §8). */
 function* providerOrder(services: Services, action: ReturnType<typeof providerOrderRequested>): SagaIterator {
   const { amountUsd, resolve, reject } = action.payload;
   try {
@@ -84,7 +84,7 @@ function providerFailure(services: Services, action: ReturnType<typeof providerB
   services.logError('Payment button error', action.payload.error);
 }
 
-/** Only a COMPLETED capture counts (spec §4 payment). */
+/** Only a COMPLETED capture counts (docs/product.md §4 payment). */
 function* completePurchase(services: Services, action: ReturnType<typeof purchaseCaptured>): SagaIterator {
   const { orderId, amountUsd, capture } = action.payload;
   if (capture.status !== 'COMPLETED' || capture.points <= 0) return;

@@ -5,7 +5,7 @@ import { rankingActions } from './slice';
 import { Sponsors } from './Sponsors';
 import { TopMembers } from './TopMembers';
 
-/** Home's ranking (spec §2 home): Top Members by country, then the searchable sponsors. */
+/** Home's ranking (docs/product.md §2 home): Top Members by country, then the searchable sponsors. */
 export function RankingSections() {
   const dispatch = useAppDispatch();
   const countries = useAppSelector(selectCountries);

@@ -18,7 +18,7 @@ export interface SponsorsProps {
   onQuery: (q: string) => void;
 }
 
-/** Members ranked by passes, searchable by name or country (spec §2 home). */
+/** Members ranked by passes, searchable by name or country (docs/product.md §2 home). */
 export function Sponsors({ query, entries, onQuery }: SponsorsProps) {
   const ranked = [...entries].sort((a, b) => b.passes - a.passes || a.rank - b.rank);
   return (

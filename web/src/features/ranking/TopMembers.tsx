@@ -2,7 +2,7 @@ import type { CountriesView } from '@pass/events/kernel';
 import { LIMITS } from '@pass/events/kernel';
 import { formatNumber } from '../../lib/format';
 
-/** "Best Countries": distinct countries, then the top 5 by user count (spec §2 home). */
+/** "Best Countries": distinct countries, then the top 5 by user count (docs/product.md §2 home). */
 export function TopMembers({ countries }: { countries: CountriesView }) {
   const top = [...countries.top].sort((a, b) => b.users - a.users).slice(0, LIMITS.topCountries);
   return (

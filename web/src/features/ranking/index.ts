@@ -1,4 +1,4 @@
-// The members' ranking on home (spec §2 home: Top Members by country, Sponsors by passes).
+// The members' ranking on home (docs/product.md §2 home: Top Members by country, Sponsors by passes).
 export { RankingSections } from './RankingSections';
 export { rankingActions, rankingReducer } from './slice';
 export { rankingSaga } from './sagas';

@@ -107,7 +107,7 @@ function RegistryTable({ rows, ownId }: { rows: RegistryRow[]; ownId: string }) 
   );
 }
 
-/** The registry (spec §2 /content/participants, also /content/registered). */
+/** The registry (docs/product.md §2 /content/participants, also /content/registered). */
 export default function ParticipantsPage() {
   useTitle(`Participants · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();

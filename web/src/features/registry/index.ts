@@ -1,4 +1,4 @@
-// The registry (spec §2 /content/participants, also /content/registered): the members' table.
+// The registry (docs/product.md §2 /content/participants, also /content/registered): the members' table.
 export const loadParticipantsPage = () => import('./ParticipantsPage');
 export { registryActions, registryReducer } from './slice';
 export { registrySaga } from './sagas';

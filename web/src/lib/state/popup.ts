@@ -1,7 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import { TIMERS } from '@pass/events/kernel';
 
-// The spec's popup state (§3): the ads popup and the ad checks (features/ads), the cookie
+// The popup state of docs/product.md §3: the ads popup and the ad checks (features/ads), the cookie
 // acceptance (the page frame's notice), whether ads may show at all (false for admins,
 // features/admin) and the free-points page's banner check (features/free-points).
 
@@ -56,7 +56,7 @@ const popupSlice = createSlice({
     adsTicked(state) {
       state.seconds = Math.max(0, state.seconds - 1);
     },
-    /** Hide and reset the timer and the loaded flag (spec §4). */
+    /** Hide and reset the timer and the loaded flag (docs/product.md §4). */
     adsHidden(state) {
       state.showPopup = false;
       state.seconds = TIMERS.adsPopupCountdownSeconds;

@@ -9,10 +9,10 @@ export const selectUser = (state: RootState) => state.user.user;
 export const selectIsRegistered = (state: RootState) => state.user.user.email !== '';
 export const selectIsMember = (state: RootState) => state.user.user.passes > 0;
 export const selectPoints = (state: RootState) => state.user.user.chatCount;
-/** Registered, or an id is stored locally so the user is on the way (spec §2 guards). */
+/** Registered, or an id is stored locally so the user is on the way (docs/product.md §2 guards). */
 export const selectHasUserOrStored = (state: RootState) => state.user.user.email !== '' || state.user.storedId !== '';
 
-// Navigation targets that depend on the user (spec §2 common navigation, home, participants).
+// Navigation targets that depend on the user (docs/product.md §2 common navigation, home, participants).
 /** "Get my pass" and home's "Request Your Pass". */
 export const selectGetPassHref = (state: RootState) => (selectIsRegistered(state) ? contentPath('post') : contentPath('join'));
 export const selectCertificateHref = (state: RootState) =>
@@ -20,7 +20,7 @@ export const selectCertificateHref = (state: RootState) =>
 export const selectJoinButtonHref = (state: RootState) => (selectIsRegistered(state) ? contentPath('check') : contentPath('join'));
 
 /**
- * The admin guard (spec §6): authorized, or an admin id stored locally. The admin slice is
+ * The admin guard (docs/product.md §6): authorized, or an admin id stored locally. The admin slice is
  * features/admin's; only these two fields of it are read here.
  */
 export const selectAdminAuthorized = (state: { admin: { authorized: boolean; storedId: string } }) =>

@@ -1,7 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { UserView, RegisterUserRequest } from '@pass/events/kernel';
 
-// Who is using the site (spec §4, §6): the member (the spec's `user` slice, which every
+// Who is using the site (docs/product.md §4, §6): the member (the spec's `user` slice, which every
 // capability reads) and the admin flag. Join registers and logs out, pass claim claims, the
 // live connection, free points, chat and purchases replace the user the server answers.
 
@@ -34,12 +34,12 @@ export interface ClaimRequest {
 
 export interface SessionState {
   user: UserView;
-  /** The id kept in local storage: a user is expected even before the fetch answers (spec §2 guards). */
+  /** The id kept in local storage: a user is expected even before the fetch answers (docs/product.md §2 guards). */
   storedId: string;
   registerError: string;
   claimError: string;
   pending: boolean;
-  /** Set after a successful pass claim (spec §4). */
+  /** Set after a successful pass claim (docs/product.md §4). */
   newMember: boolean;
 }
 

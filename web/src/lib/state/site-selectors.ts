@@ -12,7 +12,7 @@ export const selectMembersText = (state: RootState) => formatNumber(state.mainDa
 export const selectAvailableText = (state: RootState) => formatNumber(state.mainData.data.available);
 export const selectTakenText = (state: RootState) => formatNumber(state.mainData.data.sold);
 
-/** "+N" when above 0 (spec §2 floating bar). */
+/** "+N" when above 0 (docs/product.md §2 floating bar). */
 export const selectGlobalMessagesBadge = (state: RootState) => {
   const n = state.mainData.data.globalMessages;
   return n > 0 ? `+${formatNumber(n)}` : '0';

@@ -1,7 +1,7 @@
 import { createAction, createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ChatHistory, CountriesView, MainDataView, UpdatedMainDataPayload } from '@pass/events/kernel';
 
-// The site's public figures (spec §1, §3 main data) that most screens show, the flag that asks
+// The site's public figures (docs/product.md §1, §3 main data) that most screens show, the flag that asks
 // for them again (after a registration, claim, purchase or admin edit) and the loading overlay
 // (shown at start until they arrive, and while a purchase is registered). The page frame loads
 // them; any capability may ask for a refresh.
