@@ -47,9 +47,9 @@ const inlineStylesheet = () =>
  * What `/` runs at start, as a few chunks that main.tsx runs one per task (the libraries, then
  * the app: app/start.tsx and everything it imports statically). Lazy routes (and what only they
  * use) still split off. Earlier groups win a module; a group takes its modules' dependencies too
- * unless an earlier group has them. Left to itself,
- * Rolldown carves the modules `/` shares with lazy routes into several small common chunks that
- * `/` then loads one by one, depending on how the imports happen to chain.
+ * unless an earlier group has them. Left to itself, Rolldown carves the modules `/` shares with
+ * lazy routes into several small common chunks that `/` then loads one by one, depending on how
+ * the imports happen to chain.
  */
 const BOOT_CHUNKS = [
   // The entry: main.tsx and what it imports itself (with Vite's helpers), which every other chunk
@@ -66,9 +66,9 @@ const BOOT_CHUNKS = [
  * index.html names every start-up chunk and the runtime they share (`<meta name="boot-chunk">`),
  * without fetching them: main.tsx preloads them together once the page has painted from its HTML
  * (`preloadBootChunks` there), so they download at once rather than one after another as it asks
- * for them, yet never ahead of the first paint and the largest image (docs/benchmarks.md, web
- * client). Vite itself preloads only what the entry imports statically: nothing, by design of
- * main.tsx.
+ * for them, yet never ahead of the first paint and the largest image (docs/benchmarks/history/web.md,
+ * "The start-up chunks after the first paint"). Vite itself preloads only what the entry imports
+ * statically: nothing, by design of main.tsx.
  */
 function nameBootChunks(): Plugin {
   // Rolldown's runtime helpers come as a chunk of their own that the others import.
@@ -86,7 +86,7 @@ function nameBootChunks(): Plugin {
  * paints from its HTML before it runs), so the first paint's stylesheet and the largest image go
  * first on a slow link. At Chromium's default priority for a module script ("High"), Lighthouse's
  * simulation also counts it as render-blocking and puts its download before the first paint
- * (docs/benchmarks.md, web client).
+ * (docs/benchmarks/history/web.md, "Start-up off the critical path").
  */
 const lowPriorityScripts = () =>
   rewriteBuiltHtml('pass:low-priority-scripts', (html) =>

@@ -1,5 +1,5 @@
 /**
- * The public shells paint from the HTML (issue 22): `/`, /content/participants and /content/about
+ * The public shells paint from their HTML: `/`, /content/participants and /content/about
  * are rendered at build time (web/src/app/prerender.tsx, web/scripts/prerender.ts), and the client
  * hydrates them: the node the HTML made is the node React keeps, and no hydration warning or
  * error reaches the console. Any other path discards the markup `/` came with and renders itself.

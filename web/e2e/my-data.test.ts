@@ -1,5 +1,5 @@
 /**
- * Browser suite (vitest project "browser"), issue 17's pages against the real standalone: a member
+ * Browser suite (vitest project "browser"), the account pages against the real standalone: a member
  * joins, opens "Your data" from the participants header, downloads the file (it holds the point
  * timeline), changes the password, signs out everywhere (a second browser context is signed out
  * too), asks for a reset link (the standalone without SMTP_URL writes the mail to

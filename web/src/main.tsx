@@ -6,15 +6,11 @@ import { nextTask } from './lib/next-task';
 import './styles.css';
 
 /**
- * The page is painted from its build-time HTML before any of this runs. The start-up code comes in
- * a few chunks (vite.config.ts, BOOT_CHUNKS), which the HTML names and this fetches together once
- * the page and its largest image are on screen, so their download never competes with either, then
- * runs one per task: the libraries first, then the app. Run as one module graph they held a phone's
- * main thread for one task of ~250 ms (Lighthouse's 4× slower CPU). Figures in docs/benchmarks.md.
- *
- * It does not wait for the page's `load` (every image and frame): the buttons of the painted page
- * do nothing until hydration. A button clicked before then (the menu's, a carousel arrow) is
- * clicked again once the app has taken over the page (`replayEarlyClicks`).
+ * The page is painted from its HTML before this runs. The start-up chunks (vite.config.ts,
+ * BOOT_CHUNKS) are fetched together once the page and its largest image are on screen, then run one
+ * per task, libraries first, so no single task holds a phone's main thread for the whole start
+ * (docs/benchmarks/history/web.md, "Start-up off the critical path"). It does not wait for `load`:
+ * a button clicked before hydration is clicked again once the app runs (`replayEarlyClicks`).
  */
 const stages: (() => Promise<unknown>)[] = [
   () => import('./app/boot/react'),

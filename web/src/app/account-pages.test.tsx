@@ -6,7 +6,7 @@ import { JOIN_REASONS } from '../lib/join-reason';
 import { sampleUser } from '../testing/fake-services';
 import { renderApp, useAppHarness } from '../testing/render-app';
 
-// Issue 17's pages through the real router and store on fake services: "Your data", the reset
+// The account pages through the real router and store on fake services: "Your data", the reset
 // page, and the links that lead there.
 
 useAppHarness();

@@ -5,7 +5,7 @@ import { JOIN_REASONS } from '../lib/join-reason';
 import { sampleUser } from '../testing/fake-services';
 import { renderApp, useAppHarness } from '../testing/render-app';
 
-// Issue 20: the chat's guards use the site's pattern: a guest lands on join with a line that says
+// The chat's guards use the site's pattern: a guest lands on join with a line that says
 // why, a member out of points on /content/check with the line that says what to do.
 
 useAppHarness();

@@ -19,7 +19,7 @@ describe('slices', () => {
     const state = init();
     expect(Object.keys(state).sort()).toEqual(
       // …plus `purchase`, the checkout panel's state (settings, error), which the spec's UI did not
-      // have, and issue 17's `myData` ("Your data") and `passwordReset` (the reset page).
+      // have, and the account pages' `myData` ("Your data") and `passwordReset` (the reset page).
       ['admin', 'chat', 'check', 'checkseconds', 'connectedUsers', 'globalPost', 'loading', 'mainData', 'myData', 'passwordReset', 'popup', 'purchase', 'sidebar', 'updateMainData', 'user', 'users'].sort(),
     );
     expect(state.popup).toMatchObject({ showPopup: false, acceptedCookie: false, showAds: true, blockMessage: false, bannerTwoLoaded: false, bannerThree: false, seconds: 10 });

@@ -18,7 +18,7 @@ export async function start(container: HTMLElement): Promise<void> {
   if (hydrating) await resolveLazyRoutes(routes, pathname);
 
   // Each step in a task of its own: the page is painted from its HTML already, and one task for
-  // the whole start would hold a phone's main thread for hundreds of milliseconds.
+  // the whole start would hold a phone's main thread as one long task.
   await nextTask();
   const router = createAppRouter();
   await nextTask();
@@ -34,8 +34,8 @@ export async function start(container: HTMLElement): Promise<void> {
   );
   if (hydrating) {
     // As a transition, hydration yields to the browser every few milliseconds instead of holding
-    // the main thread for the whole page (one long task of ~1 s on a throttled phone): the page
-    // is already painted, so nothing is waiting for it but input, which React then hydrates first.
+    // the main thread for the whole page: the page is already painted, so nothing is waiting for
+    // it but input, which React then hydrates first.
     startTransition(() => {
       hydrateRoot(container, app);
     });

@@ -3,9 +3,9 @@
  * 00:SS. The rules behind the figures (masked e-mails, the day counter) are the kernel's.
  */
 
-// No Intl.NumberFormat: building the first one loads the browser's locale data, ~60 ms of the
-// entry script's one task on a phone (docs/benchmarks.md, web client). These give en-US's output,
-// rounding the shortest decimal form of the number half away from zero, as ICU does.
+// No Intl.NumberFormat: building the first one loads the browser's locale data, a long task at
+// start on a phone (docs/benchmarks/history/web.md, "Start-up off the critical path"). These give
+// en-US's output, rounding the shortest decimal form of the number half away from zero, as ICU does.
 
 /** The number's shortest round-trip digits, written out without an exponent. */
 function plainDigits(abs: number): { int: string; frac: string } {

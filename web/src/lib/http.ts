@@ -155,7 +155,7 @@ export const api = {
     request<CaptureOrderResponse>('POST', `/api/payments/orders/${encodeURIComponent(orderId)}/capture`),
   buyPoints: (body: BuyPointsRequest) => request<unknown>('POST', '/api/buy-points', body),
 
-  // A member's own data and access (issue 17).
+  // A member's own data and access (docs/product.md §2 /content/my-data).
   /** GET /api/my-data: everything kept about the member, as a JSON file. */
   myData: () => download('/api/my-data', 'my-data.json'),
   changePassword: (body: ChangePasswordForm) => request<void>('POST', '/api/change-password', body),

@@ -1,7 +1,7 @@
 /**
  * Resolves in a later task of the event loop, so the browser can paint and answer input between
  * two pieces of start-up work. A phone's main thread then never holds one long task for the whole
- * start (Lighthouse counts every task past 50 ms as blocking; docs/benchmarks.md, web client).
+ * start (Lighthouse counts every task past 50 ms as blocking; docs/benchmarks/history/web.md).
  * `scheduler.yield` (Chromium) keeps the continuation ahead of other queued tasks; elsewhere a
  * message to a channel is the earliest macrotask (setTimeout may be clamped to 4 ms).
  */

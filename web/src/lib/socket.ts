@@ -18,10 +18,10 @@ export interface LiveSocket {
 }
 
 /**
- * Socket.IO on the page's own origin, with the defaults of docs/product.md §7. The client library (~13 KB
- * gzip) loads on its own, after the entry script: until it has, the listeners and emits wait in
- * order and are handed to the socket as soon as it exists (Socket.IO itself buffers emits until
- * it connects), and `connected` reads false, as it does before any handshake.
+ * Socket.IO on the page's own origin, with the defaults of docs/product.md §7. The client library
+ * loads on its own, after the entry script: until it has, the listeners and emits wait in order
+ * and are handed to the socket as soon as it exists (Socket.IO itself buffers emits until it
+ * connects), and `connected` reads false, as it does before any handshake.
  */
 export function createLiveSocket(): LiveSocket {
   let socket: Socket<ServerToClientEvents, ClientToServerEvents> | undefined;

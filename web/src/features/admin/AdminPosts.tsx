@@ -93,7 +93,7 @@ export function AdminPosts({ onErase }: { onErase: (post: AdminPostEntry) => voi
   );
 }
 
-/** The erasure's confirmation (issue 17): names the member id and what goes. */
+/** The confirmation of a member's erasure: names the member id and what goes. */
 export function EraseDialog({ member, onCancel, onConfirm }: { member: AdminPostEntry; onCancel: () => void; onConfirm: () => void }) {
   return (
     <Modal className="checkout" labelledBy="erase-title" onEscape={onCancel}>

@@ -17,7 +17,7 @@ export interface AdminState {
   projections: ProjectionStatus | null;
   /** Image jobs that failed every attempt, for ops (GET /api/admin/image-jobs). */
   imageJobs: FailedImageJobs | null;
-  /** Members erased from this dashboard (issue 17): their rows say so. */
+  /** Members erased from this dashboard: their rows say so. */
   erased: string[];
 }
 

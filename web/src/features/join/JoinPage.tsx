@@ -48,7 +48,7 @@ export default function JoinPage() {
         </Field>
         <button type="submit" className="button primary" disabled={pending}>Join</button>
       </form>
-      {/* Issue 17: the e-mail form that posts the reset request (features/password-reset). */}
+      {/* To the page whose e-mail form asks for a reset link (features/password-reset). */}
       <p className="form-aside"><Link to={contentPath('reset-password')}>Forgot your password?</Link></p>
     </section>
   );

@@ -93,7 +93,7 @@ function DeleteDialog() {
   );
 }
 
-/** "Your data" (issue 17): a member's download, password, sessions and account. */
+/** "Your data": a member's download, password, sessions and account. */
 export default function MyDataPage() {
   useTitle(`${T.title} · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();

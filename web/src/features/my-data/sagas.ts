@@ -90,7 +90,7 @@ function* deleteAccount(services: Services, action: ReturnType<typeof myDataActi
   services.navigate('/', { replace: true });
 }
 
-/** "Your data" (issue 17): download, change password, sign out everywhere, delete the account. */
+/** "Your data": download, change password, sign out everywhere, delete the account. */
 export function* myDataSaga(services: Services): SagaIterator {
   yield takeLeading(myDataActions.downloadRequested.type, download, services);
   yield takeLeading(myDataActions.changePasswordRequested.type, changePassword, services);

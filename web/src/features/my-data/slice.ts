@@ -2,7 +2,7 @@ import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { ChangePasswordForm } from '@pass/events/kernel';
 import type { RootState } from '../../lib/store-types';
 
-/** The page's four actions (issue 17: "Your data"). */
+/** The four actions of "Your data". */
 export type MyDataAction = 'download' | 'changePassword' | 'logoutEverywhere' | 'deleteAccount';
 
 /**

@@ -1,4 +1,4 @@
-/** The "Your data" page's own texts (issue 17), in the site's English and tone. */
+/** The "Your data" page's own texts, in the site's English and tone. */
 export const MY_DATA_TEXTS = {
   title: 'Your data',
   intro: 'What the site keeps about your account, and what you can do with it.',

@@ -7,7 +7,7 @@ import { CloseIcon } from '../../components/Icons';
 export interface SideMenuProps extends Omit<NavLinksProps, 'onNavigate'> {
   open: boolean;
   onClose: () => void;
-  /** A member's "Your data" entry (issue 17); guests have none. */
+  /** A member's "Your data" entry (/content/my-data); guests have none. */
   yourDataShown?: boolean;
 }
 

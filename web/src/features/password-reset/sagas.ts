@@ -47,7 +47,7 @@ function* confirmReset(services: Services, action: ReturnType<typeof passwordRes
   }
 }
 
-/** Forgotten passwords (issue 17): the e-mail form and the mailed link's new-password form. */
+/** Forgotten passwords: the e-mail form and the mailed link's new-password form. */
 export function* passwordResetSaga(services: Services): SagaIterator {
   yield takeLeading(passwordResetActions.resetRequested.type, requestReset, services);
   yield takeLeading(passwordResetActions.confirmRequested.type, confirmReset, services);

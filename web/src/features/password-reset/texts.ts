@@ -1,4 +1,4 @@
-/** The reset pages' own texts (issue 17); the server's rules and messages are the kernel's ACCOUNT_ACCESS_MESSAGES. */
+/** The reset pages' own texts; the server's rules and messages are the kernel's ACCOUNT_ACCESS_MESSAGES. */
 export const RESET_TEXTS = {
   forgotTitle: 'Forgot your password?',
   forgotText: "Enter the e-mail you joined with. We'll send you a link to set a new password.",
