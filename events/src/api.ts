@@ -43,7 +43,7 @@ export interface AdminView {
 export interface RegisterUserRequest { email: string; password: string }
 export type RegisterUserResponse = UserView & { registered: boolean };
 
-// ---- A member's data and access (issue 17) -------------------------------------------------
+// ---- A member's data and access (command-api/README.md, "Members' data and access") ----------
 // Bodies are checked by events/src/rules/account-access.ts (changePasswordSchema, passwordResetSchema,
 // passwordResetConfirmSchema); a refusal is the usual `ApiError`, with `fields` for form rules.
 

@@ -4,7 +4,7 @@ import { imageSchema } from './domain-events';
 /**
  * Commands of the write side (docs/architecture.md, "Command side"), one union per aggregate. A command is an intention:
  * the decider of its aggregate accepts it (events) or refuses it (a typed domain error).
- * `now` is passed in, so deciders stay pure. HTTP bodies are validated with `rules.ts` first;
+ * `now` is passed in, so deciders stay pure. HTTP bodies are validated with the form rules (`rules/`) first;
  * these schemas check what the command side builds from them (and what a forwarding gateway
  * sends across processes).
  */

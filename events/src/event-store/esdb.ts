@@ -46,21 +46,12 @@ import {
 import type { EventStoreLogger } from './sql/client';
 
 /**
- * EventStoreDB / KurrentDB adapter of the EventStore port, over `@eventstore/db-client` v6 (gRPC).
- *
- * Mapping decisions (see the port for the contract):
- * - Revisions are `number` in the port and `bigint` in the client; a stream revision never comes
- *   near 2^53, so the conversion is exact.
- * - Positions are ESDB's own commit/prepare log positions. The port's "after" is exclusive; the
- *   client's `readAll({ fromPosition })` is inclusive, so the event at `after` is dropped here.
- *   Subscriptions to $all already start after `fromPosition`; the same guard is applied anyway,
- *   so a server that behaved otherwise could never deliver an event twice.
- * - System events (type or stream starting with `$`: stream metadata, stats, projection links)
- *   are not part of the product's history, so `readAll`, `headPosition` and `subscribeToAll`
- *   leave them out, as the subscription's `excludeSystemEvents()` filter does on the server.
- * - Idempotency is ESDB's own: appending the same event ids again with the same expected revision
- *   is acknowledged without writing (guaranteed for every expected revision except `any`, where
- *   the server does its best from its recent-ids cache).
+ * EventStoreDB / KurrentDB adapter of the EventStore port (`@eventstore/db-client` v6, gRPC).
+ * Revisions are `bigint` there, `number` here (exact: none nears 2^53). Positions are ESDB's
+ * commit/prepare pair; the port's "after" is exclusive and the client's `fromPosition`
+ * inclusive, so the event at `after` is dropped, on subscriptions too (never delivered twice).
+ * System events (`$` type or stream) are no product history: reads and subscriptions skip them.
+ * ESDB acknowledges a retry (same ids, same expected revision) unwritten; for `any`, best effort.
  */
 
 /** The part of the client this adapter uses; tests pass a fake with the same behaviour. */

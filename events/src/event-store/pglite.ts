@@ -1,18 +1,9 @@
 /**
- * The embedded event store: PostgreSQL compiled to WASM (PGlite), data in a directory.
- *
- * Durability: with a directory, PGlite mounts it through Emscripten's NODEFS, so every write
- * Postgres makes goes straight to the host file with a synchronous write(2). PGlite runs with
- * `synchronous_commit = on`, so the commit's WAL record is written before a query returns: an
- * acknowledged append is in the operating system's page cache and survives the process being
- * killed (`kill -9`, crash, OOM). PGlite runs `fsync = off` and its NODEFS has no fsync, so an
- * operating-system crash or power cut can lose the last appends; use PostgreSQL where that
- * matters. `relaxedDurability` is left off; it only decides whether a query waits for the
- * filesystem's `syncToFs`, which NodeFS does not need (a no-op: its writes are already direct).
- *
- * Concurrent one-event appends are sent as one group (one call, one commit): PGlite runs one
- * query at a time, so this is where concurrent writers gain throughput. Appends run as named
- * prepared statements (`queryPrepared`), parsed and planned once.
+ * The embedded event store: PostgreSQL compiled to WASM (PGlite), data in a directory. Every
+ * commit's WAL record is written through NODEFS before a query returns, so an acknowledged append
+ * survives the process being killed, not an OS crash: PGlite cannot fsync (docs/event-store.md,
+ * "Guarantees"). PGlite runs one query at a time, so concurrent appends go as one group, one
+ * commit; appends are named prepared statements (`queryPrepared`), planned once.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -1,15 +1,9 @@
 /**
  * Wake-ups between processes for the PostgreSQL store: the appending process NOTIFYs after each
- * acknowledged append (coalesced), and a process with a subscription LISTENs on a connection of
- * its own and wakes its subscriptions.
- *
- * Only a process with a subscription LISTENs (the projector): PostgreSQL wakes every listening
- * backend on every NOTIFY, and the command and query sides have nothing to wake.
- *
- * The NOTIFY is sent by the appending process after the commit, not inside the append
- * function: a transaction that notifies takes a cluster-wide lock through its commit, which
- * would serialise concurrent appends (no group commit). Notifications are coalesced, so a burst
- * of appends costs one NOTIFY in flight at a time.
+ * acknowledged append (coalesced: one NOTIFY in flight at a time), and only a process with a
+ * subscription LISTENs, since PostgreSQL wakes every listening backend on every NOTIFY. The NOTIFY
+ * follows the commit, never inside the append: a notifying transaction takes a cluster-wide lock
+ * through its commit, which would serialise concurrent appends (no group commit).
  */
 import pg from 'pg';
 import type { EventStoreLogger } from './sql/client';

@@ -75,8 +75,8 @@ async function copyOut(pool: pg.Pool, select: string, timeoutMs: number): Promis
   connection.release();
   const text = Buffer.concat(chunks);
   // Most pages are ASCII (personal fields are sealed as base64): read as Latin-1 they become the
-  // same string, copied byte for byte, where the UTF-8 decoder took about a second of a
-  // 1,000,000-event rebuild (docs/benchmarks.md, "Full rebuild").
+  // same string, copied byte for byte, far cheaper than the UTF-8 decoder
+  // (docs/benchmarks/history/rebuild.md, "ASCII pages read as Latin-1").
   return text.toString(isAscii(text) ? 'latin1' : 'utf8');
 }
 

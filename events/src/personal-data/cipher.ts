@@ -20,7 +20,7 @@ export function newKey(): Buffer {
 }
 
 // Keys go to the cipher as raw bytes: importing one as a KeyObject costs more than it saves for a
-// member met two or three times in a catch-up (docs/benchmarks.md, "Personal data encryption").
+// member met two or three times in a catch-up (docs/benchmarks/history/personal-data.md, "Second round").
 // IVs are cut from a pool of random bytes refilled 4,096 IVs at a time (one system call, not one each).
 const ivPool = Buffer.alloc(IV_BYTES * 4096);
 let ivOffset = ivPool.length;

@@ -1,13 +1,10 @@
 /**
- * Member keys in files under DATA_DIR (standalone). Not a PGlite table: PostgreSQL's write-ahead
- * log segments are recycled, not zeroed, so a destroyed key could stay readable in DATA_DIR's
- * files. Here a destroy rewrites the key's shard file to a new file that never held the key and
- * renames it over the old one, so no file under DATA_DIR holds it any more.
- *
- * 256 shards (`<dir>/<2 hex of sha256(member id)>.keys`), one JSON line per member: a new key is
- * appended and fsynced before the event it encrypts is written; a destroy rewrites one shard
- * (temp file, fsync, rename, fsync of the folder). Shards are read on first use and kept in
- * memory (one process holds DATA_DIR, kept so by the event store's lock file).
+ * Member keys in files under DATA_DIR (standalone), not a PGlite table: PostgreSQL recycles its
+ * WAL segments without zeroing them, so a destroyed key could stay readable there. 256 shards
+ * (`<2 hex of sha256(member id)>.keys`), one JSON line per member; a new key is fsynced before the
+ * event it encrypts, and a destroy rewrites its shard to a new file renamed over the old one, so
+ * no file holds the key any more. Shards are read on first use and kept in memory (one process
+ * holds DATA_DIR). Details: docs/architecture.md, "Personal data".
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';

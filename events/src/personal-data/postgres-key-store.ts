@@ -18,12 +18,10 @@ export function memberKeysSql(schema: string): string {
 }
 
 /**
- * Up to this many members, their keys are read by one primary-key probe each. PostgreSQL's
- * planner, left to choose for `member_id = ANY($1)`, scans the whole table for a few hundred ids
- * once it holds tens of thousands of members (a page of a catch-up at ~92,000: 17 ms where the
- * probes take 1.5 ms), which was most of the CPU PostgreSQL spent on a 1M-event rebuild beyond
- * its read floor (docs/benchmarks.md). Past this many ids a scan can be the cheaper plan, and the
- * planner chooses.
+ * Up to this many members, their keys are read by one primary-key probe each: left to choose for
+ * `member_id = ANY($1)`, PostgreSQL's planner scans the whole table for a catch-up page's few
+ * hundred ids once it holds tens of thousands of members (docs/benchmarks/history/rebuild.md,
+ * "The members' keys read by primary key"). Past this many a scan can be cheaper: the planner chooses.
  */
 const PROBED_LOOKUP_MAX = 2_000;
 

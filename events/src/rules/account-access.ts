@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { joinFormSchema } from './forms';
 
 /**
- * A member's account access (issue 17): changing the password, signing out everywhere,
+ * A member's account access: changing the password, signing out everywhere,
  * recovering the account by a mailed link. The new password follows the join form's rule
  * (docs/product.md §5), so a password the join form takes is one these forms take. Browser-safe.
  */

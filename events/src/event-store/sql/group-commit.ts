@@ -1,20 +1,10 @@
 /**
  * Group commit for a store with several writers (PostgreSQL): appends that arrive while another
- * append's round trip is in flight wait in a queue, and everything queued then goes out as ONE
- * statement and ONE transaction (`append_batch`), whatever the streams. With no concurrency an
- * append goes at once, through the single append path (no timer, no added latency).
- *
- * Each append in a batch is decided on its own, as if it were alone: its expected revision is
- * checked against its stream, a refusal writes nothing for it and does not touch the others. A
- * batch holds one append per stream; a later append to the same stream goes in a later batch,
- * against the revision the earlier one left (arrival order). Appends whose event ids
- * are stored already (a retry, or ids reused elsewhere) are answered by the single append path
- * after the batch, which knows how to tell the two apart. Should the batch statement fail as a
- * whole (a concurrent writer stored the same id, a deadlock, a malformed id), its appends are
- * sent one by one through the single path, so the outcome is exactly that of the single path.
- *
- * Deadlocks between batches of several processes: a batch locks its stream rows in one order
- * (stream id, byte order), so two batches never wait for each other in a cycle.
+ * append's round trip is in flight go out together as ONE `append_batch` statement and ONE
+ * transaction, whatever the streams; alone, an append goes at once (no timer). Each append is
+ * still decided as if alone: one per stream per batch, stream rows locked in stream-id order (no
+ * deadlock), retries answered by the single path, and a batch that fails as a whole re-sent one
+ * append at a time (docs/event-store.md, "Group commit (PostgreSQL)").
  */
 import type { NewEvent } from '../port';
 import { sqlFile } from './sql-file';

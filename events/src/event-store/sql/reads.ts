@@ -43,8 +43,8 @@ export class SqlReads {
   /**
    * A `$all` page. `bulk`: a page likely full (a catch-up, a rebuild, a tool paging through the
    * store), read by COPY where the client can: PostgreSQL's text output split here costs the
-   * reading process about half of what the driver's rows do (docs/benchmarks.md). A live read
-   * of a few events stays a prepared statement.
+   * reading process far less than the driver's rows do (docs/benchmarks/history/rebuild.md,
+   * "A catch-up's pages read by COPY"). A live read of a few events stays a prepared statement.
    */
   async readPage(after: GlobalPosition, limit: number | null, keys: readonly string[] | undefined, bulk: boolean): Promise<RecordedEvent[]> {
     if (limit !== null && limit <= 0) return [];

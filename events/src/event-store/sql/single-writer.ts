@@ -1,16 +1,10 @@
 /**
- * Appends for a database that has exactly one writer: the embedded store (PGlite), kept to one
- * process by its lock file, which also runs one query at a time.
- *
- * With one writer the current revision of a stream is known in memory, so an append is a plain
- * INSERT: the expected revision is checked here, and the unique (stream_id, revision) index is
- * the guard should the memory ever be wrong. The per-stream revision row that the shared
- * append functions lock and update (needed when several processes write, as on PostgreSQL)
- * was a third of an embedded append's cost. Appends are queued and everything queued meanwhile
- * goes out as one INSERT and one commit (group commit).
- *
- * The revisions are a bounded cache filled from the events table (`max(revision)` is one index
- * probe), so a million streams do not stay in memory.
+ * Appends for a database with exactly one writer: the embedded store (PGlite), kept to one process
+ * by its lock file, one query at a time. The current revision of a stream is then known in
+ * memory, so an append is a plain INSERT checked here, without the per-stream row the shared
+ * append functions lock (docs/architecture.md, "Event store"); the unique (stream_id, revision)
+ * index guards memory that fell behind. Revisions are a bounded cache (`max(revision)` is one
+ * index probe); everything queued meanwhile goes as one INSERT and one commit.
  */
 import type { NewEvent } from '../port';
 import type { SqlClient } from './client';

@@ -1,18 +1,10 @@
 /**
- * The one loader of the `.sql` files that sit beside the code running them. A module reads its
- * file once, when it loads: `const sql = sqlFile(new URL('./reads.sql', import.meta.url))`,
- * then `sql('head', { schema, horizon })` answers a statement's text.
- *
- * File format: named statements, each from a line `-- name: <statement>` to the next such line
- * (or the end of the file). Lines before the first name are the file's notes: what each
- * statement takes and answers, and what its placeholders stand for. A statement's text is its
- * lines without the blank lines around it; SQL comments inside it are part of it.
- *
- * Placeholders: `{{schema}}` is always the event store's schema as a quoted identifier
- * (quoteIdent); other `{{name}}`s are pieces the calling module puts in, named in the file's
- * notes. A value goes in as it is: only identifiers checked by assertSchemaName and SQL text of
- * our own may be given, never input. A statement the file lacks, or a placeholder left without
- * a value, throws.
+ * The one loader of the `.sql` files beside the code running them, read once when the module
+ * loads: `const sql = sqlFile(new URL('./reads.sql', import.meta.url))`, then `sql('head', values)`.
+ * A statement runs from a line `-- name: <statement>` to the next (blank lines around it dropped);
+ * lines before the first name are the file's notes (what each statement takes and answers).
+ * `{{schema}}` is the quoted schema; other `{{name}}`s are SQL pieces of our own, never input.
+ * A missing statement or an unfilled placeholder throws.
  */
 import { readFileSync } from 'node:fs';
 

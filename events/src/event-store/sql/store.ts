@@ -1,13 +1,9 @@
 /**
- * The SQL event store shared by the PGlite and PostgreSQL adapters: one schema (schema.ts), the
- * same append functions, one set of queries. Each adapter supplies a `SqlClient` (how to run a
- * query) and, for PostgreSQL, cross-process wake-ups (LISTEN/NOTIFY).
- *
- * Global order: every row stores the id of the transaction that wrote it (`transaction_id`,
- * xid8) and a sequence number (`global_position`). $all is read in (transaction_id,
- * global_position) order and only up to the oldest transaction still running
- * (`pg_snapshot_xmin`), so a transaction that commits late can never slip in behind a position
- * a subscriber has already passed.
+ * The SQL event store shared by the PGlite and PostgreSQL adapters: one schema, the same append
+ * functions, one set of queries; each adapter supplies a `SqlClient` and, for PostgreSQL,
+ * cross-process wake-ups. `$all` is read in (transaction_id, global_position) order and only below
+ * the oldest transaction still running (`pg_snapshot_xmin`), so a transaction that commits late
+ * never slips in behind a position a subscriber has already passed.
  */
 import {
   EventStoreUnavailableError,
@@ -57,7 +53,7 @@ export interface SqlEventStoreOptions {
   /**
    * `$all` pages and bounded stream reads come back as one JSON value each instead of rows
    * (jsonPage). For PGlite, whose client turns every field of every row into its own buffer and
-   * string, a page of 5,000 events reads in about a third of the time; PostgreSQL's server would
+   * string, that is far cheaper (docs/architecture.md, "Event store"); PostgreSQL's server would
    * pay for it instead. Default false.
    */
   pagesAsJson?: boolean;
