@@ -29,9 +29,10 @@ const hashOf = (secret: string) => createHash('sha256').update(secret).digest('b
 const invalidLink = () => new DomainError('invalid', ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid, { fields: { token: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } });
 
 /**
- * A member's access (issue 17): changing the password, signing out everywhere, and recovering
- * an account by a mailed link. Each ends sessions through the session store, so they stop on
- * every process at once (query-api verifies against the same store).
+ * A member's access (command-api/README.md, "Members' data and access"): changing the password,
+ * signing out everywhere, and recovering an account by a mailed link. Each ends sessions through
+ * the session store, so they stop on every process at once (query-api verifies against the same
+ * store).
  */
 export function accessRoutes(services: CommandServices): Router {
   const router = Router();

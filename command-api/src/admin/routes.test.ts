@@ -144,7 +144,7 @@ describe('authorization matrix', () => {
     ['DELETE', '/api/delete-chat-messages', undefined, { guest: 401, member: 403, 'another member': 403, admin: 204 }],
     ['PUT', '/api/main-data', { available: 10, cpm: 1, donations: 1, startDate: '' }, { guest: 401, member: 403, 'another member': 403, admin: 200 }],
     ['PUT', '/api/reset-ads-views', { views: 3 }, { guest: 401, member: 403, 'another member': 403, admin: 200 }],
-    // A member's data and access (issue 17): only ever the session's own member, never an id in the request.
+    // A member's data and access: only ever the session's own member, never an id in the request.
     ['GET', '/api/my-data', undefined, { guest: 401, member: 200, 'another member': 200, admin: 401 }],
     ['POST', '/api/change-password', { currentPassword: 'not-mine', newPassword: 'abcd' }, { guest: 401, member: 400, 'another member': 400, admin: 401 }],
     // Anyone may ask (the answer never says whether the address is registered); a link is the credential.

@@ -11,12 +11,12 @@ import { CARDS_DIR } from '../uploads/card-images';
 export type ErasureRequest = { requestedBy: 'member' } | { requestedBy: 'admin'; adminId: string };
 
 /**
- * Erases a member (issue 17): MemberErased on their stream, after which the event store destroys
- * their key, so every personal field of theirs reads as '' everywhere, a rebuild included; then
- * their e-mail is released (it can join again, as a new member), their card image files are
- * deleted and their sessions end. Each later step is safe to repeat; an erasure cut short after
- * the event is finished by the join (an erased member's reservation is free) and the orphan sweep.
- * Logs carry the member id only.
+ * Erases a member (docs/architecture.md, "Personal data"): MemberErased on their stream, after
+ * which the event store destroys their key, so every personal field of theirs reads as ''
+ * everywhere, a rebuild included; then their e-mail is released (it can join again, as a new
+ * member), their card image files are deleted and their sessions end. Each later step is safe to
+ * repeat; an erasure cut short after the event is finished by the join (an erased member's
+ * reservation is free) and the orphan sweep. Logs carry the member id only.
  */
 export async function eraseMember(services: CommandServices, userId: string, request: ErasureRequest, ctx: CommandContext): Promise<void> {
   const stream = streams.user(userId);

@@ -17,7 +17,7 @@ const deleteAccountSchema = z.object({ password: z.string().min(1, WRONG_PASSWOR
 const MEMBER_ID = /^[\w-]{1,100}$/;
 
 /**
- * Erasure (issue 17): DELETE /api/my-account { password } (the member, whose session then ends)
+ * Erasure (docs/architecture.md, "Personal data"): DELETE /api/my-account { password } (the member, whose session then ends)
  * and DELETE /api/admin/members/:userId (an admin acting on a request). Both answer 204.
  */
 export function erasureRoutes(services: CommandServices): Router {

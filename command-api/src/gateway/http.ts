@@ -51,14 +51,12 @@ function exchange(target: Target, method: string, path: string, headers: Record<
 }
 
 /**
- * The distributed CommandGateway: query-api's sockets forward their commands to command-api
- * over HTTP with the socket's own Cookie header, so command-api authenticates them exactly as it
- * does browser requests (the Principal the socket resolved is not trusted across the hop).
- *
- * node:http on a keep-alive agent rather than fetch: at hundreds of socket commands per second
- * fetch's WHATWG machinery cost query-api several times the CPU of the request itself. Idle
- * connections close after 4 s, before command-api's 5 s keep-alive timeout, so a command is
- * never sent on a connection the server is closing.
+ * The distributed CommandGateway: query-api's sockets forward their commands to command-api over
+ * HTTP with the socket's own Cookie header, so command-api authenticates them as it does browser
+ * requests (the Principal the socket resolved is not trusted across the hop). node:http on a
+ * keep-alive agent, not fetch, whose WHATWG machinery weighs on hundreds of small commands a
+ * second; idle connections close after 4 s, before command-api's 5 s keep-alive timeout, so no
+ * command is sent on a connection the server is closing.
  */
 export function createHttpCommandGateway(options: HttpCommandGatewayOptions): CommandGateway {
   const base = new URL(options.baseUrl);

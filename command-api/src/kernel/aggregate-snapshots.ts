@@ -1,14 +1,10 @@
 /**
- * Snapshots of long streams' decision state, so loading them does not replay every event. The
- * `passes-pool` stream gains two events per claim: at a million members it holds well over a
- * million, and reading them back took ~45 s at start, stalling the first claim (and the
- * first-start commands) for as long.
- *
- * A snapshot is a cache: the state at a revision plus the id of the event stored there. It is
- * used only when that event is still in the store with the same id and the codec's version
- * matches; otherwise the stream is replayed from the start. Losing one costs time, never
- * correctness, so it lives beside the store (a file in standalone, Redis when distributed), not
- * in it.
+ * Snapshots of long streams' decision state, so loading them does not replay every event (the
+ * `passes-pool` stream gains two per claim: docs/architecture.md, "Command side"). A snapshot is
+ * a cache: the state at a revision plus the id of the event stored there, used only while that
+ * event is still stored with the same id and the codec's version matches, else the stream is
+ * replayed. Losing one costs time, never correctness, so it lives beside the store (a file in
+ * standalone, Redis when distributed), not in it.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';

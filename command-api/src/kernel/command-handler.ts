@@ -31,7 +31,7 @@ export interface CommandHandlerOptions {
 
 /**
  * A member's stream fits in one page; the passes pool's, long on a large site, is read in many and
- * never held whole (docs/benchmarks.md, "Standalone cold start").
+ * never held whole (docs/benchmarks/history/cold-start.md, "First start within 2 GiB").
  */
 const STREAM_READ_PAGE = 5_000;
 
@@ -43,14 +43,12 @@ export class CommandRejectedByConflicts extends Error {
 }
 
 /**
- * Load → decide → append with the expected revision (docs/architecture.md, "Command side"), composed of what makes hot
- * commands cheap: a queue per stream (stream-queues.ts: commands that queued up while an append
- * was in flight are decided one after another and appended in one write, batch.ts), the state of
- * recent streams (state-cache.ts: decided on without reading, the expected revision proving it
- * current; a conflict reads only newer events, bounded retries), snapshots of long streams
- * (snapshot-policy.ts) and one log line per command (command-log.ts). A refusal decided on
- * cached state is re-checked on freshly read state, so a stale cache never refuses a command
- * the stream would accept.
+ * Load → decide → append with the expected revision (docs/architecture.md, "Command side"), made
+ * cheap for hot commands by a queue per stream (stream-queues.ts; what queued meanwhile is decided
+ * in order and appended in one write, batch.ts), recent streams' state (state-cache.ts; the
+ * expected revision proves it current), snapshots of long streams (snapshot-policy.ts) and one log
+ * line per command (command-log.ts). A refusal decided on cached state is re-checked on freshly
+ * read state, so a stale cache never refuses a command the stream would accept.
  */
 export class CommandHandler {
   /** The store it appends to (reads that are not decisions: a retried chat message's first answer). */

@@ -11,17 +11,11 @@ export interface Reservation {
 
 /**
  * The global supply of passes. `available` is what a new claim can take now (the public
- * "Available Passes"): the admin sets it (PassSupplySet), a reservation takes from it, a
- * release gives back, a confirmation changes nothing more. Passes handed out therefore never
- * exceed what the admin made available. The projector's main-data read model follows the same
- * rule.
- *
- * An edit and a release, in one order: the admin's figure is what is available *after* the claims
- * in flight, as the admin saw it (their reservations were already taken off). The edit marks every
- * reservation then pending as counted; releasing a counted one gives nothing back
- * (PassReservationReleased.returned = 0), confirming it takes nothing more. So whether a release
- * lands before or after the edit, available ends at the admin's figure and never above it; only
- * reservations made after the edit give their passes back.
+ * "Available Passes"): the admin sets it (PassSupplySet), a reservation takes from it, a release
+ * gives back, a confirmation changes nothing more, so passes handed out never exceed what the
+ * admin made available (the main-data read model follows the same rule). An admin's edit marks
+ * the reservations then pending as counted, and releasing a counted one gives nothing back, so
+ * release and edit in either order end at the admin's figure (docs/architecture.md, "Command side").
  */
 export interface PoolState {
   available: number;

@@ -9,17 +9,12 @@ export interface LocalCacheOptions extends SessionRecordCacheOptions {
 }
 
 /**
- * Distributed sessions: one Redis key per session, expiring with it, shared by every process,
- * and one set per member of their session ids (`<prefix>of:user:<id>`), so signing a member out
- * everywhere is one SMEMBERS and one MULTI, whatever the number of sessions in Redis.
- *
- * `withLocalCache` also keeps the records it read in this process (a member's every request
- * checks their session; that round trip was a fifth of command-api's CPU per chat message).
- * Revocations keep it exact: a logout deletes the key and announces the id on a channel in one
- * MULTI, and every caching process forgets the id when it hears it. Redis's own invalidation
- * (CLIENT TRACKING) would do the same, but ioredis drops its messages. A process that may have
- * missed an announcement (its subscriber connection dropped: Redis restarted or the network
- * failed) forgets everything and reads from Redis until it is subscribed again.
+ * Distributed sessions: one Redis key per session, expiring with it, and one set of session ids
+ * per member (`<prefix>of:user:<id>`), so signing a member out everywhere is one SMEMBERS and one
+ * MULTI. `withLocalCache` also keeps the records it read (every request of a member checks their
+ * session), exact through revocations: a logout deletes the key and announces the id in one MULTI,
+ * and a process that may have missed an announcement forgets everything until it is subscribed
+ * again (docs/architecture.md, "Command side"; CLIENT TRACKING would do, but ioredis drops its messages).
  */
 export class RedisSessionStore implements SessionStore {
   readonly kind = 'redis';

@@ -26,15 +26,12 @@ export interface OrphanSweep {
 }
 
 /**
- * Removes, in the background, the upload files no live card holds: a crash (or an append of
- * unknown outcome) between writing an image and appending its post, or between appending a
- * replacement and deleting the old file. Files younger than the grace are left alone: another
- * process sharing the folder may be about to append them.
- *
- * Only what a crash can leave is looked at: old files in `incoming/` (never adopted) and the
- * members whose card change left its `pending/` marker (card-images.ts), each checked against
- * one backwards read of the member's stream (`cardImageOf`): exact on every store, and a start
- * costs as many reads as changes were interrupted, not one per member (1M at 1M members).
+ * Removes, in the background, the upload files no live card holds: what a crash (or an append of
+ * unknown outcome) left between writing an image and appending its post, or between appending a
+ * replacement and deleting the old file. Only old `incoming/` files and the members with an old
+ * `pending/` marker (card-images.ts) are looked at, each by one backwards read of their stream
+ * (`cardImageOf`), so a start costs a read per interrupted change, not per member. Files younger
+ * than the grace are left alone: another process sharing the folder may be about to append them.
  */
 export function startOrphanSweep(options: OrphanSweepOptions): OrphanSweep {
   let stopped = false;

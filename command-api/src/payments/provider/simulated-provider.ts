@@ -27,14 +27,12 @@ export interface SimulatedProviderOptions {
 export const SIMULATED_ORDER_DEFAULTS = { unpaidTtlMs: 60 * 60_000, capturedTtlMs: 24 * 60 * 60_000, maxOrders: 10_000 } as const;
 
 /**
- * TEST MODE ONLY: a payment provider that moves no money. It follows PayPal's order life
- * cycle (create → the buyer approves → capture) so the whole purchase flow runs in
- * development, standalone and tests; the buyer's approval is the click on the labelled
- * test-mode button, so a capture stands for approve + capture. Orders live in this process's
- * memory, bounded: an order not captured within an hour is dropped (unknown from then on, as at
- * PayPal where an unapproved order expires), a captured one after a day (the purchase itself is
- * in the event store), and never more than `maxOrders` at once (the oldest go first). Refused when
- * NODE_ENV=production (settings and `createPaymentProvider`).
+ * TEST MODE ONLY: a payment provider that moves no money, following PayPal's order life cycle
+ * (create → approve → capture) so the whole purchase flow runs in development, standalone and
+ * tests; the labelled test-mode button is the approval, so a capture stands for both. Orders live
+ * in memory, bounded by the options above (an unapproved order expires, as at PayPal; the
+ * purchase itself is in the event store). Refused when NODE_ENV=production (settings and
+ * `createPaymentProvider`).
  */
 export class SimulatedPaymentProvider implements PaymentProvider {
   readonly provider = 'simulated' as const;
