@@ -1,9 +1,9 @@
 import { parseQuery, rowHasWordsStarting, type Keyspace, type UserPage } from '@pass/projector';
 
 /**
- * Rows read to check a query word longer than the index's prefixes (search.ts, MAX_PREFIX): the
- * rows sharing its first 10 characters, normally a few hundred at a million members. Beyond
- * this many the rest are not checked, so the results stop there.
+ * Rows read to check a query word longer than the index's prefixes (MAX_PREFIX, in
+ * projector/src/read-models/search.ts): the rows sharing its first 10 characters, normally a few
+ * hundred at a million members. Beyond this many the rest are not checked, so the results stop there.
  */
 export const CHECKED_ROWS_LIMIT = 10_000;
 

@@ -35,20 +35,13 @@ function flushCorked(conn: EngineConnection, flush: () => void): void {
 }
 
 /**
- * The broadcasts of one tick leave each socket in one system call.
- *
- * Socket.IO already encodes a broadcast once (and pre-builds its WebSocket frame), so fanning
- * out is one write per socket, and profiles of a 5,000-socket fan-out show those writes'
- * system calls as nearly all of the work (bench/fanout.ts). A chat message causes two
- * broadcasts in the same tick (`updatedMainData`, then `chatMessage`); engine.io sent the first
- * at once and held the second until the first write's callback, so each socket cost two calls
- * and every socket's `chatMessage` waited behind the first broadcast to all sockets.
- *
- * Here a flush requested while the adapter visits sockets for a broadcast waits for the end of
- * the tick (process.nextTick: no I/O or timer comes in between), then everything queued goes
- * out with the TCP socket corked, sockets in the order they were first written to. Any other
- * write (an acknowledgement, a reply, a ping) flushes at once as before, taking along whatever
- * broadcast its socket has waiting. Order and content of packets are engine.io's own.
+ * The broadcasts of one tick leave each socket in one system call (docs/architecture.md, "Read
+ * side", one write per socket per chat message): a chat message broadcasts twice in one tick, and
+ * the writes' system calls are nearly all of a fan-out's work. A flush requested while the adapter
+ * visits sockets for a broadcast waits for the end of the tick (process.nextTick: no I/O or timer
+ * between), then goes out corked, sockets in the order first written to. Any other write (an ack,
+ * a reply, a ping) flushes at once, taking along its socket's waiting broadcast; packets' order
+ * and content are engine.io's own.
  */
 export function coalesceWrites(io: Server): void {
   const flushes = new WeakMap<EngineConnection, () => void>();
@@ -73,7 +66,7 @@ export function coalesceWrites(io: Server): void {
   };
 
   // Per Socket.IO connection rather than on io.engine, which a Server not yet attached lacks;
-  // the handshake's packets before it flush as before.
+  // the handshake's packets before it flush as engine.io sends them.
   io.on('connection', (socket) => {
     const conn = socket.conn as unknown as EngineConnection;
     if (flushes.has(conn)) return;
