@@ -80,7 +80,7 @@ const BEHIND_BATCH = 250;
  * Events the subscription reads at a time when `maxBatchSize` is not given. A live batch rarely
  * comes near it (one of BEHIND_BATCH already switches to a catch-up); a catch-up reads its pages
  * this large, so fewer queries, pages read ahead cover more of the projection, and a window
- * (CATCH_UP_WINDOW) is a few pages. 500 before: docs/benchmarks.md, "Full rebuild".
+ * (CATCH_UP_WINDOW) is a few pages.
  */
 const READ_PAGE = 5_000;
 

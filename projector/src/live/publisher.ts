@@ -35,7 +35,7 @@ export function broadcastPublisher(target: Broadcaster): LivePublisher {
  *
  * A batch's broadcasts (a chat message makes two) go out as one pipeline, so Redis hands them to
  * each query-api in one read and it writes them to each socket in one system call (query-api's
- * coalesceWrites). Not awaited, as the single publishes were not.
+ * coalesceWrites). Not awaited: a missed broadcast is repaired by the next one or a reload.
  */
 export function redisEmitterPublisher(redis: Redis, options: { key?: string } = {}): LivePublisher {
   const settings = options.key ? { key: options.key } : {};

@@ -32,7 +32,7 @@ export const mainData = projection({
         main.available = Math.max(0, main.available - event.data.passes);
         return;
       case 'PassReservationReleased':
-        // `returned` is 0 when an admin's supply edit already counted the reservation (pool-state.ts).
+        // `returned` is 0 when an admin's supply edit already counted the reservation (command-api's passes-pool/state.ts).
         main.available += event.data.returned ?? event.data.passes;
         return;
       case 'PassesClaimed':

@@ -5,8 +5,8 @@ import type { WorkingCopy } from './working-copy';
 /**
  * The one shape of a read model's projection. `batch.ts` runs every projection over a batch:
  * `evolve` for each event it handles, `rowChanged` for each user row the batch changed, then
- * `writes`. Everything works on the batch's working copy, in place: a batch of 500 events must
- * not allocate an object per event per projection (that garbage was most of its cost).
+ * `writes`. Everything works on the batch's working copy, in place: a batch must not allocate an
+ * object per event per projection (that garbage would be most of its cost).
  * Adding a read model: a module of this shape in `batch.ts`'s list, and the store mapping of any
  * new write op in both adapters (`read-models/memory.ts`, `read-models/redis/batches.ts`).
  */

@@ -58,7 +58,7 @@ export const ranking = projection({
  * before and after a batch: re-scores the user in `users` and in each index set they stay in,
  * adds the new sets, removes the ones they left. Appends to `writes`; returns the change in the
  * member count. Words are only worked out when they matter: most batches change a balance, not
- * a name, and tokenising (Unicode folding, date formatting) was a large part of the cost.
+ * a name, and tokenising (Unicode folding, date formatting) is costly.
  * Without `indexed` (the index is deferred: IndexState) only `users` and the e-mail are kept.
  */
 function rankingWrites(before: UserRow | undefined, after: UserRow, writes: ReadModelWrite[], indexed: boolean): number {

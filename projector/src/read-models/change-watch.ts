@@ -10,14 +10,11 @@ export type CheckpointOf = (keyspace: Keyspace) => Promise<string | null>;
 export const readCheckpoint: CheckpointOf = (keyspace) => keyspace.checkpoint();
 
 /**
- * The checkpoints of the keyspaces this process has read, kept until the projector announces
- * that one moved (every applied batch does, from the apply script itself). A reader that rebuilds
- * a shared body only when the checkpoint changes (the country top 5, the home figures) then
- * answers from memory, without a round trip to Redis, for as long as nothing is projected.
- *
- * Only as good as the announcements it hears: while unsubscribed (`heard = false`: at start, or
- * after the subscriber connection dropped) it keeps nothing and every call reads Redis. A read
- * in flight when its keyspace was announced is answered but not kept: it may predate the batch.
+ * The checkpoints of the keyspaces this process has read, kept until the apply script announces
+ * that one moved, so a body rebuilt per checkpoint (the country top 5, the home figures) is
+ * answered without a round trip to Redis while nothing is projected. While unsubscribed (at
+ * start, or after the subscriber connection dropped) it keeps nothing and every call reads Redis;
+ * a read in flight when its keyspace is announced is answered but not kept.
  */
 export class WatchedCheckpoints {
   private readonly known = new Map<string, string | null>();

@@ -2,7 +2,7 @@ import { rankKey, rankKeySeq } from './search';
 
 /**
  * Numbers for the members of a memory keyspace's sorted sets, so a set stores a number per entry
- * rather than a string (a keyspace holds ~18 entries per user, docs/architecture.md). A rank key
+ * rather than a string (a user has an entry in `users` and in each of their index sets). A rank key
  * is its own ordinal, so it needs no table and numeric order is its lexical order; any other
  * member (only tests write one) gets a negative number from a table that keeps it until the
  * keyspace goes.

@@ -1,17 +1,10 @@
 /**
- * Snapshots of the in-memory read models (standalone mode), so a restart does not replay every
- * event: at a million members that is ~7 million events and minutes of work, against seconds to
- * load a snapshot and catch up from its checkpoint.
- *
- * A snapshot is only a cache. It is used when it was written by the same projection code (a
- * fingerprint of the sources that decide what the read models hold) and its checkpoint's event
- * is still in the store with the same id (the data directory was not replaced or restored);
- * otherwise it is ignored and the read models are rebuilt from the events. It is written to a
- * temporary file, flushed and renamed, so a crash leaves the previous one whole.
- *
- * The file: a 4-byte length and a JSON header (format, fingerprint, the checkpoint's event id,
- * the number of parts), then each part of the state (MemoryStatePart) as a 4-byte length and its
- * v8 serialisation. A restart reads, checks and takes one part at a time.
+ * Snapshots of the in-memory read models (standalone mode), so a restart loads them and catches
+ * up instead of replaying every event (docs/architecture.md, "Read side"). Only a cache: used when
+ * written by the same projection code (a fingerprint of its sources) and its checkpoint's event is
+ * still in the store with the same id; else the read models are rebuilt from the events.
+ * The file: a 4-byte length and a JSON header (format, fingerprint, the checkpoint's event id, the
+ * number of parts), then each part (MemoryStatePart) as a 4-byte length and its v8 serialisation.
  */
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';

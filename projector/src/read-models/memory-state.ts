@@ -6,8 +6,7 @@ import type { MainRecord } from './types';
 
 /**
  * Entries per part of a keyspace's state: a snapshot serialises and reads back one part at a
- * time, so a restart never holds the whole file and the whole state at once (at a million
- * members the file alone is ~0.35 GiB).
+ * time, so a restart never holds the whole file and the whole state at once.
  */
 export const PART_ENTRIES = 200_000;
 

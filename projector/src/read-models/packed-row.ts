@@ -2,11 +2,10 @@ import type { UserRow } from './types';
 
 /**
  * A user row as the memory keyspace keeps it: one JSON text of its values in a fixed order, its
- * key left out (the member's number gives it back, MemberIds). A row as an object held its
- * fields, a dozen strings and an image object of three more: about 540 bytes a member against
- * about 250 packed, at a million members most of the standalone's memory (docs/benchmarks.md).
- * Rows are read a page or a batch at a time, so unpacking costs little; it is the same JSON
- * round trip the Redis adapter makes.
+ * key left out (the member's number gives it back, MemberIds). As an object of a dozen strings a
+ * row takes about twice the memory, and rows are most of the standalone's (docs/architecture.md,
+ * "Read side"). Rows are read a page or a batch at a time, so unpacking costs little; it is the
+ * same JSON round trip the Redis adapter makes.
  */
 export type PackedRow = string;
 

@@ -1,16 +1,10 @@
 /**
  * Search tokens shared by the projections (which index rows) and the queries (which look them
- * up), so both normalise text the same way. Matching is by word prefix, case- and
- * accent-insensitive: each query word matches any indexed word that starts with it ("jan" finds
- * "Janet", "mar lo" finds "María López"). A query word shorter than MIN_PREFIX matches whole
- * words only; one longer than MAX_PREFIX is looked up by its first MAX_PREFIX characters and the
- * rows found are checked for the rest (ParsedQuery.check).
- *
- * The registry also shows a member without a card by their masked e-mail (the kernel's
- * maskEmail); the parts it shows are indexed as registry-only sets (`ix:@…`), so typing what
- * the registry shows finds the row, while the public ranking never reads them and the hidden
- * part of an address is never indexed. Whole e-mails are looked up as before (normalizeEmail),
- * by the registry only.
+ * up), so both normalise text the same way. Each query word matches, case- and accent-
+ * insensitively, any indexed word that starts with it ("mar lo" finds "María López"); a word
+ * longer than MAX_PREFIX is looked up by its start and the rows checked for the rest. The
+ * registry also finds a member without a card by what their masked e-mail shows (registry-only
+ * `ix:@…` sets, never the hidden part), and a whole e-mail by the e-mail lookup.
  */
 import { maskEmail, normalizeEmail } from '@pass/events';
 
@@ -54,8 +48,8 @@ export function queryToken(word: string): string {
 
 /**
  * Pair sets are keyed by word starts of two lengths: two letters for a query word that short,
- * three for the rest, where two-letter starts are too common to narrow a search (a pair set of
- * two-letter starts held tens of thousands of rows at a million members).
+ * three for the rest, where two-letter starts are too common to narrow a search (at a million
+ * members a pair set of two-letter starts holds tens of thousands of rows).
  */
 const PAIR_LEVELS = [2, 3] as const;
 /** The start length two query words are paired by: the longest level both words reach. */
@@ -77,8 +71,8 @@ export function wordPairSets(words: readonly string[]): string[] {
 
 /**
  * Small memo tables for the projections' hot path: a row is re-indexed whenever its score
- * changes, and tokenising (Unicode folding, split) or parsing a date each time was a large part of
- * a batch. Bounded: emptied when full, so memory stays flat whatever the number of users.
+ * changes, and tokenising (Unicode folding, split) or parsing a date each time would be a large
+ * part of a batch. Bounded: emptied when full, so memory stays flat whatever the number of users.
  */
 const MEMO_LIMIT = 10_000;
 function memo<V>(table: Map<string, V>, key: string, compute: (key: string) => V): V {
@@ -182,9 +176,9 @@ export const UNPAIRED_SET = 'ix:+';
 
 /**
  * The pair set of two word starts of one length (PAIR_LEVELS): the rows holding a word starting
- * with each. A multi-word search starts from it instead of intersecting two
- * large prefix sets (README, "Multi-word search"). '+' never occurs in a token, so pair names
- * cannot collide with word or date sets.
+ * with each. A multi-word search starts from it instead of intersecting two large prefix sets
+ * (projector/README.md, "Multi-word search"). '+' never occurs in a token, so pair names cannot
+ * collide with word or date sets.
  */
 export function pairSet(a: string, b: string): `ix:${string}` {
   return a < b ? `ix:${a}+${b}` : `ix:${b}+${a}`;

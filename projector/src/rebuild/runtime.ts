@@ -36,8 +36,8 @@ export interface ProjectionRuntime extends ProjectionControl {
 const PAGE = 5_000;
 
 async function countEvents(store: EventStore): Promise<number> {
-  // The SQL stores count in one query; paging through every event (the fallback) read and
-  // parsed the whole store a second time during a rebuild.
+  // The SQL stores count in one query; paging through every event (the fallback, for other
+  // stores) reads and parses the whole store a second time during a rebuild.
   const counting = store as EventStore & { countAll?: () => Promise<number> };
   if (typeof counting.countAll === 'function') return await counting.countAll();
   let total = 0;

@@ -11,26 +11,13 @@ import { usersOf } from '../projections/users';
 const INDEX_BUILD_ROWS = 10_000;
 
 /**
- * What a catching-up projector has stored in its keyspace, kept in memory so the next batch is
- * projected without reading it back: main figures, posts, checkpoint and every user row it has
- * written or read. That lets it project batch N+1 while Redis still applies batch N (the two
- * used to take turns, each waiting for the other) and saves the snapshot's reads and parsing.
- *
- * It is exact because this projector is the keyspace's only writer, and every apply still checks
- * the stored checkpoint: if anything else moved it (another writer, Redis restarted empty), the
- * apply is refused and the projector restarts from what is stored, with a new mirror. A row it
- * has not seen is read from the keyspace, unless the keyspace was empty when the mirror started
- * (a rebuild, or read models lost), so a rebuild reads nothing back at all. Used only until the
- * subscription has caught up; it holds every row touched meanwhile (~0.7 KiB each).
- *
- * With a deferred search index (IndexState) it holds every row of the keyspace (a catch-up from
- * empty sees them all; one resumed after a failure reads them back first), projects without the
- * index, and builds it from those rows once caught up (`buildIndex`).
- *
- * An in-process keyspace (Keyspace.inProcess, the standalone's memory) has stored a window's
- * rows by the time the window is handed to it and reads them back for nothing, so the mirror
- * forgets them then (`windowStored`): it holds the current window's rows only, and a deferred
- * index is built from the keyspace's own rows.
+ * What a catching-up projector has stored (figures, posts, checkpoint, every row it wrote or
+ * read), kept in memory so batch N+1 is projected while the store still applies batch N. Exact
+ * because this projector is the keyspace's only writer and every apply checks the stored
+ * checkpoint: if anything else moved it, the apply is refused and a new mirror starts. A row it
+ * lacks is read from the keyspace, unless that was empty (a rebuild reads nothing back). With a
+ * deferred index it holds every row and builds the index once caught up (`buildIndex`); for an
+ * in-process keyspace, only the current window's rows (`windowStored`).
  */
 export class CatchUpMirror {
   private readonly rows = new Map<string, UserRow>();
@@ -172,7 +159,7 @@ export class CatchUpMirror {
     if (this.keepsRows) {
       // Last in the sets' order first: each entry then comes before all those already in its
       // set, where Redis puts it after one comparison in a small set (a listpack, scanned from
-      // its start), instead of after most of them (docs/benchmarks.md, "Full rebuild").
+      // its start), instead of after most of them (docs/architecture.md, "Read side").
       yield* [...this.rows.values()].sort((a, b) => compareByUserScore(b, a));
       return;
     }

@@ -8,7 +8,7 @@ import { WriteWindow, type WindowSize } from './write-window';
 
 /**
  * A catch-up stores its batches in windows of this many events (or this many writes, whichever
- * comes first): see WriteWindow. Measured in docs/benchmarks.md ("Full rebuild").
+ * comes first): see WriteWindow and docs/architecture.md, "A catch-up stores windows".
  */
 export const CATCH_UP_WINDOW: WindowSize = { events: 50_000, writes: 20_000 };
 

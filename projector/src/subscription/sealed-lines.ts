@@ -4,11 +4,11 @@ import { chatLinesLeavingHistory } from '../projections/chat-history';
 
 /**
  * The chat lines a catch-up leaves sealed: a batch that takes a line out of the history again
- * (chatLinesLeavingHistory) stores nothing of its texts, so they are not decrypted (a sixth of
- * a rebuild's decryptions, docs/benchmarks.md "Full rebuild"). The store asks `choose` before it
- * delivers a batch (SubscribeToAllOptions.sealedEvents) and hands the chosen events back as the
- * same objects; `mark` then flags them in the parsed batch. A live batch leaves none sealed: its
- * lines' notices go out one by one.
+ * (chatLinesLeavingHistory) stores nothing of its texts, so they are not decrypted
+ * (docs/benchmarks/history/rebuild.md, "Less for Redis and the main thread"). The store asks
+ * `choose` before it delivers a batch (SubscribeToAllOptions.sealedEvents) and hands the chosen
+ * events back as the same objects; `mark` then flags them in the parsed batch. A live batch
+ * leaves none sealed: its lines' notices go out one by one.
  */
 export class SealedLines {
   private readonly chosen = new WeakSet<RecordedEvent>();

@@ -9,19 +9,12 @@ export interface WindowSize {
 }
 
 /**
- * Catch-up batches projected one after another, stored as one: the window's writes with the
- * first batch's expected checkpoint and the last one's checkpoint, so the keyspace still moves
- * from one stored position to another in a single atomic apply, and a crash loses nothing but
- * what a resubscription from the stored checkpoint projects again.
- *
- * Writes that set a value a later write in the window sets again are dropped: a member's row
- * (the catch-up of a site touches each member some ten times while they are active, ~55,000
- * events apart on a busy site, so a 500-event batch wrote almost one row per event), their
- * score in a sorted set, the main figures and the posts. A country's changes are summed into its
- * first one (the count is all its key holds). A chat line is dropped once later writes of the
- * window take it out of the history (HistoryLines). Every other write (e-mails, removals) is kept, in order.
- * A value is never dropped across a write that removes it, so removing then setting again stays
- * in that order.
+ * Catch-up batches stored as one atomic apply, from the first batch's expected checkpoint to the
+ * last one's, so a crash loses nothing a resubscription does not project again. A write that a
+ * later one in the window sets again is dropped (a member's row and score, the figures, the
+ * posts: docs/architecture.md, "A catch-up stores windows"); a country's changes are summed into
+ * its first; a chat line goes once later writes take it out of the history (HistoryLines). Other
+ * writes are kept in order, and nothing is dropped across a write that removes the same value.
  */
 export class WriteWindow {
   private writes: Array<ReadModelWrite | undefined> = [];

@@ -1,10 +1,15 @@
+-- Stores a batch and its checkpoint if the keyspace still holds the expected one (batches.ts).
+-- KEYS: the checkpoint. ARGV: expected checkpoint, new checkpoint, key prefix, changes channel,
+-- keyspace id, the writes (one JSON array of strings, encodeWrites), then the JSON values the
+-- writes store (rows, figures, posts, chat lines), each its own argument, named by number.
 local cur = redis.call('GET', KEYS[1])
 if cur == false then cur = '' end
 if cur ~= ARGV[1] then return 0 end
 -- The writes come as one JSON array of strings (encodeWrites): millions of separate arguments
--- cost the client more to send than the script spends on them (docs/benchmarks.md). The JSON
--- values they store come as arguments of their own (ARGV[6 + n] for value n): escaped inside that
--- array, they cost the client and this decoder more than all the rest of it.
+-- cost the client more to send than the script spends on them. The JSON values they store come
+-- as arguments of their own (ARGV[6 + n] for value n): escaped inside that array, they cost the
+-- client and this decoder more than all the rest of it. (docs/benchmarks/history/rebuild.md,
+-- "A batch's Redis writes sent as one JSON array".)
 local w = cjson.decode(ARGV[6])
 local function value(n)
   return ARGV[6 + tonumber(n)]
@@ -29,10 +34,10 @@ while i <= n do
 end
 local p = ARGV[3]
 -- Rows, e-mails and single scores wait in lists and go out as one HSET or ZADD per key (in
--- slices), not one call each: every call has a cost of its own, which a rebuild of 1,000,000
--- events paid some 600,000 times (docs/benchmarks.md). What waits is sent before any op that
--- reads or removes the same keys, and the last of two values for one field or member still wins,
--- so the outcome is the writes' order.
+-- slices), not one call each: every call has a cost of its own. What waits is sent before any op
+-- that reads or removes the same keys, and the last of two values for one field or member still
+-- wins, so the outcome is the writes' order. (docs/benchmarks/history/rebuild.md, "A batch's
+-- rows, e-mails and scores stored one call per key".)
 local rowsKey, uidKey, emailsKey = p .. 'rows', p .. 'uid', p .. 'emails'
 local rowArgs, uidArgs, emailArgs = {}, {}, {}
 local scoreArgs = {}

@@ -16,15 +16,11 @@ import { loadLua, runLua } from './lua';
 const SNAPSHOT = loadLua(new URL('./snapshot.lua', import.meta.url));
 
 /**
- * Applies a batch in one script (apply.lua): checks the checkpoint, then runs every write and
- * stores the new checkpoint. Redis runs a script atomically, so a crash leaves either all of it or
- * none. Op codes are checked before the first write because Redis does not roll back a script that
- * fails halfway.
- * It then announces the keyspace's id on the store's changes channel (ARGV[4], ARGV[5]), so a
- * reader that keeps what it built from the read models knows when to build again (change-watch.ts).
- * KEYS: the checkpoint. ARGV: expected checkpoint, new checkpoint, key prefix, channel, keyspace
- * id, the writes (one JSON array of strings, encodeWrites), then the values the writes store as
- * JSON (rows, figures, posts, chat lines), each its own argument, which the writes name by number.
+ * Applies a batch in one script (apply.lua, which lists its KEYS and ARGV): checks the checkpoint,
+ * runs every write and stores the new checkpoint, atomically, so a crash leaves all or none. Op
+ * codes are checked before the first write: Redis does not roll back a script that fails halfway.
+ * It then announces the keyspace's id on the store's changes channel, so a reader that keeps what
+ * it built from the read models knows when to build again (change-watch.ts).
  */
 const APPLY = loadLua(new URL('./apply.lua', import.meta.url), { INDEX_MARKER, INDEX_DEFERRED });
 

@@ -12,22 +12,9 @@ export const changesChannel = (root: string): string => `${root}:changed`;
  */
 export const keyspacePrefix = (root: string, id: string): string => `${root}:{${id}}:`;
 
-/*
- * Key layout, under `<root>:{<keyspace>}:` (keyspacePrefix)
- *   checkpoint        string  global position of the last applied event
- *   main              string  JSON MainRecord
- *   rows              hash    rank key → JSON UserRow
- *   uid               hash    userId → rank key
- *   z:users, z:ix:*   sorted sets (see SortedSetName), word, date and pair sets (search.ts)
- *   emails            hash    lower-cased e-mail → rank key
- *   countries         zset    country, score = -members (so ties sort alphabetically)
- *   chat              list    JSON ChatMessageView, newest last, capped
- *   posts             string  JSON GlobalPostView[], newest first
- *   tmp:*             short-lived intersections and unions of search sets (several words, registry words)
- *   index:prefix-v2   present when every row has the current search index (INDEX_MARKER)
- *   index:deferred    present while a catch-up defers the index to its end (INDEX_DEFERRED)
- * and `<root>:active` names the keyspace readers use; `<root>:changed` is a pub/sub channel.
- */
+// The key layout under `<root>:{<keyspace>}:` (keyspacePrefix) is tabled in projector/README.md,
+// "Read models": rows, `uid`, the sorted sets (SortedSetName), e-mails, countries, chat, posts,
+// `tmp:*` intersections and the two index markers; `<root>:active` names the keyspace readers use.
 
 /**
  * Present in a keyspace projected from its start with the current search index (word prefixes,

@@ -10,8 +10,8 @@ import { readUserPage } from './user-pages';
 
 /**
  * The country count and the top of the countries set, read together as one command
- * (countries.lua): a MULTI/EXEC of the same two reads cost the reader four times the CPU of a
- * single reply.
+ * (countries.lua): a MULTI/EXEC of the same two reads costs the reader several times the CPU of
+ * a single reply.
  */
 const COUNTRIES = loadLua(new URL('./countries.lua', import.meta.url));
 

@@ -1,3 +1,13 @@
+-- One page of `users` or of a search (user-pages.ts). A query without two words of different
+-- starts (a word and a date), one a row in the unpaired set matches, and any query on a keyspace
+-- without the index marker intersect their sets directly, so results never depend on which index
+-- answered. KEYS: users, rows, the set to page (or the result's cache key), the unpaired set, the
+-- index marker, two scratch keys, then the query's sets (n of them) and its pair sets, then those
+-- of the registry's masked e-mail sets if any. ARGV: ttl ms, members-only flag, first rank, last
+-- rank, then per part n, the number of pair sets, and the two 0-based set indexes of each pair set
+-- (-1: a word the pair set does not stand for). Returns the total, the page's rows as one JSON
+-- array and their 0-based ranks as another: one bulk string and one JSON.parse for the reader,
+-- not a reply per row.
 -- The set of the rows matching every set of one part (KEYS from k, ARGV from a), intersected
 -- into dest (kept INTERSECTION_TTL_MS, reused meanwhile) when no single set holds them.
 local function resolve(dest, k, a)

@@ -8,31 +8,12 @@ import { loadLua, runLua } from './lua';
 // The query side's ranking and search pages of a keyspace.
 
 /**
- * One page of users in a single round trip (page.lua): count, range, rows and (for a filtered set) each
- * row's rank in `users`. Every index set has the same members' scores as `users`, so a filtered
- * page is a range read of one set:
- * - one word: its prefix set;
- * - more: the smallest pair set of the query's word starts (search.ts), intersected with the
- *   words' sets (a pair set stands alone for two-letter words, which it holds exactly). It holds
- *   a few thousand rows where a prefix set holds tens of thousands, so the intersection is
- *   cheap; it is still kept INTERSECTION_TTL_MS for the next pages and for others searching the
- *   same words (multi-word results can lag writes by that long).
- * - registry words: the union of that and the same done on the masked e-mail sets (registry-only
- *   sets of rows without a name), paged by merging the two by rank (bisection for the page's
- *   first row, then one range of each), never stored.
- * A query without two words of different starts (a word and a date) intersects its sets
- * directly: a date set holds one day's registrations. So does a query matched by a row too long
- * to be paired (UNPAIRED_SET, normally empty), and any query on a keyspace projected before this
- * index (no INDEX_MARKER: it lacks the pair sets until rebuilt), so results never depend on
- * which index answered.
- * KEYS: users, rows, the set to page (or the result's cache key), the unpaired set, the index
- * marker, two scratch keys, then the query's sets (n of them) and its pair sets, then those of
- * the registry's masked e-mail sets if any. ARGV: ttl ms, members-only flag, first rank, last
- * rank, then per part n, the number of pair sets, and the two 0-based set indexes of each pair
- * set (-1: a word the pair set does not stand for).
- * Returns the total, the page's rows as one JSON array and their 0-based ranks as another: one
- * bulk string to decode and one JSON.parse, where 50 separate replies cost the reader about as
- * much CPU as the rest of the request.
+ * One page of users in one round trip (page.lua, which lists its KEYS and ARGV): count, rows and
+ * their ranks in `users`. Index sets hold `users`' scores, so a filtered page is a range read of
+ * one set: a word's prefix set, or for more words their smallest pair set intersected with the
+ * words' sets (kept INTERSECTION_TTL_MS: multi-word results may lag writes that long); registry
+ * words also page the masked e-mail sets, merged by rank. Without a usable pair set the sets are
+ * intersected directly (projector/README.md, "Multi-word search").
  */
 const PAGE = loadLua(new URL('./page.lua', import.meta.url));
 const INTERSECTION_TTL_MS = 10_000;
