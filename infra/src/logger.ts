@@ -7,7 +7,7 @@ const FLUSH_MS = 200;
 /**
  * One root logger per process; children carry the service name and request/correlation ids.
  * Lines go to stdout in batches (one write per ~8 KB, at least every 200 ms) instead of one
- * write call per line, which under load cost as much as the rest of the logging together.
+ * write call per line, which is costly under load.
  * pino writes what is left synchronously when the process exits, so a crash line is not lost.
  */
 export function createLogger(options: { level: string; service: string; pretty?: boolean }): Logger {

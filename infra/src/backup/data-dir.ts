@@ -107,7 +107,7 @@ function linkTreeSync(dir: string, base: string, into: string, skip: Skip): void
  * one process, so while it runs no request renames, deletes or writes a file, and the snapshot
  * is whole with respect to the events appended until then (an upload is put in place before its
  * event is appended, and withdrawn only after a later event). Hard links cost a directory entry
- * per file (about a second per 100,000 files); the backup CLI removes the folder when done.
+ * per file, made while the process waits; the backup CLI removes the folder when done.
  */
 export function linkSnapshotSync(dataDir: string, uploadsDir: string): string {
   const snapshot = join(dataDir, `${SNAPSHOT_PREFIX}${Date.now()}-${randomBytes(4).toString('hex')}`);

@@ -1,12 +1,11 @@
 /**
  * The standalone's backup endpoint. PGlite lets one process open the store, so a consistent copy
  * of a live site is read by that process: `GET /ops/backup/events` streams every event up to the
- * head position it finds when asked, as JSON lines, between a first line naming the head and a
- * last one counting the events (the CLI refuses a stream without it).
- * The files are linked into a snapshot folder in DATA_DIR at the same instant (`linkSnapshotSync`),
- * which the CLI copies and removes. Only the operator may ask:
- * the request carries a token signed with the site's session secret (SESSION_SECRET, or the one
- * kept in DATA_DIR), which only someone who can read the site's settings or data folder can make.
+ * head it finds when asked, as JSON lines between a first line naming the head and a last one
+ * counting the events (the CLI refuses a stream without it), and links the files into a snapshot
+ * folder in DATA_DIR at that instant (`linkSnapshotSync`), which the CLI copies and removes. Only
+ * the operator may ask: the request carries a token signed with the site's session secret, which
+ * only someone who can read the site's settings or DATA_DIR can make.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { once } from 'node:events';

@@ -25,14 +25,11 @@ interface AccessLogOptions {
 }
 
 /**
- * Request ids and one access line per request. It replaces pino-http, which serialised every
- * request's and response's headers (redacting the cookie) and built a child logger per request:
- * under load that was the largest cost of a command after the database. The line keeps what an
- * operator searches by: `reqId`, method, url, client address, status and `responseTime` (ms);
- * 5xx (or an aborted request) at error, 4xx at warn, like before; probes at debug (pino-http
- * skipped them). The commands the request caused are on the same line (`commands`: name, stream,
- * outcome, ms), so a command costs one line, not two. `req.log` is made only when a handler logs
- * something of its own.
+ * Request ids and one access line per request, with no headers serialised and no child logger
+ * built per request (pino-http's way, costly under load). The line keeps what an operator
+ * searches by: `reqId`, method, url, client address, status, `responseTime` (ms) and the commands
+ * the request caused (`commands`: name, stream, outcome, ms), so a command costs one line; 5xx and
+ * aborted requests at error, 4xx at warn, probes at debug. `req.log` is made only when needed.
  */
 export function accessLog(options: AccessLogOptions) {
   const begin = requestLogger(options);

@@ -1,14 +1,12 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 
 /**
- * CSRF defence of the HTTP shell, for cookie-authenticated writes (`crossSiteRefusal`) and the
- * Socket.IO handshake (query-api receives it from its composition root, `socketSecurity`): a browser names the page that sent a request in `Origin` (every cross-origin
- * request, every POST/PUT/DELETE, every WebSocket) or at least `Referer`. A request is allowed
- * when that page is this site (same host as the request's Host, or X-Forwarded-Host set by the
- * proxy; a cross-site page cannot set either) or one of the configured origins. A request that
- * names no page at all is not a browser acting for another site (curl, PayPal's webhook, the
- * distributed gateway) and is allowed: cookies are the only thing CSRF abuses, and such a client
- * holds its own.
+ * CSRF defence for cookie-authenticated writes (`crossSiteRefusal`) and the Socket.IO handshake
+ * (`socketSecurity`). A browser names the page behind a request in `Origin`, or at least
+ * `Referer`; it is allowed when that page is this site (the request's Host, or X-Forwarded-Host
+ * from the proxy: a cross-site page can set neither) or a configured origin. A request naming no
+ * page is no browser acting for another site (curl, PayPal's webhook, the gateway) and passes:
+ * cookies are all CSRF abuses, and such a client holds its own.
  */
 export type OriginVerdict = { ok: true } | { ok: false; reason: string };
 

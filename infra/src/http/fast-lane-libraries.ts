@@ -42,8 +42,8 @@ function expectDetail(holds: () => boolean, detail: string, what: string): void 
 }
 
 /**
- * What the fast lane reaches for inside Express, checked once when a lane is built (well under
- * a millisecond, never per request): after an upgrade that changed any of it the lane refuses to start, saying which
+ * What the fast lane reaches for inside Express, checked once when a lane is built, never per
+ * request: after an upgrade that changed any of it the lane refuses to start, saying which
  * detail changed, rather than answer unlike Express. `app.request`'s getters come from `app`;
  * the settings they read, from a probe app with known ones. fast-lane-libraries.test.ts runs
  * this and checks the rest (the JSON parser and compression outside Express, and what the write

@@ -15,18 +15,13 @@ interface LaneRoute {
 type EtagFn = (body: Buffer, encoding?: string) => string | undefined;
 
 /**
- * A plain node:http listener in front of the Express app that serves the `FastLane`s' routes
- * (command-api's POSTs: chat message, free point, its ticket; query-api's public GETs: ranking,
- * countries, main data, chat history, global post) without Express's router, request and response prototypes,
- * which under load cost more CPU than the routes themselves. A route is found by method and
- * exact pathname (HEAD as its GET, as Express's router does); a POST with a query string, a GET
- * with a body, and everything else go to Express untouched. The lane runs the shell's own
- * steps (`FastLaneShell`) in the shell's order (request id and access line, security headers,
- * CSRF, JSON body, sessions, route, error translation) and writes answers as Express's
- * `res.json` / `res.send` and compression would, with the app's own ETag, query parser,
- * freshness and trust-proxy functions, so a client cannot tell the lanes apart. What it relies on
- * of Express's internals is checked here once (`checkFastLaneLibraries`) and, with the rest, by
- * fast-lane-libraries.test.ts.
+ * A plain node:http listener in front of the Express app that serves the `FastLane`s' hot routes
+ * without Express's router and request and response prototypes, which under load cost more than
+ * the routes (docs/architecture.md, "HTTP hot paths"). A route is found by method and exact path
+ * (HEAD as its GET); anything else, a POST with a query string or a GET with a body, goes to
+ * Express untouched. The lane runs the shell's own steps in the shell's order and answers with
+ * the app's own ETag, query parser, freshness and trust-proxy functions, so a client cannot tell
+ * the lanes apart; what it relies on inside Express is checked by `checkFastLaneLibraries`.
  */
 export function withFastLane(app: Express, shell: FastLaneShell, ...lanes: FastLane[]): RequestListener {
   checkFastLaneLibraries(app);

@@ -1,6 +1,6 @@
 /**
  * One-time migration: encrypts the personal fields of events written before the store encrypted
- * them (members who joined before issue 17's erasure), in place, with each member's key. Run on
+ * them (members who joined before erasure by key existed), in place, with each member's key. Run on
  * a stopped standalone (PGlite refuses a second process) or on PostgreSQL; after a backup.
  * Idempotent: values already encrypted (`pd1:`) are left as they are, so a run cut short is
  * simply run again. EventStoreDB/KurrentDB cannot rewrite an event and is refused.

@@ -75,7 +75,7 @@ function forwardedHeaders(req: IncomingMessage, upgrade: boolean, backendHost: s
     else if (lower === 'host') host ??= value;
     else headers.push(name, value);
   }
-  // Raw lines get no Host of Node's making: without one (HTTP/1.0), or with an empty one, the backend's, as Node set it before.
+  // Raw lines get no Host of Node's making: without one (HTTP/1.0), or with an empty one, the backend's, as Node would set it.
   headers.push('host', host || backendHost);
   const client = req.socket.remoteAddress ?? '';
   headers.push('x-forwarded-for', prior ? `${prior}, ${client}` : client);
@@ -98,7 +98,7 @@ function answerHeaders(answer: IncomingMessage, extraCookie: string | undefined)
 }
 
 /**
- * Connections to the backends are kept open and reused (a new TCP connection per request cost
+ * Connections to the backends are kept open and reused (a new TCP connection per request costs
  * more than forwarding it). An idle one is closed after 4 s, before the backends' own 5 s
  * keep-alive timeout (Node's default), so the proxy never sends a request on a connection the
  * backend is closing at that moment (a POST there would fail with a 502, not retried).

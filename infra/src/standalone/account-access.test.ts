@@ -10,7 +10,7 @@ import { dropRedisPrefix, eventually, requireService, testRedisUrl } from '@pass
 import { Browser } from '../test-support/client';
 import { spawnStandalone, type SpawnedService } from '../test-support/spawn-process';
 
-/** Issue 17 on the real server: recovery by a mailed link (through a real SMTP server, and the outbox), sign-out, export. */
+/** Members' data and access on the real server: recovery by a mailed link (through a real SMTP server, and the outbox), sign-out, export. */
 
 const SITE = 'https://pass.example';
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Browser } from '../test-support/client';
 import { spawnStandalone, type SpawnedService } from '../test-support/spawn-process';
 
-// The upload lifecycle (issue 19): one live card image per member, withdrawn files answer 404,
+// The upload lifecycle: one live card image per member, withdrawn files answer 404,
 // and a start sweeps what a crash left behind.
 const dataDir = mkdtempSync(join(tmpdir(), 'standalone-uploads-'));
 const uploadsDir = join(dataDir, 'uploads');

@@ -27,8 +27,8 @@ export interface SpawnedService {
 export interface SpawnOptions {
   /**
    * Keep every log line (a bench that writes them out). By default only the first 500 and the
-   * last 2,000 are kept: a bench's hundreds of thousands of access lines grew its heap past 100 MB,
-   * and its collections then paused the very clients whose latency it measures.
+   * last 2,000 are kept: a bench's hundreds of thousands of access lines would grow its heap,
+   * and its collections then pause the very clients whose latency it measures.
    */
   keepAllLogs?: boolean;
 }

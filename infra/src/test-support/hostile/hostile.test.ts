@@ -305,7 +305,7 @@ describe('hostile input against the standalone process', () => {
         accepts: (body) => PURCHASE_OPTIONS.some((o) => o.amountUsd === (body as { amountUsd?: unknown }).amountUsd),
       },
       { method: 'POST', path: '/api/buy-points', actor: () => b, valid: { orderId: 'SIM-does-not-exist' }, accepts: () => false },
-      // Issue 17. A member of its own per case: an accepted change ends the password the next case would send.
+      // Account access. A member of its own per case: an accepted change ends the password the next case would send.
       {
         method: 'POST',
         path: '/api/change-password',
