@@ -1,9 +1,8 @@
 /**
  * The production front of the distributed layout (infra/deploy/Caddyfile, which compose runs)
  * for the benches, when a `caddy` binary is installed (`apt-get install caddy`). Without it the
- * benches measure through the Node proxy instead and say so: that proxy costs about twice the
- * CPU per request on these two shared cores, which the bench machine then cannot spend on the
- * services.
+ * benches measure through the Node proxy instead and say so: that proxy costs more CPU per
+ * request, which the bench machine's two shared cores then cannot spend on the services.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

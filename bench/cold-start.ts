@@ -1,5 +1,5 @@
 /**
- * Standalone cold start with 1,000,000 members (issue "Production proof"): seconds from starting
+ * Standalone cold start with 1,000,000 members: seconds from starting
  * the process, as `npm start` runs it, until `/readyz` answers 200, on a PGlite data directory
  * holding the events the command side writes for a million members.
  *
@@ -36,7 +36,7 @@ export const COMMAND = 'node --import tsx bench/cold-start.ts';
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1_000_000);
 const LIMIT_SECONDS = 60;
 const COPY_ROWS = 200_000;
-/** Issue 22: the first start within this many times the store's read floor (read-floor.ts). */
+/** Target: the first start within this many times the store's read floor (read-floor.ts). */
 const FLOOR_TARGET = 1.5;
 /** Bump when the seed changes, so a kept directory is seeded again. */
 const SEED_VERSION = 1;

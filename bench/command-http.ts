@@ -10,7 +10,7 @@
  * Each route is measured on both lanes, alternately (ROUNDS rounds), so both see the same
  * machine: `fast` sends the exact path (the fast lane in front of Express,
  * infra/src/http/fast-lane.ts), `express` the same path with a query string, which the fast
- * lane leaves to Express (what every request took before the fast lane).
+ * lane leaves to Express (the path of every other request).
  *
  *   node --import tsx bench/command-http.ts
  *   BENCH_REQUESTS=2000 (per route, lane and round) · BENCH_WARMUP=300 (per route and lane, not counted) · BENCH_ROUNDS=2

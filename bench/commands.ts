@@ -7,7 +7,7 @@
  *
  * - throughput: 16 concurrent clients, each its own member, as fast as they can;
  * - latency: an open-loop schedule of 500 free-point/chat commands per second, measured from the
- *   scheduled start (queueing included), against the targets of the command-side issue.
+ *   scheduled start (queueing included), against its p99 limit.
  * Time is passed in: the bench clock advances 31 s per free point, so the 30 s rule never refuses.
  * A free point needs the ticket of a countdown watched to the end: the bench signs each one with
  * the instance's session secret (as POST /api/free-point/ticket does) on the bench clock as it

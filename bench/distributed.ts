@@ -69,11 +69,11 @@ const RATE = 500;
 const RATE_SECONDS = 5;
 const QUERY_MEMBERS = Number(process.env.BENCH_MEMBERS ?? 1_000_000);
 const QUERY_SAMPLES = 1_000;
-// About 770,000 events: a catch-up of 12-16 s, so the mean is the projector's rate, not its start-up
-// (with 50,000 users it lasted 4 s, the first of them warming up).
+// About 770,000 events: a catch-up long enough that the mean is the projector's rate, not its
+// start-up and warm-up.
 const BACKLOG_USERS = Number(process.env.BENCH_BACKLOG_USERS ?? 150_000);
 // Each /metrics scrape measures the lag by reading events: sampled once a second, not more, so the
-// measurement does not slow what it measures (every 200 ms doubled the projector's CPU per event).
+// measurement does not slow what it measures (frequent scrapes add to the projector's CPU per event).
 const SAMPLE_MS = 1_000;
 const TARGETS = { commandsPerSecond: 3_000, p99Ms: 25, push: { p50: 10, p99: 50 }, ranking: 5, search: 20, top5: 2, projection: 50_000 };
 const LIMITS = DEFAULT_ACTION_LIMITS;
@@ -93,8 +93,8 @@ const load = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
 
 /**
  * One keep-alive connection pool per loopback source address, as one browser per address keeps
- * its connections. undici rather than node:http: it costs the bench about half the CPU per
- * request (37 vs 68 µs measured), and the bench shares the two cores with every server process.
+ * its connections. undici rather than node:http: it costs the bench less CPU per request, and the
+ * bench shares the two cores with every server process.
  */
 class Clients {
   private readonly pools = new Map<string, Pool>();
@@ -657,9 +657,9 @@ async function steadyFloors(layout: Layout, chatVia: (via: Clients) => Op) {
     // Autovacuum and the like after the bursts would otherwise land in the tail of whichever
     // steady run came first.
     const steadyBusy = await machineQuiet();
-    // The bursts write so much WAL that PostgreSQL's own checkpoints (one per ~540 MB of WAL with
-    // the default max_wal_size of 1 GB, by its log) were often midway through the steady runs,
-    // whose tails then carried the checkpoint's writes.
+    // The bursts write so much WAL that PostgreSQL's own checkpoints (with the default
+    // max_wal_size of 1 GB) would fall midway through the steady runs, whose tails would then
+    // carry the checkpoint's writes.
     const checkpointed = await checkpoint();
     const rawSteady = await rawInsertSteady(layout.schema, RATE, RATE_SECONDS);
     const floorSteady = await openLoop(`${FLOOR_NAME}, through ${floor.front?.name ?? 'no front'}, at a steady ${RATE}/s`, RATE, RATE_SECONDS, chatVia(via), floor.pids, 201);
@@ -696,8 +696,8 @@ async function lazyFreeDone(redis: Redis, timeoutMs = 180_000): Promise<void> {
 
 /**
  * Waits (up to `timeoutMs`) for a second in which the machine's cores are mostly idle, and returns
- * how busy that last second was (0-1). A query takes a tenth of a millisecond here, so a
- * thousand of them last a fraction of a second: the seeding's after-effects (this process's
+ * how busy that last second was (0-1). A query takes well under a millisecond, so a thousand
+ * of them last a fraction of a second: the seeding's after-effects (this process's
  * collections, Redis settling) would otherwise be timed as the server's tail.
  */
 async function machineQuiet(timeoutMs = 60_000, busyBelow = 0.25): Promise<number> {

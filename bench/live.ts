@@ -1,5 +1,5 @@
 /**
- * Live-path benchmark (issue "Read side"): from a chat command's acknowledgement at the sender to
+ * Live-path benchmark: from a chat command's acknowledgement at the sender to
  * the projector's `chatMessage` push at another socket, at a steady 500 commands/s, through the
  * real standalone process (command-api + projector + query-api + Socket.IO, PGlite on a fresh
  * DATA_DIR) spawned as a child, as `npm start` runs it.
@@ -32,7 +32,7 @@ import { withBenchStandalone } from './standalone';
 import { cpuSeconds } from './proc-cpu';
 
 export const COMMAND = 'node --import tsx bench/live.ts';
-/** The issue's rate; LIVE_RATE=250 shows the same path below the knee on a busy machine. */
+/** The target's rate; LIVE_RATE=250 shows the same path below the knee on a busy machine. */
 const RATE = Number(process.env.LIVE_RATE ?? 500);
 const SECONDS = 10;
 const WARMUP_SECONDS = 1;

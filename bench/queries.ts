@@ -1,9 +1,9 @@
 /**
  * Read latency with 1,000,000 members: ranking pages, search and the country top 5, through the
  * same Keyspace calls query-api makes, on Redis (and the memory adapter with
- * BENCH_ADAPTERS=redis,memory; it adds about a minute and 2 GB of heap). The read model is seeded from generated events
- * through the real projections (register, purchase, claim, card for every member), so the keys
- * are exactly what production writes.
+ * BENCH_ADAPTERS=redis,memory: a longer run with a much larger heap). The read model is seeded
+ * from generated events through the real projections (register, purchase, claim, card for every
+ * member), so the keys are exactly what production writes.
  *
  *   node --import tsx bench/queries.ts            (BENCH_MEMBERS=200000 for a quicker run)
  *
@@ -101,7 +101,7 @@ async function measureKeyspace(ks: Keyspace): Promise<{ rows: Figures; members: 
   ]) {
     rows.push([label, await measure((i) => ranking(texts[i], 1), { samples: texts.length, warmUp: false }), TARGETS.search]);
   }
-  // Word prefixes (issue 20): the first letters of first + last name, as typed into the box.
+  // Word prefixes: the first letters of first + last name, as typed into the box.
   const prefixes = [...new Set(firstLast.map((t) => t.split(' ').map((w) => w.slice(0, 3)).join(' ')))];
   const twoLetters = [...new Set(firstLast.map((t) => t.split(' ').map((w) => w.slice(0, 2)).join(' ')))];
   rows.push(['search a 3-letter name prefix, first pages', await measure((i) => ranking(names[i % names.length]!.slice(0, 3), 1 + (i % 5))), TARGETS.search]);

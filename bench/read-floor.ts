@@ -1,13 +1,13 @@
 /**
- * The event store's read floor (issue 22): every row of `$all`, with the store's own columns,
- * order and visibility horizon (sql/read-sql.ts's allReads, as rows), in pages of FLOOR_PAGE, handed
- * back by the driver and dropped, nothing done per row. The rebuild and cold-start benches print
- * their figure beside it, measured in the same run.
+ * The event store's read floor: every row of `$all`, with the store's own columns, order and
+ * visibility horizon (sql/read-sql.ts's allReads, as rows), in pages of FLOOR_PAGE, handed back by
+ * the driver and dropped, nothing done per row. The rebuild and cold-start benches print their
+ * figure beside it, measured in the same run.
  */
 import { quoteIdent } from '../events/src/event-store/sql/identifiers';
 import { allReads } from '../events/src/event-store/sql/read-sql';
 
-/** Rows per page of the read floor, as issue 22 defines it. */
+/** Rows per page of the read floor, as the rebuild and cold-start targets define it. */
 export const FLOOR_PAGE = 10_000;
 
 type Position = { tx: string; global_position: string | number };

@@ -19,7 +19,7 @@
  * The events are stored as the product stores them: personal fields sealed with their member's
  * key (the seed writes `member_keys` beside the events), and the rebuild opens the store through
  * `openPersonalDataEventStore`, as the projector does. BENCH_REBUILD_PLAIN=1 seeds and reads a
- * store without encryption (schema `rebuild_plain_<count>`), for the before/after comparison.
+ * store without encryption (schema `rebuild_plain_<count>`), to measure what encryption costs.
  */
 import { fork } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -45,12 +45,12 @@ export const COMMAND = 'node --import tsx bench/rebuild.ts';
 const EVENTS = Number(process.env.BENCH_REBUILD_EVENTS ?? 10_000_000);
 const TARGET_SECONDS = 200;
 const TARGET_RSS = 4 * 2 ** 30;
-/** Issue 22: the rebuild within this many times PostgreSQL's read floor of the same events. */
+/** Target: the rebuild within this many times PostgreSQL's read floor of the same events. */
 const FLOOR_TARGET = 1.5;
 const DATABASE = 'pass_bench_rebuild';
 /** Bump when the seeded events change (generator, mix, row shape): older seeds are redone. */
 const GENERATOR_VERSION = 2;
-/** Without the personal-data encryption the product stores with (the before of issue 17). */
+/** Without the personal-data encryption the product stores with (to measure what it costs). */
 const PLAIN = process.env.BENCH_REBUILD_PLAIN === '1';
 /** Events per generated user in the mix below (about 11.2 measured): users to generate, with a margin. */
 const EVENTS_PER_USER = 10.5;

@@ -5,8 +5,7 @@
  *
  * The client process warms itself up first (CLIENT_WARM_UP untimed GETs of `warmUpPath`): a fresh
  * process's HTTP client is still being compiled for its first few thousand requests, and timed
- * then it added ~0.1 ms to every GET and ~2.5 ms to the 99th percentile of a bare server that
- * answers from memory (p50 0.12 → 0.05 ms, p99 2.5–2.8 → 0.22 ms after 10,000 requests).
+ * then it would add to every GET, most of all to the 99th percentile.
  *
  *   measureSequentialGets(baseUrl, rows, warmUpPath) → for each row, the milliseconds of each GET after warm-up
  */
