@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
@@ -27,5 +28,18 @@ describe('CommandLog metrics', () => {
 
   it('logs without metrics when given none', () => {
     expect(() => new CommandLog(pino({ level: 'silent' })).decided(queued('RegisterUser'), 'user-1', 'accepted', { attempts: 1 })).not.toThrow();
+  });
+});
+
+describe('CommandLog lines', () => {
+  it("name an e-mail's stream by its kind only: the id is derived from the address, and logs outlive an erasure", () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({ write: (chunk: Buffer, _e, done) => done(void lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>)) });
+    const log = new CommandLog(pino(sink));
+    log.decided(queued('ReserveEmail'), 'email-6b1e0f4c2a', 'accepted', { attempts: 1, events: 1 });
+    log.failed(queued('ReleaseEmail'), 'email-6b1e0f4c2a', new Error('store unavailable'), 3);
+    log.decided(queued('RegisterUser'), 'user-1', 'accepted', { attempts: 1, events: 1 });
+    expect(lines.map((l) => l.stream)).toEqual(['email', 'email', 'user-1']);
+    expect(JSON.stringify(lines)).not.toContain('6b1e0f4c2a');
   });
 });

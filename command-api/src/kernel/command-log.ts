@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { CommandContext, CommandLogLine } from '@pass/events';
+import { streamCategory, type CommandContext, type CommandLogLine } from '@pass/events';
 import type { Logger } from 'pino';
 import type { CommandMetrics, CommandOutcome } from './command-metrics';
 
@@ -15,6 +15,12 @@ export interface LoggedCommand {
 const msSinceQueued = (item: LoggedCommand): number => Math.round((performance.now() - item.enqueuedAt) * 100) / 100;
 
 /**
+ * The stream as a log line names it: an e-mail's stream id is a keyed hash of the address, the
+ * same for every account that address ever held, so a log (kept past an erasure) names its kind only.
+ */
+const loggedStream = (streamId: string): string => (streamCategory(streamId) === 'email' ? 'email' : streamId);
+
+/**
  * One line per decided command: on its request's access line when it has one, else a line of its
  * own. Every command the handler takes passes here once, so it also counts them (by type and
  * outcome) and times them, when given the process's metrics.
@@ -28,7 +34,7 @@ export class CommandLog {
   decided(item: LoggedCommand, streamId: string, outcome: CommandLogLine['outcome'], extra: Pick<CommandLogLine, 'attempts' | 'code' | 'events' | 'batch'>): void {
     const ms = msSinceQueued(item);
     this.measure(item, outcome, ms);
-    const line: CommandLogLine = { command: item.command.type, stream: streamId, outcome, ms, ...extra };
+    const line: CommandLogLine = { command: item.command.type, stream: loggedStream(streamId), outcome, ms, ...extra };
     if (!item.ctx.report?.(line)) this.logger.info({ ...line, correlationId: item.ctx.correlationId }, 'command');
   }
 
@@ -36,7 +42,7 @@ export class CommandLog {
   failed(item: LoggedCommand, streamId: string, err: unknown, attempts: number): void {
     const ms = msSinceQueued(item);
     this.measure(item, 'failed', ms);
-    this.logger.info({ command: item.command.type, stream: streamId, outcome: 'failed', ms, correlationId: item.ctx.correlationId, err, attempts }, 'command');
+    this.logger.info({ command: item.command.type, stream: loggedStream(streamId), outcome: 'failed', ms, correlationId: item.ctx.correlationId, err, attempts }, 'command');
   }
 
   private measure(item: LoggedCommand, outcome: CommandOutcome, ms: number): void {

@@ -33,6 +33,9 @@ describe('access log and request ids of the app shell', () => {
       req.log?.info({ seen: true }, 'handler line');
       res.status(201).json({ id: req.id });
     });
+    routes.get('/api/search', (_req, res) => {
+      res.json([]);
+    });
     routes.get('/readyz', (_req, res) => {
       res.status(503).json({ status: 'starting' });
     });
@@ -83,5 +86,15 @@ describe('access log and request ids of the app shell', () => {
     expect((await fetch(`${base}/readyz`)).status).toBe(503);
     await until(() => lines.some((l) => l.req?.url === '/readyz'));
     expect(lines.find((l) => l.req?.url === '/readyz')).toMatchObject({ level: 20, res: { statusCode: 503 } });
+  });
+
+  it('keeps the query parameter names but none of their values, and no client address', async () => {
+    const res = await fetch(`${base}/api/search?q=ann%40example.com&page=2&flag&q=Ann+Smith&ann%40example.com`, { headers: { 'x-request-id': 'query-1', 'x-forwarded-for': '10.9.8.7' } });
+    expect(res.status).toBe(200);
+    await until(() => lines.some((l) => l.reqId === 'query-1' && l.msg === 'request completed'));
+    const line = lines.find((l) => l.reqId === 'query-1' && l.msg === 'request completed')!;
+    expect(line.req).toEqual({ method: 'GET', url: '/api/search?q=<redacted>&page=<redacted>&flag&q=<redacted>&<redacted>' });
+    const text = JSON.stringify(line);
+    for (const value of ['ann', 'Ann', 'Smith', '10.9.8.7', '127.0.0.1', 'remoteAddress']) expect(text).not.toContain(value);
   });
 });

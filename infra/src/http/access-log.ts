@@ -27,9 +27,11 @@ interface AccessLogOptions {
 /**
  * Request ids and one access line per request, with no headers serialised and no child logger
  * built per request (pino-http's way, costly under load). The line keeps what an operator
- * searches by: `reqId`, method, url, client address, status, `responseTime` (ms) and the commands
- * the request caused (`commands`: name, stream, outcome, ms), so a command costs one line; 5xx and
- * aborted requests at error, 4xx at warn, probes at debug. `req.log` is made only when needed.
+ * searches by: `reqId`, method, path with the query's parameter names (never their values:
+ * search terms, e-mails, tokens), status, `responseTime` (ms) and the commands the request caused
+ * (`commands`: name, stream, outcome, ms), so a command costs one line; 5xx and aborted requests
+ * at error, 4xx at warn, probes at debug. No client address: the privacy text promises none is
+ * collected (docs/architecture.md, "Personal data"). `req.log` is made only when needed.
  */
 export function accessLog(options: AccessLogOptions) {
   const begin = requestLogger(options);
@@ -70,7 +72,7 @@ export function requestLogger(options: AccessLogOptions): (req: IncomingMessage,
       logger[level](
         {
           reqId: id,
-          req: { method: req.method, url, remoteAddress: req.socket.remoteAddress },
+          req: { method: req.method, url: withoutQueryValues(url) },
           res: { statusCode: status },
           responseTime: Math.round((performance.now() - started) * 100) / 100,
           ...(commands.length > 0 && { commands }),
@@ -79,4 +81,24 @@ export function requestLogger(options: AccessLogOptions): (req: IncomingMessage,
       );
     });
   };
+}
+
+const REDACTED = '<redacted>';
+/** A parameter name as the web app and the API write them; anything else is as private as a value. */
+const PARAMETER_NAME = /^[\w.[\]-]{1,64}$/;
+
+/** `/api/registry?q=<redacted>&page=<redacted>`: which parameters a request had, none of what they held. */
+export function withoutQueryValues(url: string): string {
+  const start = url.indexOf('?');
+  if (start < 0) return url;
+  const pairs = url
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      const shown = PARAMETER_NAME.test(name) || name === '' ? name : REDACTED;
+      return eq < 0 ? shown : `${shown}=${eq === pair.length - 1 ? '' : REDACTED}`;
+    });
+  return `${url.slice(0, start)}?${pairs.join('&')}`;
 }

@@ -68,7 +68,9 @@ export function crossSiteRefusal(options: { allowedOrigins?: readonly string[] }
     if (SAFE_METHODS.has(req.method ?? '')) return false;
     const verdict = checkRequestOrigin(req.headers, allowed);
     if (verdict.ok) return false;
-    req.log?.warn({ origin: req.headers.origin, referer: req.headers.referer, reason: verdict.reason }, 'cross-site write refused');
+    // The Referer's origin only: its path and query can hold a search or a token.
+    const referer = first(req.headers.referer);
+    req.log?.warn({ origin: req.headers.origin, referer: referer === undefined ? undefined : (safeOrigin(referer) ?? 'unreadable'), reason: verdict.reason }, 'cross-site write refused');
     return true;
   };
 }

@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSettings } from '../config/settings';
 import { createAppShell, type AppShellOptions } from './app-shell';
+import { crossSiteRefusal } from './csrf';
 import { adOptionsScriptHash, contentSecurityPolicy, securityOptionsFrom, shellSecurity, socketSecurity } from './security-headers';
 
 const directives = (csp: string) => new Map(csp.split('; ').map((d) => [d.split(' ')[0]!, d.split(' ').slice(1)]));
@@ -138,6 +139,13 @@ describe('the app shell', () => {
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ error: 'This request did not come from this site. Please reload the page and try again.' });
       expect(writes.length).toBe(before);
+    });
+
+    it("logs a refusal with the other page's origin only: its path and query may be a search or a token", () => {
+      const logged: unknown[] = [];
+      const req = { method: 'POST', headers: { host: 'pass.example', referer: 'https://evil.example/find?q=ann%40example.com' }, log: { warn: (line: unknown) => logged.push(line) } };
+      expect(crossSiteRefusal()(req as never)).toBe(true);
+      expect(logged).toEqual([{ origin: undefined, referer: 'https://evil.example', reason: 'cross-site origin https://evil.example' }]);
     });
 
     it('accepts this site (Origin or Referer), the proxy’s forwarded host, configured origins and clients that name no page', async () => {
