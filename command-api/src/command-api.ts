@@ -31,6 +31,7 @@ import { createPaymentProvider } from './payments/provider/factory';
 import type { PaymentProvider } from './payments/provider/port';
 import { keepWebhookRawBody } from './payments/raw-body';
 import { paymentRoutes } from './payments/routes';
+import { DeviceCookies } from './sessions/device-cookies';
 import { ActionThrottle, LoginThrottle, type ActionLimits, type LoginLimits } from './sessions/rate-limiter';
 import { MemorySessionStore, type SessionStore } from './sessions/session-store';
 import { Sessions } from './sessions/sessions';
@@ -133,6 +134,7 @@ function commandServices(deps: CommandApiDeps, logger: Logger, clock: Clock): Co
     sessionStore,
     sessions: new Sessions({ store: sessionStore, secret, cookieSecure: config.cookieSecure, clock }),
     throttle: deps.loginThrottle ?? LoginThrottle.inMemory(config.loginLimits),
+    devices: new DeviceCookies({ secret, cookieSecure: config.cookieSecure, clock }),
     actions: deps.actionThrottle ?? ActionThrottle.inMemory(config.actionLimits),
     payments: deps.payments ?? createPaymentProvider({ provider: 'simulated' }, logger),
     images: deps.images ?? new InProcessImageJobs(config.uploadsDir),

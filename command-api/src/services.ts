@@ -2,6 +2,7 @@ import type { EventStore } from '@pass/events';
 import type { Logger } from 'pino';
 import type { Mailer } from './mail/mailer';
 import type { PaymentProvider } from './payments/provider/port';
+import type { DeviceCookies } from './sessions/device-cookies';
 import type { ActionThrottle, LoginThrottle } from './sessions/rate-limiter';
 import type { Sessions } from './sessions/sessions';
 import type { ImageJobs } from './uploads/image-jobs';
@@ -15,6 +16,8 @@ export interface CommandServices {
   handler: CommandHandler;
   sessions: Sessions;
   throttle: LoginThrottle;
+  /** Browsers that signed in to an account before: past its ceiling on their own budget. */
+  devices: DeviceCookies;
   /** Chat and free-point burst limits per member and per address. */
   actions: ActionThrottle;
   payments: PaymentProvider;

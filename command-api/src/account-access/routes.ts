@@ -44,9 +44,10 @@ export function accessRoutes(services: CommandServices): Router {
     const { state } = await services.handler.load(userDecider, streams.user(principal.id));
     requireRegistered(state);
     try {
+      const device = services.devices.trusted(req.headers.cookie, 'user', state.email);
       await services.throttle.guard(state.email, req.ip ?? 'unknown', tooManyAttemptsMessage, async () => {
         if (!(await verifyPassword(state.passwordHash, form.currentPassword))) throw new DomainError('unauthorized', ACCOUNT_ACCESS_MESSAGES.wrongCurrentPassword);
-      });
+      }, device);
     } catch (error) {
       if (!isDomainError(error, 'unauthorized')) throw error;
       // Signed in: not a session problem (401 would send the web to the join page), a field to correct.
@@ -95,6 +96,9 @@ export function accessRoutes(services: CommandServices): Router {
       throw isDomainError(error, 'invalid') ? invalidLink() : error;
     }
     const ended = await services.sessions.endAllOf('user', userId);
+    // The mail proved the owner: the account's ceiling starts over, and this browser is theirs.
+    await services.throttle.clearAccount(state.email);
+    services.devices.issue(res, 'user', state.email);
     req.log?.info({ userId, sessionsEnded: ended }, 'password set with a reset link');
     res.status(204).end();
   });

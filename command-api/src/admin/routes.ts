@@ -17,9 +17,11 @@ export function adminRoutes(services: CommandServices): Router {
 
   router.post('/api/admin-login', async (req, res) => {
     const { email, password } = adminLoginSchema.parse(req.body ?? {});
-    const view = await services.throttle.guard(`admin:${email}`, req.ip ?? 'unknown', tooManyAdminAttemptsMessage, () => checkAdminCredentials(services.handler, email, password));
+    const device = services.devices.trusted(req.headers.cookie, 'admin', email);
+    const view = await services.throttle.guard(`admin:${email}`, req.ip ?? 'unknown', tooManyAdminAttemptsMessage, () => checkAdminCredentials(services.handler, email, password), device);
     const { cookieValue } = await services.sessions.issue('admin', view.id);
     services.sessions.setCookie(res, 'admin', cookieValue);
+    services.devices.issue(res, 'admin', email);
     res.json(view);
   });
 

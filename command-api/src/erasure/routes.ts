@@ -32,9 +32,10 @@ export function erasureRoutes(services: CommandServices): Router {
     requireRegistered(state);
     try {
       // A wrong password counts as a failed login of the account from this client.
+      const device = services.devices.trusted(req.headers.cookie, 'user', state.email);
       await services.throttle.guard(state.email, req.ip ?? 'unknown', tooManyAttemptsMessage, async () => {
         if (!(await verifyPassword(state.passwordHash, parsed.data.password))) throw new DomainError('unauthorized', WRONG_PASSWORD);
-      });
+      }, device);
     } catch (error) {
       // Signed in: a field to correct, not a session problem (401 would send the web to join).
       if (isDomainError(error, 'unauthorized')) throw wrong();

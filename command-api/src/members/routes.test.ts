@@ -12,7 +12,7 @@ let nowMs = Date.parse('2026-05-01T09:00:00.000Z');
 const clock = () => new Date(nowMs);
 
 beforeAll(async () => {
-  h = await startHarness({ clock, config: { loginLimits: { ...DEFAULT_LOGIN_LIMITS, attemptsPerIp: { max: 1000, windowMs: 60_000 }, failuresPerAccountAndIp: { max: LIMIT, windowMs: 60_000 }, accountSlowdown: { after: 1000, windowMs: 60_000, maxDelayMs: 60_000 } } } });
+  h = await startHarness({ clock, config: { loginLimits: { ...DEFAULT_LOGIN_LIMITS, attemptsPerIp: { max: 1000, windowMs: 60_000 }, failuresPerAccountAndIp: { max: LIMIT, windowMs: 60_000 }, accountCeiling: { after: 1000, windowMs: 60_000, firstDelayMs: 60_000, maxDelayMs: 60_000 } } } });
 });
 afterAll(async () => {
   await h?.close();
@@ -33,6 +33,20 @@ describe('POST /api/register-user (the join form)', () => {
     expect(cookie).toMatch(/SameSite=Lax/i);
     expect(cookie).toMatch(/Max-Age=86400/);
     expect(cookie).not.toMatch(/Secure/);
+  });
+
+  it('sets a device cookie on sign-in: httpOnly, for /api only, 90 days, naming no account', async () => {
+    const address = email();
+    const res = await h.browser().request('POST', '/api/register-user', { email: address, password: 'abcd' });
+    expect(res.status).toBe(201);
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('pass_device='))!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).toMatch(/Path=\/api(;|$)/);
+    expect(cookie).toMatch(/Max-Age=7776000/);
+    const value = decodeURIComponent(cookie.split(';')[0]!.slice('pass_device='.length));
+    expect(value).toMatch(/^[\w-]{22}\.\d+\.[\w-]{43}$/);
+    expect(value.toLowerCase()).not.toContain(address.split('@')[0]!.toLowerCase());
   });
 
   it('logs a known email in with the right password, and refuses a wrong one with one clear error', async () => {

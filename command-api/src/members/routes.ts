@@ -16,9 +16,11 @@ export function memberRoutes(services: CommandServices): Router {
   // The join form: registers an unknown e-mail, logs in a known one with the right password.
   router.post('/api/register-user', async (req, res) => {
     const form = joinFormSchema.parse(req.body ?? {});
-    const joined = await services.throttle.guard(form.email, req.ip ?? 'unknown', tooManyAttemptsMessage, () => join(services, form, commandContext(req, null, services.clock)));
+    const device = services.devices.trusted(req.headers.cookie, 'user', form.email);
+    const joined = await services.throttle.guard(form.email, req.ip ?? 'unknown', tooManyAttemptsMessage, () => join(services, form, commandContext(req, null, services.clock)), device);
     const { cookieValue } = await services.sessions.issue('user', joined.user.userId);
     services.sessions.setCookie(res, 'user', cookieValue);
+    services.devices.issue(res, 'user', form.email);
     const body: RegisterUserResponse = { ...toUserView(joined.user), registered: joined.registered };
     res.status(joined.registered ? 201 : 200).json(body);
   });

@@ -11,8 +11,9 @@ export interface RateLimit {
 
 /**
  * Login (the join form's login and the admin login), after OWASP's authentication cheat sheet:
- * failures are counted per (account, client) and per client; the account alone is only slowed
- * down, never locked, so nobody can lock a member out by failing on purpose.
+ * failures are counted per (account, client), per client, and per account from clients without
+ * a device cookie for it. The account's ceiling never shuts out its owner: a browser that signed
+ * in to it before has its own budget, and a reset by mail clears the count.
  */
 export interface LoginLimits {
   /** Every join (registration or login) and admin login attempt per client address. */
@@ -22,11 +23,17 @@ export interface LoginLimits {
   /** Wrong passwords per client address, over every account. */
   failuresPerIp: RateLimit;
   /**
-   * Per account, from any client: after `after` wrong passwords in `windowMs`, a client that has
-   * failed on the account itself waits between attempts on it, 1 s doubling with each further
-   * failure up to `maxDelayMs`. A client with no failure there is not slowed down.
+   * Per account (the normalised e-mail, registered or not), from clients without a device cookie
+   * for it: once `after` wrong passwords in `windowMs` are taken, such clients are refused for
+   * `firstDelayMs`; past it one attempt per delay is checked, the delay doubling with each
+   * further wrong password up to `maxDelayMs`. A password reset by mail clears it.
    */
-  accountSlowdown: { after: number; windowMs: number; maxDelayMs: number };
+  accountCeiling: { after: number; windowMs: number; firstDelayMs: number; maxDelayMs: number };
+  /**
+   * Wrong passwords per device cookie (a browser that signed in to the account before), which
+   * the account's ceiling does not stop; past it the device counts as any other client.
+   */
+  failuresPerDevice: RateLimit;
 }
 
 export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
@@ -34,7 +41,9 @@ export const DEFAULT_LOGIN_LIMITS: LoginLimits = {
   attemptsPerIp: { max: 60, windowMs: 15 * 60_000 },
   failuresPerAccountAndIp: { max: 10, windowMs: 60 * 60_000 },
   failuresPerIp: { max: 100, windowMs: 24 * 60 * 60_000 },
-  accountSlowdown: { after: 20, windowMs: 60 * 60_000, maxDelayMs: 60_000 },
+  // Past 20 in a day, each guess on the account waits longer, up to an hour.
+  accountCeiling: { after: 20, windowMs: 24 * 60 * 60_000, firstDelayMs: 60_000, maxDelayMs: 60 * 60_000 },
+  failuresPerDevice: { max: 10, windowMs: 60 * 60_000 },
 };
 
 /**

@@ -4,39 +4,53 @@ import { DomainError, isDomainError, streams } from '@pass/events';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimits } from './limits';
 import { inMemoryStore, openLimiter, tryConsume, wholeSeconds, type LimiterStore } from './limiter-store';
 
+/** What refused an attempt: this client's own limits, or the account's ceiling. */
+export type RefusedBy = 'client' | 'account';
+
+/** The 429's text for a wait in seconds. */
+export type TooManyMessage = (seconds: number, refusedBy: RefusedBy) => string;
+
 function inWords(seconds: number, second: string, minute: string): string {
   if (seconds < 60) return `${seconds} ${second}${seconds === 1 ? '' : 's'}`;
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} ${minute}${minutes === 1 ? '' : 's'}`;
 }
 
-export function tooManyAttemptsMessage(seconds: number): string {
-  return `Too many login attempts. Please try again in ${inWords(seconds, 'second', 'minute')}.`;
+/** The same words for every account, registered or not: a refusal tells nothing about it. */
+export function tooManyAttemptsMessage(seconds: number, refusedBy: RefusedBy = 'client'): string {
+  const wait = inWords(seconds, 'second', 'minute');
+  if (refusedBy === 'account') return `Too many failed sign-ins on this account. Please try again in ${wait}, or reset your password with "Forgot your password?".`;
+  return `Too many login attempts. Please try again in ${wait}.`;
 }
 
-/** Spanish for the admin dashboard. */
-export function tooManyAdminAttemptsMessage(seconds: number): string {
-  return `Demasiados intentos. Intente de nuevo en ${inWords(seconds, 'segundo', 'minuto')}.`;
+/** Spanish for the admin dashboard (which has no reset by mail). */
+export function tooManyAdminAttemptsMessage(seconds: number, refusedBy: RefusedBy = 'client'): string {
+  const wait = inWords(seconds, 'segundo', 'minuto');
+  if (refusedBy === 'account') return `Demasiados intentos fallidos en esta cuenta. Intente de nuevo en ${wait}.`;
+  return `Demasiados intentos. Intente de nuevo en ${wait}.`;
 }
 
 interface LoginLimiters {
   attemptsPerIp: RateLimiterAbstract;
   failuresPerPair: RateLimiterAbstract;
   failuresPerIp: RateLimiterAbstract;
-  /** Counted (penalty) and read (get), never consumed: the account is slowed down, not locked. */
+  /** Wrong passwords on the account from clients without its device cookie, taken before the check. */
   accountFailures: RateLimiterAbstract;
-  /** One attempt per gap on an account over its slow-down threshold; each gap's length is set as it opens. */
-  accountGap: RateLimiterAbstract;
+  /** Past the ceiling, one checked attempt per delay; each delay's length is set as it opens. */
+  accountDelay: RateLimiterAbstract;
+  /** Wrong passwords per device cookie, by the cookie's nonce. */
+  deviceFailures: RateLimiterAbstract;
 }
 
 function limitersOf(store: LimiterStore, limits: LoginLimits): LoginLimiters {
-  const { after, windowMs } = limits.accountSlowdown;
+  const { after, windowMs } = limits.accountCeiling;
   return {
     attemptsPerIp: openLimiter(store, 'attempts:ip', limits.attemptsPerIp),
     failuresPerPair: openLimiter(store, 'failures:pair', limits.failuresPerAccountAndIp),
     failuresPerIp: openLimiter(store, 'failures:ip', limits.failuresPerIp),
     accountFailures: openLimiter(store, 'failures:account', { max: after, windowMs }),
-    accountGap: openLimiter(store, 'gap:account', { max: 1, windowMs: 1_000 }),
+    accountDelay: openLimiter(store, 'gap:account', { max: 1, windowMs: limits.accountCeiling.firstDelayMs }),
+    deviceFailures: openLimiter(store, 'failures:device', limits.failuresPerDevice),
   };
 }
 
@@ -44,84 +58,123 @@ function limitersOf(store: LimiterStore, limits: LoginLimits): LoginLimiters {
 const pairOf = (account: string, ip: string) => `${ip}/${account}`;
 
 /**
+ * An attempt's admission: refused (a wait in seconds, and by what), or let through with its
+ * failure point taken on the device (`device`) or else on the account.
+ */
+interface Admission {
+  wait: number;
+  refusedBy: RefusedBy;
+  device?: string;
+}
+
+/**
  * Login limits after OWASP (numbers in `limits.ts`): wrong passwords are counted per (account,
- * client) and per client, and refused there; the account alone is only slowed down for clients
- * that have failed on it, so failing on purpose cannot lock the member out, and a member on a
- * clean client with the right password gets in. Points are consumed before the password is
- * checked, so guesses sent at once are counted, and given back when it was right.
+ * client) and per client, and per account from clients without a device cookie for it, which
+ * past its ceiling wait a delay that grows with each further failure. A device cookie (a
+ * browser that signed in to the account before) has its own budget instead, so failing on
+ * purpose cannot lock the owner out. Points are consumed before the password is checked, so
+ * guesses sent at once are counted, and given back when it was right.
  */
 export class LoginThrottle {
   private constructor(
     private readonly limiters: LoginLimiters,
-    private readonly slowdown: LoginLimits['accountSlowdown'],
+    private readonly ceiling: LoginLimits['accountCeiling'],
   ) {}
 
   static inMemory(limits: LoginLimits = DEFAULT_LOGIN_LIMITS): LoginThrottle {
-    return new LoginThrottle(limitersOf(inMemoryStore, limits), limits.accountSlowdown);
+    return new LoginThrottle(limitersOf(inMemoryStore, limits), limits.accountCeiling);
   }
 
   static onRedis(redis: Redis, prefix: string, limits: LoginLimits = DEFAULT_LOGIN_LIMITS): LoginThrottle {
-    return new LoginThrottle(limitersOf({ kind: 'redis', redis, prefix }, limits), limits.accountSlowdown);
+    return new LoginThrottle(limitersOf({ kind: 'redis', redis, prefix }, limits), limits.accountCeiling);
   }
 
   /**
    * Runs `check` (a login) under the limits: refused as a 429 with `tooMany`'s message and the
    * wait; a wrong password (`unauthorized`) stays counted, a right one clears the client's
-   * consecutive failures on the account.
+   * consecutive failures on the account. `device`: the id of a device cookie the request
+   * carries for this very account (`device-cookies.ts`), if any.
    */
-  async guard<T>(account: string, ip: string, tooMany: (seconds: number) => string, check: () => Promise<T>): Promise<T> {
-    // The account by its e-mail stream's name (a SHA-256 of the normalised address): Redis keeps
+  async guard<T>(account: string, ip: string, tooMany: TooManyMessage, check: () => Promise<T>, device?: string): Promise<T> {
+    // The account by its e-mail stream's name (a digest of the normalised address): Redis keeps
     // no member's address in clear while a window lasts.
     const key = streams.email(account);
-    const wait = await this.admit(key, ip);
-    if (wait > 0) throw new DomainError('too_soon', tooMany(wait), { retryAfterSeconds: wait });
+    const { wait, refusedBy, device: trusted } = await this.admit(key, ip, device);
+    if (wait > 0) throw new DomainError('too_soon', tooMany(wait, refusedBy), { retryAfterSeconds: wait });
     let result: T;
     try {
       result = await check();
     } catch (error) {
-      await this.settleFailure(key, ip, isDomainError(error, 'unauthorized'));
+      if (!isDomainError(error, 'unauthorized')) await this.giveBack(key, ip, trusted);
       throw error;
     }
-    await this.settleSuccess(key, ip);
+    await this.settleSuccess(key, ip, trusted);
     return result;
   }
 
-  /** Consumes this attempt's points; the wait in seconds when refused (what it took given back). */
-  private async admit(key: string, ip: string): Promise<number> {
+  /** A password reset by mail: the account's count and delay start over (the per-client counts stay). */
+  async clearAccount(account: string): Promise<void> {
+    const key = streams.email(account);
+    await Promise.all([this.limiters.accountFailures.delete(key), this.limiters.accountDelay.delete(key)]);
+  }
+
+  /** Consumes this attempt's points; refused: the wait in seconds (what it took given back). */
+  private async admit(key: string, ip: string, device: string | undefined): Promise<Admission> {
     const limiters = this.limiters;
     const attempts = await tryConsume(limiters.attemptsPerIp, ip);
-    if (!attempts.allowed) return attempts.waitSeconds;
+    if (!attempts.allowed) return { wait: attempts.waitSeconds, refusedBy: 'client' };
     const pair = await tryConsume(limiters.failuresPerPair, pairOf(key, ip));
-    if (!pair.allowed) return pair.waitSeconds;
+    if (!pair.allowed) return { wait: pair.waitSeconds, refusedBy: 'client' };
     const client = await tryConsume(limiters.failuresPerIp, ip);
     if (!client.allowed) {
       await limiters.failuresPerPair.reward(pairOf(key, ip));
-      return client.waitSeconds;
+      return { wait: client.waitSeconds, refusedBy: 'client' };
     }
-    // A client's first attempt on the account is never slowed down by other clients' failures.
-    const wait = pair.used > 1 ? await this.accountGap(key) : 0;
+    // A device past its own budget is any other client (OWASP's lockout list of device cookies).
+    if (device !== undefined && (await tryConsume(limiters.deviceFailures, device)).allowed) return { wait: 0, refusedBy: 'account', device };
+    const wait = await this.accountAdmits(key);
     if (wait > 0) await Promise.all([limiters.failuresPerPair.reward(pairOf(key, ip)), limiters.failuresPerIp.reward(ip)]);
-    return wait;
+    return { wait, refusedBy: 'account' };
   }
 
-  /** Past the threshold, one attempt per gap of 1 s doubling per further failure, up to the ceiling. */
-  private async accountGap(key: string): Promise<number> {
-    const failures = (await this.limiters.accountFailures.get(key))?.consumedPoints ?? 0;
-    const over = failures - this.slowdown.after;
-    if (over < 0) return 0;
-    const gapMs = Math.min(this.slowdown.maxDelayMs, 1000 * 2 ** over);
-    return (await tryConsume(this.limiters.accountGap, key, wholeSeconds(gapMs))).waitSeconds;
+  /**
+   * The account's ceiling for a client without its device cookie: the attempt that takes the
+   * last point opens the first delay; past it, one attempt per delay is checked, the delay
+   * doubling with each wrong password beyond the ceiling. A refused attempt counts for nothing.
+   */
+  private async accountAdmits(key: string): Promise<number> {
+    const { after, firstDelayMs, maxDelayMs } = this.ceiling;
+    const { accountFailures, accountDelay } = this.limiters;
+    const taken = await tryConsume(accountFailures, key);
+    if (taken.allowed) {
+      if (taken.used >= after) await accountDelay.penalty(key, 1, { customDuration: wholeSeconds(firstDelayMs) });
+      return 0;
+    }
+    await accountFailures.reward(key);
+    const beyond = taken.used - 1 - after;
+    const delayMs = Math.min(maxDelayMs, firstDelayMs * 2 ** (beyond + 1));
+    const slot = await tryConsume(accountDelay, key, wholeSeconds(delayMs));
+    if (!slot.allowed) return slot.waitSeconds;
+    await accountFailures.penalty(key);
+    return 0;
   }
 
-  /** A wrong password stays counted (and counts for the account); anything else was no guess. */
-  private async settleFailure(key: string, ip: string, wrongPassword: boolean): Promise<void> {
+  /** Not a wrong password (a conflict, the store down): no guess, every point given back. */
+  private async giveBack(key: string, ip: string, device: string | undefined): Promise<void> {
     const limiters = this.limiters;
-    if (wrongPassword) await limiters.accountFailures.penalty(key);
-    else await Promise.all([limiters.failuresPerPair.reward(pairOf(key, ip)), limiters.failuresPerIp.reward(ip)]);
+    await Promise.all([
+      limiters.failuresPerPair.reward(pairOf(key, ip)),
+      limiters.failuresPerIp.reward(ip),
+      device === undefined ? limiters.accountFailures.reward(key) : limiters.deviceFailures.reward(device),
+    ]);
   }
 
-  private async settleSuccess(key: string, ip: string): Promise<void> {
-    await Promise.all([this.limiters.failuresPerPair.delete(pairOf(key, ip)), this.limiters.failuresPerIp.reward(ip)]);
+  private async settleSuccess(key: string, ip: string, device: string | undefined): Promise<void> {
+    const limiters = this.limiters;
+    await Promise.all([
+      limiters.failuresPerPair.delete(pairOf(key, ip)),
+      limiters.failuresPerIp.reward(ip),
+      device === undefined ? limiters.accountFailures.reward(key) : limiters.deviceFailures.delete(device),
+    ]);
   }
 }
-

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { describe, expect, it, vi } from 'vitest';
 import { DomainError, isDomainError } from '@pass/events';
@@ -120,7 +121,8 @@ const LOGIN: LoginLimits = {
   attemptsPerIp: { max: 1000, windowMs: 60_000 },
   failuresPerAccountAndIp: { max: 3, windowMs: 60_000 },
   failuresPerIp: { max: 6, windowMs: 60_000 },
-  accountSlowdown: { after: 6, windowMs: 60_000, maxDelayMs: 30_000 },
+  accountCeiling: { after: 6, windowMs: 60_000, firstDelayMs: 1_000, maxDelayMs: 30_000 },
+  failuresPerDevice: { max: 2, windowMs: 60_000 },
 };
 
 const wrong = () => Promise.reject(new DomainError('unauthorized', 'wrong password'));
@@ -128,9 +130,9 @@ const right = () => Promise.resolve('in');
 const tooMany = (seconds: number) => `wait ${seconds}`;
 
 /** What a login attempt came to: 'in', 'wrong' or the wait of a refusal. */
-async function login(throttle: LoginThrottle, account: string, ip: string, check: () => Promise<string>): Promise<string | number> {
+async function login(throttle: LoginThrottle, account: string, ip: string, check: () => Promise<string>, device?: string): Promise<string | number> {
   try {
-    return await throttle.guard(account, ip, tooMany, check);
+    return await throttle.guard(account, ip, tooMany, check, device);
   } catch (error) {
     if (isDomainError(error, 'too_soon')) return Number(error.details.retryAfterSeconds);
     if (isDomainError(error, 'unauthorized')) return 'wrong';
@@ -163,16 +165,61 @@ function loginSuite(open: () => Promise<{ throttle: LoginThrottle; done: () => P
     });
   });
 
-  it('a member on a clean client gets in while the account is attacked from elsewhere', async () => {
+  it('past the account’s ceiling a client without its device cookie is refused untried; a device signs in on its own budget', async () => {
     await withThrottle(async (t) => {
-      // Two attackers fail 3 times each: 6 failures on the account, past its slow-down threshold.
+      // Two attackers fail 3 times each: 6 failures on the account, its ceiling.
       for (const ip of ['198.51.100.1', '198.51.100.2']) for (let i = 0; i < 3; i++) expect(await login(t, 'M@example.com', ip, wrong)).toBe('wrong');
-      expect(await login(t, 'm@example.com', '198.51.100.1', right)).toEqual(expect.any(Number));
-      expect(await login(t, 'm@example.com', '203.0.113.7', right)).toBe('in');
-      // Their own typo then makes them a client that has failed: the slow-down applies, one attempt per gap.
-      expect(await login(t, 'm@example.com', '203.0.113.7', wrong)).toBe('wrong');
-      const answers = [await login(t, 'm@example.com', '203.0.113.7', wrong), await login(t, 'm@example.com', '203.0.113.7', right)];
-      expect(answers.filter((a) => typeof a === 'number')).not.toHaveLength(0);
+      let tried = 0;
+      const counted = () => {
+        tried++;
+        return right();
+      };
+      expect(await login(t, 'm@example.com', '203.0.113.7', counted)).toEqual(expect.any(Number));
+      expect(tried).toBe(0);
+      expect(await login(t, 'm@example.com', '203.0.113.7', right, 'phone')).toBe('in');
+      // The device's own budget: 2 wrong passwords, then it is any other client (refused here).
+      expect(await login(t, 'm@example.com', '203.0.113.8', wrong, 'laptop')).toBe('wrong');
+      expect(await login(t, 'm@example.com', '203.0.113.8', wrong, 'laptop')).toBe('wrong');
+      expect(await login(t, 'm@example.com', '203.0.113.8', right, 'laptop')).toEqual(expect.any(Number));
+      // Another account is untouched by this one's ceiling.
+      expect(await login(t, 'n@example.com', '203.0.113.7', right)).toBe('in');
+    });
+  });
+
+  it('guesses from many clients at once, on an account registered or not: only the ceiling is checked', async () => {
+    await withThrottle(async (t) => {
+      let tried = 0;
+      const guess = () => {
+        tried++;
+        return wrong();
+      };
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => login(t, 'nobody@example.com', `198.51.100.${i + 1}`, guess)));
+      expect(tried).toBe(6);
+      expect(answers.filter((a) => typeof a === 'number' && a > 0)).toHaveLength(14);
+      // The refused gave back the clients' points: each has its full allowance elsewhere.
+      expect(await login(t, 'other@example.com', '198.51.100.20', right)).toBe('in');
+    });
+  });
+
+  it('past the ceiling one guess per delay is checked, the delay doubling with each wrong one; a reset clears it', { timeout: 20_000 }, async () => {
+    await withThrottle(async (t) => {
+      for (let i = 0; i < 6; i++) expect(await login(t, 'd@example.com', `198.51.100.${i + 1}`, wrong)).toBe('wrong');
+      const waits: number[] = [];
+      for (let round = 0; round < 2; round++) {
+        const refused = await login(t, 'd@example.com', '198.51.100.30', wrong);
+        expect(refused).toEqual(expect.any(Number));
+        waits.push(refused as number);
+        await sleep((refused as number) * 1000 + 100);
+        expect(await login(t, 'd@example.com', `198.51.100.${40 + round}`, wrong)).toBe('wrong');
+      }
+      const last = await login(t, 'd@example.com', '198.51.100.30', wrong);
+      expect(last).toEqual(expect.any(Number));
+      waits.push(last as number);
+      // 1 s, then 2 s, then 4 s (whole seconds, as Redis keeps them).
+      expect(waits[0]).toBeLessThan(waits[1]!);
+      expect(waits[1]).toBeLessThan(waits[2]!);
+      await t.clearAccount('D@example.com');
+      expect(await login(t, 'd@example.com', '198.51.100.31', right)).toBe('in');
     });
   });
 
@@ -201,9 +248,10 @@ function loginSuite(open: () => Promise<{ throttle: LoginThrottle; done: () => P
 describe('login limits in memory', () => {
   loginSuite(async () => ({ throttle: LoginThrottle.inMemory(LOGIN), done: async () => {} }));
 
-  it('keeps its defaults: no hard per-account lock', () => {
+  it('keeps its defaults: at most 20 guesses on one account checked before the ceiling', () => {
     expect(DEFAULT_LOGIN_LIMITS.failuresPerAccountAndIp).toEqual({ max: 10, windowMs: 60 * 60_000 });
-    expect(DEFAULT_LOGIN_LIMITS.accountSlowdown.maxDelayMs).toBeLessThanOrEqual(60_000);
+    expect(DEFAULT_LOGIN_LIMITS.accountCeiling.after).toBeLessThanOrEqual(20);
+    expect(DEFAULT_LOGIN_LIMITS.failuresPerDevice.max).toBeLessThanOrEqual(DEFAULT_LOGIN_LIMITS.failuresPerAccountAndIp.max);
   });
 });
 
@@ -221,6 +269,28 @@ describe.skipIf(!redisReachable)('login limits in Redis', () => {
       const keys = await redis.keys(`${prefix}*`);
       if (keys.length) await redis.del(...keys);
       redis.disconnect();
+    }
+  });
+
+  it('two processes on one Redis share the ceiling: guesses sent to both at once, only the ceiling is checked', async () => {
+    const redis = [0, 1].map(() => new Redis(testRedisUrl(), { maxRetriesPerRequest: 2, enableAutoPipelining: true }));
+    const prefix = `test:login-shared:${randomUUID()}:`;
+    try {
+      const [one, two] = redis.map((r) => LoginThrottle.onRedis(r, prefix, LOGIN)) as [LoginThrottle, LoginThrottle];
+      let tried = 0;
+      const guess = () => {
+        tried++;
+        return wrong();
+      };
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => login(i % 2 ? one : two, 'shared@example.com', `198.51.100.${i + 1}`, guess)));
+      expect(tried).toBe(6);
+      expect(answers.filter((a) => typeof a === 'number')).toHaveLength(14);
+      await one.clearAccount('shared@example.com');
+      expect(await login(two, 'shared@example.com', '198.51.100.50', right)).toBe('in');
+    } finally {
+      const keys = await redis[0]!.keys(`${prefix}*`);
+      if (keys.length) await redis[0]!.del(...keys);
+      for (const r of redis) r.disconnect();
     }
   });
 
