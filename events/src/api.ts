@@ -52,7 +52,7 @@ export interface ChangePasswordRequest { currentPassword: string; newPassword: s
 /** POST /api/password-reset → 202 with `PasswordResetResponse`, the same answer whether or not the e-mail is registered. */
 export interface PasswordResetRequest { email: string }
 export interface PasswordResetResponse { message: string }
-/** POST /api/password-reset/confirm → 204; every session of the member ends. `token` is the link's `?token=`. */
+/** POST /api/password-reset/confirm → 204; every session of the member ends. `token` is the link's `#token=`. */
 export interface PasswordResetConfirmRequest { token: string; password: string }
 
 /** GET /api/my-data (member): everything the site holds about the session's member, as a JSON download. */

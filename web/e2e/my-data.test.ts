@@ -143,16 +143,18 @@ describe.skipIf(!hasChromium)('Your data, password reset and erasure on the stan
     const [file] = readdirSync(outbox).filter((f) => f.endsWith('.eml'));
     const text = mailText(readFileSync(join(outbox, file!), 'utf8'));
     expect(text).toContain(`To: ${email}`);
-    const link = /https?:\/\/\S+\/content\/reset-password\?token=[^\s"<>]+/.exec(text)?.[0];
+    const link = /https?:\/\/\S+\/content\/reset-password#token=[^\s"<>]+/.exec(text)?.[0];
     expect(link).toBeTruthy();
     // The mail names the site's public address; the test opens it on this process.
     const url = new URL(link!);
-    resetLink = site.url + url.pathname + url.search;
+    resetLink = site.url + url.pathname + url.hash;
   });
 
   test('the link sets a new password once; the new password signs in', async () => {
     await member.goto(resetLink);
     await member.getByRole('heading', { level: 1, name: 'Set a new password' }).waitFor();
+    // Read, then gone from the address bar.
+    await expect.poll(() => member.url()).toBe(`${site.url}/content/reset-password`);
     await member.getByLabel('New password', { exact: true }).fill('pass3');
     await member.getByLabel('Repeat the new password').fill('pass4');
     await member.getByRole('button', { name: 'Set my new password' }).click();

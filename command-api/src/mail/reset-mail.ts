@@ -1,12 +1,16 @@
 import { PASSWORD_RESET_TTL_MS } from '@pass/events';
 import type { Mail } from './mailer';
 
-/** The page the link opens (the web's reset form reads `?token=`). */
+/** The page the link opens (the web's reset form reads the token from the fragment, `#token=`). */
 export const RESET_PASSWORD_PAGE = '/content/reset-password';
 
-/** The link a reset mail carries, on the site's public address. */
+/**
+ * The link a reset mail carries, on the site's public address. The token is in the fragment: a
+ * browser sends the fragment to no server and in no Referer, so no access log, proxy or third
+ * party ever sees it.
+ */
 export function resetLink(siteUrl: string, token: string): string {
-  return `${siteUrl.replace(/\/+$/, '')}${RESET_PASSWORD_PAGE}?token=${encodeURIComponent(token)}`;
+  return `${siteUrl.replace(/\/+$/, '')}${RESET_PASSWORD_PAGE}#token=${encodeURIComponent(token)}`;
 }
 
 /** The reset mail: short, in the site's language (English for members), the link on a line of its own. */

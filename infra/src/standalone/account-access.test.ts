@@ -21,7 +21,7 @@ function bodyOf(raw: string): string {
   return body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 const tokenIn = (raw: string) => {
-  const link = new RegExp(`${SITE.replace(/\./g, '\\.')}/content/reset-password\\?token=(\\S+)`).exec(bodyOf(raw));
+  const link = new RegExp(`${SITE.replace(/\./g, '\\.')}/content/reset-password#token=(\\S+)`).exec(bodyOf(raw));
   expect(link, 'the mail holds the reset link').not.toBeNull();
   return decodeURIComponent(link![1]!);
 };

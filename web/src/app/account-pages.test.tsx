@@ -178,7 +178,7 @@ describe('reset password', () => {
   });
 
   it('the link page: new password twice, then a success line with a link to sign in', async () => {
-    const app = renderApp('/content/reset-password?token=tok-1');
+    const app = renderApp('/content/reset-password#token=tok-1');
     const password = await screen.findByLabelText('New password');
     const repeat = screen.getByLabelText('Repeat the new password');
     fireEvent.input(password, { target: { value: 'new1' } });
@@ -194,8 +194,27 @@ describe('reset password', () => {
     expect(app.api.confirmPasswordReset).toHaveBeenCalledWith({ token: 'tok-1', password: 'new1' });
   });
 
+  it('takes the token out of the address bar once read (a link of either form), and keeps it for a reload in the history entry only', async () => {
+    for (const link of ['/content/reset-password#token=tok-2', '/content/reset-password?token=tok-2']) {
+      const app = renderApp(link);
+      await screen.findByLabelText('New password');
+      await waitFor(() => expect(app.router.state.location).toMatchObject({ pathname: '/content/reset-password', search: '', hash: '' }));
+      expect(JSON.stringify(app.router.state.location.state)).toContain('tok-2');
+      fireEvent.input(screen.getByLabelText('New password'), { target: { value: 'new1' } });
+      fireEvent.input(screen.getByLabelText('Repeat the new password'), { target: { value: 'new1' } });
+      fireEvent.click(screen.getByRole('button', { name: 'Set my new password' }));
+      await screen.findByRole('status');
+      expect(app.api.confirmPasswordReset).toHaveBeenCalledWith({ token: 'tok-2', password: 'new1' });
+      cleanup();
+    }
+    // A reload of the cleaned address: the token comes back from the history entry's state.
+    const reloaded = renderApp({ pathname: '/content/reset-password', state: { resetToken: 'tok-3' } });
+    expect(await screen.findByLabelText('New password')).toBeTruthy();
+    expect(reloaded.router.state.location.hash).toBe('');
+  });
+
   it('a used or expired link (400) says so, with a link to ask for a new one', async () => {
-    renderApp('/content/reset-password?token=used', {
+    renderApp('/content/reset-password#token=used', {
       setup: (h) => h.api.confirmPasswordReset.mockRejectedValue(new HttpError(400, { error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid })),
     });
     fireEvent.input(await screen.findByLabelText('New password'), { target: { value: 'new1' } });

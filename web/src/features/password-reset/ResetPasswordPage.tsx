@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useSearchParams } from 'react-router-dom';
+import { Link, useLocation, useNavigate, type Location } from 'react-router-dom';
 import { useForm, type FieldErrors, type FieldPath, type Resolver, type UseFormSetError } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ACCOUNT_ACCESS_MESSAGES, PRODUCT_NAME, contentPath, passwordResetConfirmSchema, passwordResetSchema, type PasswordResetForm } from '@pass/events/kernel';
@@ -104,14 +104,38 @@ function NewPasswordFormSection({ token }: { token: string }) {
   );
 }
 
+/** Where a reload of the cleaned address finds the token: the history entry's own state, never sent anywhere. */
+interface ResetLinkState {
+  resetToken?: string;
+}
+
+/**
+ * The mailed link's token: in the fragment (`#token=…`, which browsers send to no server), or in
+ * the query of a link mailed before the fragment was used (`?token=…`, valid an hour, so soon
+ * gone); else the one a reload finds in the history entry.
+ */
+function tokenOf(location: Location): { token: string; inAddress: boolean } {
+  const inAddress = new URLSearchParams(location.hash.slice(1)).get('token') ?? new URLSearchParams(location.search).get('token');
+  if (inAddress) return { token: inAddress, inAddress: true };
+  const kept = (location.state as ResetLinkState | null)?.resetToken;
+  return { token: typeof kept === 'string' ? kept : '', inAddress: false };
+}
+
 /** /content/reset-password: without a token, the e-mail form; with the mailed link's token, the new password. */
 export default function ResetPasswordPage() {
-  const [params] = useSearchParams();
-  const token = params.get('token') ?? '';
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { token, inAddress } = tokenOf(location);
   useTitle(`${token ? T.resetTitle : T.forgotTitle} · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
+  // A link opened again in the same tab (a fragment navigation, no reload) starts over too.
   useEffect(() => {
     dispatch(passwordResetActions.opened());
-  }, [dispatch, token]);
+  }, [dispatch, token, inAddress]);
+  // Read once, then out of the address bar (history.replaceState): no screenshot, shared screen,
+  // bookmark or later script on the page sees it.
+  useEffect(() => {
+    if (inAddress) void navigate({ pathname: location.pathname, search: '', hash: '' }, { replace: true, state: { resetToken: token } satisfies ResetLinkState });
+  }, [inAddress, location.pathname, navigate, token]);
   return token ? <NewPasswordFormSection token={token} /> : <ForgotPasswordForm />;
 }
