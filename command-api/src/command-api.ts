@@ -4,6 +4,7 @@ import { GOAL_PASSES, type CommandContext, type CommandGateway, type EventStore,
 import express, { Router } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { ResetLinks } from './account-access/reset-links';
 import { accessRoutes } from './account-access/routes';
 import { bootstrapAdmin } from './admin/accounts';
 import { adminRoutes } from './admin/routes';
@@ -142,6 +143,7 @@ function commandServices(deps: CommandApiDeps, logger: Logger, clock: Clock): Co
     logger,
     clock,
     adViews: new AdViewTickets(secret),
+    resetLinks: new ResetLinks(secret),
     eventStore: deps.eventStore,
     mailer: deps.mailer ?? new MemoryMailer(),
     siteUrl: (config.siteUrl ?? 'http://localhost:3000').replace(/\/+$/, ''),

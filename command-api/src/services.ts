@@ -6,6 +6,7 @@ import type { DeviceCookies } from './sessions/device-cookies';
 import type { ActionThrottle, LoginThrottle } from './sessions/rate-limiter';
 import type { Sessions } from './sessions/sessions';
 import type { ImageJobs } from './uploads/image-jobs';
+import type { ResetLinks } from './account-access/reset-links';
 import type { AdViewTickets } from './free-points/ad-view-tickets';
 import type { BackgroundWork } from './kernel/background';
 import type { Clock } from './kernel/clock';
@@ -27,6 +28,8 @@ export interface CommandServices {
   clock: Clock;
   /** Signs and checks the free point's ad-view tickets (keyed from the session secret). */
   adViews: AdViewTickets;
+  /** Signs and opens password reset links (keyed from the session secret). */
+  resetLinks: ResetLinks;
   /** The member's own stream, read whole for their data export. */
   eventStore: EventStore;
   mailer: Mailer;

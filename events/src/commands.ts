@@ -63,10 +63,11 @@ export const userCommandSchemas = {
   DeleteMemberPost: command('DeleteMemberPost', { userId: id, deletedBy: id }),
   /** The member sets a new password (the route has checked the current one). */
   ChangePassword: command('ChangePassword', { userId: id, passwordHash: z.string().min(1) }),
-  /** Records a mailed reset link by the SHA-256 of its secret; valid for PASSWORD_RESET_TTL_MS. */
-  RequestPasswordReset: command('RequestPasswordReset', { userId: id, tokenHash: z.string().min(1) }),
-  /** Sets a new password with a reset link's secret (by its hash): once, before it expires. */
-  ResetPassword: command('ResetPassword', { userId: id, tokenHash: z.string().min(1), passwordHash: z.string().min(1) }),
+  /**
+   * Sets a new password with a mailed reset link whose signature the route has checked: `issuedAt`
+   * is when the link was made, `tokenHash` the SHA-256 of its secret (recorded, never the secret).
+   */
+  ResetPassword: command('ResetPassword', { userId: id, tokenHash: z.string().min(1), passwordHash: z.string().min(1), issuedAt: z.iso.datetime() }),
   /** Erases the member's personal data (the store destroys their key once MemberErased is stored). */
   EraseMember: command('EraseMember', { userId: id, requestedBy: z.enum(['member', 'admin']), adminId: id.optional() }),
 } as const;

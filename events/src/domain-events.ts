@@ -102,7 +102,11 @@ export const eventDataSchemas = {
    * reset link asked for before it stops working.
    */
   PasswordChanged: z.object({ userId: id, passwordHash: z.string().min(1), via: z.enum(['change', 'reset']), tokenHash: z.string().optional(), changedAt: iso }),
-  /** A reset link was mailed: only the SHA-256 of its secret is kept; it works once, until `expiresAt`. */
+  /**
+   * A reset link was mailed: only the SHA-256 of its secret is kept. No longer recorded (a link
+   * now proves itself, and recording it only for registered addresses showed which ones are);
+   * stored ones stay readable history.
+   */
   PasswordResetRequested: z.object({ userId: id, tokenHash: z.string().min(1), expiresAt: iso, requestedAt: iso }),
 
   // email-{hash}

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   ACCOUNT_ACCESS_MESSAGES,
   DomainError,
@@ -19,12 +19,10 @@ import { resetMail } from '../mail/reset-mail';
 import { userDecider } from '../members/decider';
 import { emailDecider } from '../members/email-decider';
 import { requireRegistered } from '../members/state';
+import { resetLinkHolds } from './password-reset';
 import { hashPassword, verifyPassword } from '../sessions/passwords';
 import { tooManyAttemptsMessage } from '../sessions/rate-limiter';
 
-/** A reset link's token: `<member id>.<secret>`; the stream keeps only the secret's SHA-256. */
-const TOKEN = /^([\w-]{1,64})\.([\w-]{43})$/;
-const hashOf = (secret: string) => createHash('sha256').update(secret).digest('base64url');
 /** A used, expired or forged link: one answer, on the form's token field. */
 const invalidLink = () => new DomainError('invalid', ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid, { fields: { token: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } });
 
@@ -68,7 +66,7 @@ export function accessRoutes(services: CommandServices): Router {
     res.status(204).end();
   });
 
-  // The same answer, as fast, for any address: the lookup, the append and the mail run after it.
+  // The same answer, as fast, for any address, and the same work after it (mailResetLink).
   router.post('/api/password-reset', async (req, res) => {
     const { email } = passwordResetSchema.parse(req.body ?? {});
     await services.actions.enforce('passwordReset', normalizeEmail(email), req.ip);
@@ -80,17 +78,16 @@ export function accessRoutes(services: CommandServices): Router {
 
   router.post('/api/password-reset/confirm', async (req, res) => {
     const form = passwordResetConfirmSchema.parse(req.body ?? {});
-    const token = TOKEN.exec(form.token);
-    if (!token) throw invalidLink();
-    const [, userId, secret] = token as unknown as [string, string, string];
-    const tokenHash = hashOf(secret);
+    const link = services.resetLinks.open(form.token);
+    if (!link) throw invalidLink();
+    const { userId, issuedAt, tokenHash } = link;
     // Checked before the hash is paid for; the decider checks again on the state it appends to.
     const { state } = await services.handler.load(userDecider, streams.user(userId));
-    const expiresAt = state.pendingResets.get(tokenHash);
-    if (!state.exists || !expiresAt || Date.parse(expiresAt) <= services.clock().getTime()) throw invalidLink();
+    if (!resetLinkHolds(state, issuedAt, services.clock())) throw invalidLink();
     const passwordHash = await hashPassword(form.password);
     try {
-      await services.handler.handle(userDecider, streams.user(userId), { type: 'ResetPassword', data: { userId, tokenHash, passwordHash }, now: services.clock() }, commandContext(req, null, services.clock));
+      const command = { type: 'ResetPassword', data: { userId, tokenHash, passwordHash, issuedAt: issuedAt.toISOString() }, now: services.clock() } as const;
+      await services.handler.handle(userDecider, streams.user(userId), command, commandContext(req, null, services.clock));
     } catch (error) {
       // Used meanwhile by a request in flight, or expired during the hash.
       throw isDomainError(error, 'invalid') ? invalidLink() : error;
@@ -106,18 +103,25 @@ export function accessRoutes(services: CommandServices): Router {
   return router;
 }
 
-/** Records a new link for a registered address and mails it; an unknown address gets nothing. Logs ids, never the address. */
+/**
+ * Mails a link to a registered address. An unknown address costs the same: its reservation is
+ * read, a link is made (for no member) and its mail built, only not delivered, and one line is
+ * logged. Nothing is appended for either, so the request after this one cannot tell them apart
+ * by its wait. Logs ids, never the address.
+ */
 async function mailResetLink(services: CommandServices, email: string, ctx: CommandContext): Promise<void> {
   const log = services.logger.child({ requestId: ctx.correlationId });
   try {
     const { state: reservation } = await services.handler.load(emailDecider, streams.email(email));
-    const userId = reservation.userId;
-    if (!userId) return;
-    const { state: user } = await services.handler.load(userDecider, streams.user(userId));
-    if (!user.exists) return;
-    const secret = randomBytes(32).toString('base64url');
-    await services.handler.handle(userDecider, streams.user(userId), { type: 'RequestPasswordReset', data: { userId, tokenHash: hashOf(secret) }, now: services.clock() }, ctx);
-    await services.mailer.send(resetMail(user.email, services.siteUrl, `${userId}.${secret}`));
+    // An erased member's address reads as '' (its key is gone) until the erasure releases it.
+    const userId = reservation.userId && reservation.email ? reservation.userId : undefined;
+    const mail = resetMail(userId ? reservation.email : email, services.siteUrl, services.resetLinks.make(userId ?? randomUUID(), services.clock()));
+    if (!userId) {
+      await services.mailer.rehearse(mail);
+      log.info('password reset asked for an address with no account');
+      return;
+    }
+    await services.mailer.send(mail);
     log.info({ userId }, 'password reset link sent');
   } catch (error) {
     // Not the error itself: an SMTP refusal quotes the recipient's address.

@@ -18,13 +18,22 @@ export interface Mailer {
   /** Says where mails go, without personal data (for the start-up line). */
   readonly describe: string;
   send(mail: Mail): Promise<void>;
+  /**
+   * Builds the message `send` would and delivers nothing: the work a mail costs, for a request
+   * whose cost must not tell whether a mail went (a reset asked for an unknown address).
+   */
+  rehearse(mail: Mail): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Builds raw messages without sending them (nodemailer's stream transport, CRLF line ends). */
+const composer = () => nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
 
 /** Mails over SMTP with nodemailer: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. */
 export class SmtpMailer implements Mailer {
   readonly describe: string;
   private readonly transport: Transporter;
+  private readonly composer = composer();
 
   constructor(smtpUrl: string, private readonly from: string) {
     this.transport = nodemailer.createTransport(smtpUrl);
@@ -34,6 +43,10 @@ export class SmtpMailer implements Mailer {
 
   async send(mail: Mail): Promise<void> {
     await this.transport.sendMail({ from: this.from, ...mail });
+  }
+
+  async rehearse(mail: Mail): Promise<void> {
+    await this.composer.sendMail({ from: this.from, ...mail });
   }
 
   async close(): Promise<void> {
@@ -47,7 +60,7 @@ export class SmtpMailer implements Mailer {
  */
 export class OutboxMailer implements Mailer {
   readonly describe: string;
-  private readonly transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  private readonly transport = composer();
 
   constructor(readonly dir: string, private readonly from: string) {
     this.describe = `no SMTP_URL: mails are written to ${dir} as .eml files`;
@@ -61,6 +74,10 @@ export class OutboxMailer implements Mailer {
     await rename(join(this.dir, `.${name}.tmp`), join(this.dir, name));
   }
 
+  async rehearse(mail: Mail): Promise<void> {
+    await this.transport.sendMail({ from: this.from, ...mail });
+  }
+
   async close(): Promise<void> {}
 }
 
@@ -68,9 +85,14 @@ export class OutboxMailer implements Mailer {
 export class MemoryMailer implements Mailer {
   readonly describe = 'mails kept in memory (not sent)';
   readonly sent: Mail[] = [];
+  readonly rehearsed: Mail[] = [];
 
   async send(mail: Mail): Promise<void> {
     this.sent.push(mail);
+  }
+
+  async rehearse(mail: Mail): Promise<void> {
+    this.rehearsed.push(mail);
   }
 
   async close(): Promise<void> {}

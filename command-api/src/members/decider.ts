@@ -1,6 +1,6 @@
 import { assertNever, isEventOf, type UserCommand, type UserEvent } from '@pass/events';
 import { decideChangePassword } from '../account-access/change-password';
-import { decideRequestPasswordReset, decideResetPassword } from '../account-access/password-reset';
+import { decideResetPassword } from '../account-access/password-reset';
 import { decideDeleteMemberPost } from '../admin/delete-member-post';
 import { decideSendChatMessage } from '../chat/send';
 import { decideAwardFreePoint } from '../free-points/award';
@@ -37,8 +37,6 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       return decideDeleteMemberPost(command, state);
     case 'ChangePassword':
       return decideChangePassword(command, state);
-    case 'RequestPasswordReset':
-      return decideRequestPasswordReset(command, state);
     case 'ResetPassword':
       return decideResetPassword(command, state);
     case 'EraseMember':

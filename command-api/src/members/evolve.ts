@@ -50,13 +50,14 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     case 'MemberPostDeleted':
       return { ...state, certificate: null, updatedAt: event.data.deletedAt };
     case 'PasswordChanged':
-      // A new password ends every reset link asked for before it, used or not.
-      return { ...state, passwordHash: event.data.passwordHash, pendingResets: new Map(), passwordChangedAt: event.data.changedAt };
+      // A new password ends every reset link made before it, used or not (resetLinkHolds).
+      return { ...state, passwordHash: event.data.passwordHash, passwordChangedAt: event.data.changedAt };
     case 'PasswordResetRequested':
-      return { ...state, pendingResets: new Map(state.pendingResets).set(event.data.tokenHash, event.data.expiresAt) };
+      // History only: a reset link proves itself by its signature.
+      return state;
     case 'MemberErased':
       // No account any more: no sign-in, no command. Balances stay in the events (totals keep them).
-      return { ...state, exists: false, erased: true, email: '', passwordHash: '', certificate: null, pendingResets: new Map(), updatedAt: event.data.erasedAt };
+      return { ...state, exists: false, erased: true, email: '', passwordHash: '', certificate: null, updatedAt: event.data.erasedAt };
     default:
       return assertNever(event);
   }

@@ -41,8 +41,6 @@ export interface UserState {
   /** Ids of the member's last RETRY_WINDOW_MESSAGES chat messages (newest last), so a retried send posts nothing new. */
   recentChatMessageIds: readonly string[];
   certificate: Certificate | null;
-  /** Reset links asked for since the last password change: SHA-256 of the secret → expiry (ISO). */
-  pendingResets: ReadonlyMap<string, string>;
   passwordChangedAt: string | null;
   /** MemberErased: no account any more (`exists` false), and the member id never registers again. */
   erased: boolean;
@@ -67,7 +65,6 @@ export const initialUserState = (): UserState => ({
   claimedReservations: new Set(),
   recentChatMessageIds: [],
   certificate: null,
-  pendingResets: new Map(),
   passwordChangedAt: null,
   erased: false,
   createdAt: '',
