@@ -51,6 +51,9 @@ describe.skipIf(!reachable)('two Socket.IO instances and a projector sharing Red
         logger,
         redisAdapter: { pubClient: redis(), subClient: redis(), key },
         checkOrigin: anyOrigin,
+        // Small enough for a test to reach from both instances.
+        limits: { readsPerClient: { max: 6, windowMs: 10_000 } },
+        budgetStore: { redis: redis(), prefix: `${key}:limits:` },
       });
       await new Promise<void>((done) => http.listen(0, '127.0.0.1', () => done()));
       servers.push({ http, close: attached.close, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}` });
@@ -68,8 +71,8 @@ describe.skipIf(!reachable)('two Socket.IO instances and a projector sharing Red
     for (const c of clients) c.disconnect();
   });
 
-  const open = async (url: string) => {
-    const s: ClientSocket = connect(url, { transports: ['websocket'], reconnection: false });
+  const open = async (url: string, address: string) => {
+    const s: ClientSocket = connect(url, { transports: ['websocket'], reconnection: false, extraHeaders: { 'x-forwarded-for': address } });
     sockets.push(s);
     await new Promise<void>((done, fail) => {
       s.once('connect', () => done());
@@ -78,10 +81,10 @@ describe.skipIf(!reachable)('two Socket.IO instances and a projector sharing Red
     return s;
   };
 
-  it('counts the sockets of every instance', async () => {
-    const a = await open(servers[0]!.url);
+  it('counts the visitors of every instance', async () => {
+    const a = await open(servers[0]!.url, '203.0.113.1');
     const seenOnA = new Promise<number>((done) => a.on('connectedUsers', (n) => n === 2 && done(n)));
-    const b = await open(servers[1]!.url);
+    const b = await open(servers[1]!.url, '203.0.113.2');
     const seenOnB = new Promise<number>((done) => b.on('connectedUsers', (n) => n === 2 && done(n)));
     expect(await seenOnA).toBe(2);
     expect(await seenOnB).toBe(2);
@@ -96,5 +99,17 @@ describe.skipIf(!reachable)('two Socket.IO instances and a projector sharing Red
     expect(await onA).toMatchObject({ user: { fullname: 'Ana María' } });
     expect(await onB).toMatchObject({ user: { fullname: 'Ana María' } });
     expect(await mainOnB).toMatchObject({ mainData: { members: 1 } });
+  });
+
+  it("shares a client address's read budget between the instances (in Redis)", async () => {
+    const onA = await open(servers[0]!.url, '203.0.113.9');
+    const onB = await open(servers[1]!.url, '203.0.113.9');
+    let answered = 0;
+    for (const s of [onA, onB]) {
+      s.on('chatMessages', () => answered++);
+      for (let i = 0; i < 5; i++) s.emit('getChatMessages');
+    }
+    await new Promise((done) => setTimeout(done, 1_000));
+    expect(answered).toBe(6);
   });
 });

@@ -60,13 +60,24 @@ describe('Socket.IO live events', () => {
   });
 
   it('counts connected users and tells everyone', async () => {
-    const a = await side.socket();
+    const a = await side.socket(undefined, { address: '203.0.113.1' });
     const seen = next(a, 'connectedUsers', (n) => n === 2);
-    const b = await side.socket();
+    const b = await side.socket(undefined, { address: '203.0.113.2' });
     expect(await seen).toBe(2);
     const after = next(a, 'connectedUsers', (n) => n === 1);
     b.disconnect();
     expect(await after).toBe(1);
+    a.disconnect();
+  });
+
+  it('counts visitors, not sockets: the tabs of one client address count once', async () => {
+    const a = await side.socket(undefined, { address: '203.0.113.3' });
+    const figures: number[] = [];
+    a.on('connectedUsers', (n) => figures.push(n));
+    const tabs = [await side.socket(undefined, { address: '203.0.113.4' }), await side.socket(undefined, { address: '203.0.113.4' }), await side.socket(undefined, { address: '203.0.113.4' })];
+    await new Promise((done) => setTimeout(done, 600));
+    expect(figures.at(-1)).toBe(2);
+    for (const tab of tabs) tab.disconnect();
     a.disconnect();
   });
 

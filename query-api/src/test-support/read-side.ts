@@ -16,6 +16,7 @@ import { broadcastPublisher, createMemoryReadModels, createProjectionRuntime, ty
 import { createOpsRouter, readSideChecks } from '../ops/router';
 import { createQueryReads } from '../query-api';
 import { attachSocketServer } from '../socket/server';
+import type { SocketLimits } from '../socket/limits';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-pass-123' };
 
@@ -40,7 +41,8 @@ export interface ReadSide {
   commandApi: CommandApi;
   registry: Registry;
   client(): Client;
-  socket(client?: Client): Promise<Socket<ServerToClientEvents, ClientToServerEvents>>;
+  /** A WebSocket client with `client`'s cookies, from `address` (X-Forwarded-For, believed from loopback) when given. */
+  socket(client?: Client, options?: { address?: string }): Promise<Socket<ServerToClientEvents, ClientToServerEvents>>;
   close(): Promise<void>;
 }
 
@@ -48,7 +50,7 @@ export interface ReadSide {
  * The standalone read side over real HTTP and Socket.IO, with the real command API beside it
  * (sessions, commands) and an in-memory PGlite store: what infra composes, minus the web app.
  */
-export async function startReadSide(): Promise<ReadSide> {
+export async function startReadSide(options: { socketLimits?: Partial<SocketLimits> } = {}): Promise<ReadSide> {
   const logger = pino({ level: 'silent' });
   const store = await openPgliteEventStore();
   const uploadsDir = await mkdtemp(join(tmpdir(), 'pass-qa-'));
@@ -61,7 +63,16 @@ export async function startReadSide(): Promise<ReadSide> {
   const registry = new Registry();
   const app = express();
   const server: Server = createServer(app);
-  const sockets = attachSocketServer(server, { readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, logger, metrics: registry, connectedUsersRefreshMs: 60_000, checkOrigin: anyOrigin });
+  const sockets = attachSocketServer(server, {
+    readModels,
+    sessions: commandApi.sessions,
+    gateway: commandApi.gateway,
+    logger,
+    metrics: registry,
+    connectedUsersRefreshMs: 60_000,
+    checkOrigin: anyOrigin,
+    ...(options.socketLimits ? { limits: options.socketLimits } : {}),
+  });
   const runtime = createProjectionRuntime({ eventStore: store, readModels, publisher: broadcastPublisher(sockets.io), logger, metrics: registry, dropDelayMs: 100 });
   app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store, projector: runtime }) }));
   app.use(
@@ -114,12 +125,13 @@ export async function startReadSide(): Promise<ReadSide> {
     commandApi,
     registry,
     client,
-    async socket(c) {
+    async socket(c, socketOptions = {}) {
       const cookie = c?.cookieHeader();
+      const headers = { ...(cookie ? { cookie } : {}), ...(socketOptions.address ? { 'x-forwarded-for': socketOptions.address } : {}) };
       const s: Socket<ServerToClientEvents, ClientToServerEvents> = connect(url, {
         transports: ['websocket'],
         reconnection: false,
-        ...(cookie ? { extraHeaders: { cookie } } : {}),
+        extraHeaders: headers,
       });
       opened.push(s);
       await new Promise<void>((done, fail) => {
