@@ -104,6 +104,8 @@ export const settingsSchema = z
      * proxy's network so login limits count per client, not per proxy.
      */
     TRUST_PROXY: z.string().min(1).default('loopback'),
+    /** Socket.IO connections one client address may hold open on one process (standalone, query-api). */
+    SOCKETS_PER_CLIENT: z.coerce.number({ error: 'expected a whole number of sockets' }).int().min(1).default(10),
     /** The projector process's status and metrics port (/healthz, /readyz, /metrics, /status). */
     PROJECTOR_PORT: port.default(3002),
     /** The image-worker process's status and metrics port (/healthz, /readyz, /metrics). */
@@ -176,6 +178,7 @@ export const settingsSchema = z
       readyMaxLag: { events: env.READY_MAX_LAG_EVENTS, seconds: env.READY_MAX_LAG_SECONDS },
       readyMaxHeartbeatSeconds: env.READY_MAX_HEARTBEAT_SECONDS,
       trustProxy: env.TRUST_PROXY,
+      socketsPerClient: env.SOCKETS_PER_CLIENT,
     };
   });
 

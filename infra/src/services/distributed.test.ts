@@ -77,7 +77,10 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
 
     const onA = await member.socket(queryA.url);
     const bothOnA = nextEvent(onA, 'connectedUsers', (n) => n === 2);
-    const onB = await browser(queryB.url).socket();
+    // A visitor from another client address (the figure counts visitors, not sockets).
+    const guest = browser(queryB.url);
+    guest.address = '203.0.113.20';
+    const onB = await guest.socket();
     const bothOnB = nextEvent(onB, 'connectedUsers', (n) => n === 2);
     expect(await bothOnA).toBe(2);
     expect(await bothOnB).toBe(2);

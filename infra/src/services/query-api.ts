@@ -130,6 +130,9 @@ async function serve(
     metrics: registry,
     redisAdapter: { pubClient, subClient, key: keys.socketIo },
     ...socketSecurity(settings),
+    limits: { socketsPerClient: settings.socketsPerClient },
+    // Each client's budgets are shared by every query-api instance, as command-api's limits are.
+    budgetStore: { redis, prefix: keys.socketLimits },
   });
   const url = await listen(server, settings.host, settings.port);
   resources.add(() => stopServing(server, sockets));

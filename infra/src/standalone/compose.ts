@@ -153,14 +153,16 @@ async function serve(
     logger,
     metrics: registry,
     ...socketSecurity(settings),
+    limits: { socketsPerClient: settings.socketsPerClient },
   });
   readSide.publishTo(sockets.io as Broadcaster);
   const url = await listen(server, settings.host, settings.port);
   resources.add(async () => {
+    // The snapshot first, so that no client (one that never reads, say) can keep the stop from
+    // writing it; events appended after it are replayed from its checkpoint at the next start.
+    await snapshots.save('shutdown');
     await stopServing(server, sockets);
     await projection.stop();
-    // Nothing writes any more: the next start loads this instead of replaying every event.
-    await snapshots.save('shutdown');
   });
   return { url, server };
 }

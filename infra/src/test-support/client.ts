@@ -14,6 +14,8 @@ export interface Response {
 export class Browser {
   readonly cookies = new Map<string, string>();
   private readonly sockets: LiveClient[] = [];
+  /** Sent as X-Forwarded-For (believed from loopback) when set: another client address than the test's own. */
+  address: string | undefined;
 
   constructor(readonly origin: string) {}
 
@@ -25,7 +27,12 @@ export class Browser {
     const cookie = this.cookieHeader();
     const res = await fetch(this.origin + path, {
       method,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(cookie ? { cookie } : {}) },
+      headers: {
+        accept: 'application/json',
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(cookie ? { cookie } : {}),
+        ...(this.address ? { 'x-forwarded-for': this.address } : {}),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     for (const line of res.headers.getSetCookie()) {
@@ -52,7 +59,7 @@ export class Browser {
     const socket: LiveClient = connect(origin, {
       transports: transport === 'websocket' ? ['websocket'] : ['polling', 'websocket'],
       reconnection: false,
-      ...(cookie ? { extraHeaders: { cookie } } : {}),
+      extraHeaders: { ...(cookie ? { cookie } : {}), ...(this.address ? { 'x-forwarded-for': this.address } : {}) },
     });
     this.sockets.push(socket);
     await new Promise<void>((done, fail) => {

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { FastLane } from '@pass/events';
@@ -27,7 +27,31 @@ export function createShellServer(
     routers: options.routers,
   };
   const laneShell = createFastLaneShell(shell);
-  return createServer(withFastLane(createAppShell(shell, laneShell), laneShell, ...options.fastLanes));
+  const server = createServer(withFastLane(createAppShell(shell, laneShell), laneShell, ...options.fastLanes));
+  trackConnections(server);
+  return server;
+}
+
+/**
+ * At a stop, requests in flight get this long to finish; then every connection still open is
+ * closed, WebSockets and clients that do not read included (docs/architecture.md, "Limits").
+ */
+export const STOP_GRACE_MS = 2_000;
+
+const connectionsOf = new WeakMap<Server, Set<Socket>>();
+
+/**
+ * Every TCP connection of the server, upgraded ones included: Node's closeAllConnections()
+ * reaches only those still speaking HTTP, and a WebSocket whose client never answers the close
+ * frame would otherwise hold the stop for as long as the library waits for it.
+ */
+function trackConnections(server: Server): void {
+  const open = new Set<Socket>();
+  connectionsOf.set(server, open);
+  server.on('connection', (socket: Socket) => {
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
 }
 
 /** Listens and resolves with the URL clients use (the OS-chosen port when 0 was asked). */
@@ -46,12 +70,16 @@ export async function listen(server: Server, host: string, port: number): Promis
 
 /**
  * Stops accepting connections and resolves once the open ones have ended: idle keep-alive
- * connections are closed at once, busy ones get `graceMs` to finish their request.
+ * connections are closed at once, busy ones get `graceMs` to finish their request, then every
+ * connection still open (upgraded ones too, for a server made by createShellServer) is destroyed.
  */
-export function stopAccepting(server: Server, graceMs = 5_000): Promise<void> {
+export function stopAccepting(server: Server, graceMs = STOP_GRACE_MS): Promise<void> {
   if (!server.listening) return Promise.resolve();
   return new Promise((done) => {
-    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      for (const socket of connectionsOf.get(server) ?? []) socket.destroy();
+    }, graceMs);
     timer.unref();
     server.close(() => {
       clearTimeout(timer);
@@ -62,8 +90,8 @@ export function stopAccepting(server: Server, graceMs = 5_000): Promise<void> {
 }
 
 /**
- * A server with Socket.IO attached: stops accepting, closes the sockets, then resolves once the
- * HTTP connections have ended.
+ * A server with Socket.IO attached: stops accepting, closes the sockets (each client is told),
+ * then resolves once every connection has ended, within STOP_GRACE_MS.
  */
 export async function stopServing(server: Server, sockets: { close(): Promise<void> }): Promise<void> {
   const drained = stopAccepting(server);

@@ -53,5 +53,7 @@ export function redisKeys(prefix: string) {
     rebuildState: `${prefix}projector:rebuild`,
     /** The projector's heartbeat (progress, last error), which query-api's readiness reads. */
     projectorHeartbeat: `${prefix}projector:heartbeat`,
+    /** query-api's per-client socket budgets (beside command-api's `limits:` keys). */
+    socketLimits: `${prefix}limits:socket:`,
   };
 }
