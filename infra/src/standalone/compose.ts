@@ -87,7 +87,9 @@ interface ReadSide {
 async function buildReadSide(settings: Settings, eventStore: EventStore, logger: Logger, registry: Registry): Promise<ReadSide> {
   const readModels = createMemoryReadModels();
   const snapshotFile = join(settings.dataDir, 'read-models.snapshot');
-  const snapshots = createReadModelSnapshots({ file: snapshotFile, readModels, eventStore, logger });
+  // Sealed with the site's secret (SESSION_SECRET, else the one kept in DATA_DIR): an edited or foreign file is not loaded.
+  const secret = await siteSecret(settings.sessionSecret, settings.dataDir);
+  const snapshots = createReadModelSnapshots({ file: snapshotFile, readModels, eventStore, logger, secret });
   await snapshots.load();
   // The projector publishes into the Socket.IO server attached later (serve); it only publishes
   // once started (after the attach), so the late reference is safe.

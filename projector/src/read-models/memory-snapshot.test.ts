@@ -9,10 +9,12 @@ import { projectInto, toPositioned } from '../projections/apply';
 import { createProjector } from '../projector';
 import { appendEvents } from '../test-support/append';
 import { generateEvents } from '../test-support/generate-events';
+import { resealSnapshot, snapshotItems } from '../test-support/snapshot-file';
 import { createMemoryReadModels, type MemoryReadModelStore } from './memory';
 import { createReadModelSnapshots } from './memory-snapshot';
 
 const logger = pino({ level: 'silent' });
+const SECRET = 'this installation-s secret, 32 characters or more';
 const events = [...generateEvents({ users: 150, seed: 11 })];
 
 describe('read-model snapshots (standalone restarts)', () => {
@@ -42,7 +44,14 @@ describe('read-model snapshots (standalone restarts)', () => {
     return direct.dump();
   };
   // Parts of 40 entries: the file holds many of each kind, read back one at a time.
-  const snapshots = (readModels: MemoryReadModelStore, eventStore = store) => createReadModelSnapshots({ file, readModels, eventStore, logger, partEntries: 40 });
+  const snapshots = (readModels: MemoryReadModelStore, eventStore = store, secret = SECRET) => createReadModelSnapshots({ file, readModels, eventStore, logger, secret, partEntries: 40 });
+  /** Loads `bytes` as the file into fresh read models: the outcome, and whether anything was restored. */
+  const loadOf = async (bytes: Buffer, secret = SECRET) => {
+    writeFileSync(file, bytes);
+    const fresh = createMemoryReadModels();
+    const outcome = await snapshots(fresh, store, secret).load();
+    return { outcome, rows: (await (await fresh.active()).dump()).rows.length };
+  };
 
   it('a restart restores the read models and catches up from their checkpoint, equal to a clean rebuild', async () => {
     await appendEvents(store, events.slice(0, 500));
@@ -82,14 +91,15 @@ describe('read-model snapshots (standalone restarts)', () => {
     const readModels = createMemoryReadModels();
     await project(readModels);
     await snapshots(readModels).save('shutdown');
+    // Sealed with this installation's secret, but by other projection code.
     const bytes = readFileSync(file);
-    const headerEnd = 4 + bytes.readUInt32BE(0);
-    const header = JSON.parse(bytes.subarray(4, headerEnd).toString('utf8')) as { fingerprint: string };
-    const older = Buffer.from(JSON.stringify({ ...header, fingerprint: 'older projections' }));
+    const [header] = snapshotItems(bytes);
+    const fields = JSON.parse(bytes.subarray(header!.bodyStart, header!.bodyEnd).toString('utf8')) as { fingerprint: string };
+    const older = Buffer.from(JSON.stringify({ ...fields, fingerprint: 'older projections' }));
     const length = Buffer.alloc(4);
     length.writeUInt32BE(older.length);
-    writeFileSync(file, Buffer.concat([length, older, bytes.subarray(headerEnd)]));
-    expect(await snapshots(createMemoryReadModels()).load()).toBe('discarded');
+    expect(await loadOf(resealSnapshot(Buffer.concat([length, older, bytes.subarray(header!.end)]), SECRET))).toEqual({ outcome: 'discarded', rows: 0 });
+    expect(await snapshots(createMemoryReadModels()).load()).toBe('none');
 
     await snapshots(readModels).save('again'); // the discarded file was removed, so this writes anew
     writeFileSync(file, readFileSync(file).subarray(0, 200));
@@ -99,10 +109,54 @@ describe('read-model snapshots (standalone restarts)', () => {
     // Cut in a later part: the read models restored so far are not kept.
     await snapshots(readModels).save('once more');
     const whole = readFileSync(file);
-    writeFileSync(file, whole.subarray(0, whole.length - 10));
-    const damaged = createMemoryReadModels();
-    expect(await snapshots(damaged).load()).toBe('discarded');
-    expect((await (await damaged.active()).dump()).rows).toEqual([]);
+    expect(await loadOf(whole.subarray(0, whole.length - 10))).toEqual({ outcome: 'discarded', rows: 0 });
+  });
+
+  it('a byte changed anywhere, parts swapped, the closing seal cut off or bytes appended: the file is not used, nothing is restored', async () => {
+    await appendEvents(store, events.slice(0, 120));
+    const readModels = createMemoryReadModels();
+    await project(readModels);
+    await snapshots(readModels).save('shutdown');
+    const valid = readFileSync(file);
+    expect(await loadOf(valid)).toEqual({ outcome: 'loaded', rows: expect.any(Number) });
+    // Every byte of the first and last 100 (lengths, header, tags, closing seal) and 300 spread between.
+    const offsets = new Set<number>();
+    for (let i = 0; i < 100; i++) offsets.add(i).add(valid.length - 1 - i);
+    for (let i = 0; i < 300; i++) offsets.add(Math.floor((i * valid.length) / 300));
+    for (const offset of offsets) {
+      const flipped = Buffer.from(valid);
+      flipped[offset]! ^= 1 << (offset % 8);
+      expect(await loadOf(flipped), `byte ${offset} of ${valid.length}`).toEqual({ outcome: 'discarded', rows: 0 });
+    }
+    const items = snapshotItems(valid);
+    expect(items.length).toBeGreaterThan(4);
+    const [a, b] = [items[2]!, items[3]!];
+    const swapped = Buffer.concat([valid.subarray(0, a.start), valid.subarray(b.start, b.end), valid.subarray(a.start, a.end), valid.subarray(b.end)]);
+    expect(await loadOf(swapped)).toEqual({ outcome: 'discarded', rows: 0 });
+    expect(await loadOf(valid.subarray(0, valid.length - 32))).toEqual({ outcome: 'discarded', rows: 0 });
+    expect(await loadOf(Buffer.concat([valid, Buffer.from('more')]))).toEqual({ outcome: 'discarded', rows: 0 });
+    expect(await loadOf(valid)).toEqual({ outcome: 'loaded', rows: expect.any(Number) });
+  });
+
+  it("a snapshot sealed with another installation's secret is not used", async () => {
+    await appendEvents(store, events.slice(0, 100));
+    const readModels = createMemoryReadModels();
+    await project(readModels);
+    await snapshots(readModels, store, 'another installation, another secret of 32+').save('shutdown');
+    expect(await loadOf(readFileSync(file))).toEqual({ outcome: 'discarded', rows: 0 });
+  });
+
+  it('replace writes the read models even at the checkpoint last saved; save does not', async () => {
+    await appendEvents(store, events.slice(0, 100));
+    const readModels = createMemoryReadModels();
+    await project(readModels);
+    const own = snapshots(readModels);
+    await own.save('first');
+    writeFileSync(file, 'not a snapshot');
+    await own.save('same checkpoint');
+    expect(readFileSync(file, 'utf8')).toBe('not a snapshot');
+    await own.replace('rebuild');
+    expect(await snapshots(createMemoryReadModels()).load()).toBe('loaded');
   });
 
   it('nothing is written for empty read models, and a missing file loads nothing', async () => {

@@ -9,3 +9,4 @@ export * from './redis-cluster';
 export * from './user-row';
 /** How the projections index a row, for tests that build read models by hand. */
 export { rankKey, rowIndexSetList } from '../read-models/search';
+export * from './snapshot-file';
