@@ -16,6 +16,7 @@ import {
   type MemoryReadModelStore,
   type ProjectionRuntime,
   type ReadModelSnapshots,
+  type RebuildState,
 } from '@pass/projector';
 import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
 import { backupRouter, registerDataDirMetrics, siteSecret } from '../backup';
@@ -95,8 +96,23 @@ async function buildReadSide(settings: Settings, eventStore: EventStore, logger:
   // once started (after the attach), so the late reference is safe.
   let sockets: Broadcaster | undefined;
   const live: Broadcaster = { emit: (event, ...args) => sockets!.emit(event, ...args) };
-  const projection = composeProjection({ eventStore, readModels, publisher: broadcastPublisher(live), logger, registry });
+  const projection = composeProjection({ eventStore, readModels, publisher: broadcastPublisher(live), logger, registry, onRebuildState: snapshotAfterRebuild(snapshots) });
   return { readModels, snapshotFile, snapshots, projection, publishTo: (io) => (sockets = io) };
+}
+
+/**
+ * Once an admin rebuild has switched readers over, its read models replace the snapshot (even
+ * at the same checkpoint), so no restart brings back what the rebuild set right.
+ */
+function snapshotAfterRebuild(snapshots: ReadModelSnapshots): (state: RebuildState) => void {
+  let switching = false;
+  return (state) => {
+    if (state.state === 'switching') switching = true;
+    else if (switching) {
+      switching = false;
+      if (state.state === 'idle') void snapshots.replace('rebuild');
+    }
+  };
 }
 
 /**
