@@ -85,7 +85,8 @@ function profilingEnv(): Record<string, string> {
   );
   return { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` };
 }
-const serverProfiling = profilingEnv();
+// Each loopback address holds SOCKETS_PER_ADDRESS receivers, far more than a visitor's tabs.
+const serverEnv = { ...profilingEnv(), SOCKETS_PER_CLIENT: String(SOCKETS_PER_ADDRESS) };
 
 type FanSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 type AckAnswer = Parameters<NonNullable<Parameters<ClientToServerEvents['sendChatMessage']>[1]>>[0];
@@ -431,7 +432,7 @@ function benchStandalone(): Promise<FanoutFigures> {
   return withBenchStandalone(
     'fanout',
     (service) => measureFanout({ name: 'standalone (one process, PGlite)', socketUrls: [service.url], joinUrl: service.url, serverPids: [service.child.pid!] }),
-    serverProfiling,
+    serverEnv,
   );
 }
 
@@ -440,7 +441,7 @@ async function benchDistributed(): Promise<FanoutFigures> {
   const { Cluster } = await import('../infra/src/test-support/faults/cluster');
   const { testRedisUrl } = await import('@pass/events/test-support');
   // A fresh PostgreSQL schema and a Redis key prefix of its own, both removed by close().
-  const cluster = new Cluster({ redisUrl: testRedisUrl(), env: serverProfiling });
+  const cluster = new Cluster({ redisUrl: testRedisUrl(), env: serverEnv });
   const { Redis } = await import('ioredis');
   const tap = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 });
   const published: { at: number; raw: Buffer }[] = [];
@@ -477,7 +478,7 @@ function render(figures: FanoutFigures[]): string {
     `|---|${figures.map(() => '---:|').join('')}---|`,
   ];
   const row = (name: string, value: (f: FanoutFigures) => string, target: string) => lines.push(`| ${name} | ${figures.map(value).join(' | ')} | ${target} |`);
-  row('sockets connected (server\'s connectedUsers)', (f) => `${f0(f.socketsConnected)} of ${f0(f.socketsWanted)} (${f.serverCount ?? '?'})`, `${f0(SOCKETS)}`);
+  row('sockets connected (server\'s connectedUsers: visitors, one per client address)', (f) => `${f0(f.socketsConnected)} of ${f0(f.socketsWanted)} (${f.serverCount ?? '?'})`, `${f0(SOCKETS)}`);
   row('send → delivery p50 ms', (f) => f1(f.fromSend.p50), '—');
   row('send → delivery p99 ms', (f) => `${f1(f.fromSend.p99)} (${verdict(f.fromSend.p99, TARGET_P99_MS)})`, `< ${TARGET_P99_MS}`);
   row('send → delivery max ms', (f) => f1(f.fromSend.max), '—');

@@ -2,7 +2,7 @@
  * query-api as its own process (distributed mode), as many instances as needed behind the
  * proxy: REST reads from the Redis read models, the Socket.IO server on the Redis adapter (so
  * the projector's emitter and every instance's broadcasts reach all browsers, and
- * connectedUsers counts every instance's sockets), session cookies verified against the
+ * connectedUsers counts every instance's visitors), session cookies verified against the
  * sessions command-api keeps in Redis, socket commands forwarded to command-api over HTTP, and
  * the built web app.
  */

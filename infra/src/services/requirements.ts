@@ -76,7 +76,7 @@ export const serviceVariables: Record<'command-api' | 'projector' | 'query-api' 
     'MAIL_FROM',
   ],
   projector: [...common, ...readiness, 'READY_MAX_HEARTBEAT_SECONDS', 'REDIS_CLUSTER_NODES', 'PROJECTOR_PORT'],
-  'query-api': [...common, ...web, ...readiness, 'REDIS_CLUSTER_NODES', 'COMMAND_API_URL', 'WEB_DIST_DIR'],
+  'query-api': [...common, ...web, ...readiness, 'REDIS_CLUSTER_NODES', 'COMMAND_API_URL', 'WEB_DIST_DIR', 'SOCKETS_PER_CLIENT'],
   // No event store, no secrets: Redis (the queue) and the uploads folder it writes into.
   'image-worker': ['NODE_ENV', 'LOG_LEVEL', 'HOST', 'REDIS_URL', 'REDIS_PREFIX', 'UPLOADS_DIR', 'IMAGE_WORKER_PORT'],
   proxy: ['NODE_ENV', 'LOG_LEVEL', 'HOST', 'PORT', 'COMMAND_API_URL', 'QUERY_API_URLS'],

@@ -38,7 +38,7 @@ interface SocketDeps {
   metrics?: Registry;
   /**
    * Distributed mode: Redis clients for `@socket.io/redis-adapter`, so broadcasts (including the
-   * projector's emitter) reach every instance and connectedUsers counts every instance's sockets.
+   * projector's emitter) reach every instance and connectedUsers counts every instance's visitors.
    * The subscriber must be a dedicated connection.
    */
   redisAdapter?: { pubClient: Redis; subClient: Redis; key?: string };

@@ -16,7 +16,7 @@ export interface SilentClient {
   destroy(): void;
 }
 
-/** A client WebSocket frame: FIN, text, masked (RFC 6455 §5.2). */
+/** A client WebSocket frame: FIN, text, masked (RFC 6455, section 5.2). */
 export function maskedTextFrame(text: string): Buffer {
   const payload = Buffer.from(text);
   const length = payload.length;
