@@ -24,6 +24,7 @@ export type Image = z.infer<typeof imageSchema>;
 const certificateData = z.object({
   userId: id,
   fullname: z.string(),
+  /** One of `COUNTRIES`, or '' (version 1 cards with other text read as '', upcasters.ts). */
   country: z.string(),
   email: z.string(),
   link: z.string(),
@@ -155,9 +156,12 @@ export const eventDataSchemas = {
 export type EventType = keyof typeof eventDataSchemas;
 export const eventTypes = Object.keys(eventDataSchemas) as EventType[];
 
-/** Current schema version per event type; stored in each event's metadata. */
+/**
+ * Current schema version per event type; stored in each event's metadata. Cards are at 2: their
+ * `country` is one of the list or '' (`COUNTRIES`), which version 1 did not promise.
+ */
 export const eventSchemaVersions: Record<EventType, number> = Object.fromEntries(
-  eventTypes.map((t) => [t, 1]),
+  eventTypes.map((t) => [t, t === 'CertificatePosted' || t === 'CertificateUpdated' ? 2 : 1]),
 ) as Record<EventType, number>;
 
 export type EventData<T extends EventType> = z.infer<(typeof eventDataSchemas)[T]>;

@@ -5,6 +5,7 @@ export * from './domain-events';
 export * from './upcasters';
 export * from './stream-events';
 export * from './constants';
+export * from './countries';
 export * from './rules/index';
 export * from './api';
 export * from './pages';

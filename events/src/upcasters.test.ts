@@ -115,6 +115,27 @@ describe('toDomainEvent with upcasters', () => {
   });
 });
 
+describe('cards recorded before the server took only listed countries', () => {
+  const card = { userId: 'u-1', fullname: 'Ann', email: 'ann@example.com', link: 'https://example.com/ann', image: { path: 'a.webp', public_id: 'a', url: '/uploads/a.webp' }, message: 'Hello all' };
+  const read = (type: 'CertificatePosted' | 'CertificateUpdated', country: string, schemaVersion: number) =>
+    toCurrentEvent({ type, data: { ...card, country, ...(type === 'CertificatePosted' ? { postedAt: at } : { updatedAt: at }) }, metadata: { schemaVersion } }).data;
+
+  it('read a country off the list as none (any text, any length), and a listed one as it is', () => {
+    for (const type of ['CertificatePosted', 'CertificateUpdated'] as const) {
+      expect(eventSchemaVersions[type]).toBe(2);
+      for (const typed of ['Narnia', 'N'.repeat(4_000), 'spain', '<b>Spain</b>', '']) expect(read(type, typed, 1), typed.slice(0, 20)).toMatchObject({ country: '' });
+      expect(read(type, 'Spain', 1)).toEqual(expect.objectContaining({ ...card, country: 'Spain' }));
+      // Without a version in its metadata an event is version 1.
+      expect(toCurrentEvent({ type, data: { ...card, country: 'Narnia', postedAt: at, updatedAt: at }, metadata: {} }).data).toMatchObject({ country: '' });
+    }
+  });
+
+  it('read a version 2 card as recorded (the server checked its country)', () => {
+    expect(read('CertificatePosted', 'Peru', 2)).toMatchObject({ country: 'Peru' });
+    expect(read('CertificateUpdated', '', 2)).toMatchObject({ country: '' });
+  });
+});
+
 describe('toCurrentEvent', () => {
   it('reads no metadata key but UPCAST_METADATA_KEYS (what the projector asks the store for)', () => {
     const read = new Set<string>();

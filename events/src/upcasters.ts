@@ -1,4 +1,5 @@
 import { eventDataSchemas, eventSchemaVersions, isEventType, type DomainEvent } from './domain-events';
+import { listedCountryOrNone } from './countries';
 
 /**
  * An upcaster turns the data of version `from` into version `from + 1`.
@@ -7,7 +8,19 @@ import { eventDataSchemas, eventSchemaVersions, isEventType, type DomainEvent } 
 export type Upcaster = (data: unknown) => unknown;
 export type UpcasterRegistry = Partial<Record<DomainEvent['type'], Record<number, Upcaster>>>;
 
-export const upcasters: UpcasterRegistry = {};
+/**
+ * Version 1 cards took any country text (the server did not check it): read, a country off the
+ * list is none (`listedCountryOrNone`), so no page shows it and it counts for no country.
+ */
+const cardCountryFromList: Upcaster = (data) => {
+  const card = data as { country?: unknown };
+  return typeof card.country === 'string' ? { ...card, country: listedCountryOrNone(card.country) } : data;
+};
+
+export const upcasters: UpcasterRegistry = {
+  CertificatePosted: { 1: cardCountryFromList },
+  CertificateUpdated: { 1: cardCountryFromList },
+};
 
 export class UnknownEventError extends Error {
   constructor(readonly eventType: string) {

@@ -1,5 +1,5 @@
 // events/src: the shared kernel. Schemas at the root, rules over them, adapters beside them.
-const SCHEMAS = ['api.ts', 'commands.ts', 'constants.ts', 'domain-events.ts', 'fast-lane.ts', 'metadata.ts', 'page-settings.ts', 'pages.ts', 'sessions.ts', 'stream-events.ts', 'upcasters.ts'];
+const SCHEMAS = ['api.ts', 'commands.ts', 'constants.ts', 'countries.ts', 'domain-events.ts', 'fast-lane.ts', 'metadata.ts', 'page-settings.ts', 'pages.ts', 'sessions.ts', 'stream-events.ts', 'upcasters.ts'];
 
 export default {
   src: 'events/src',

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { LIMITS } from '../constants';
+import { DEFAULT_COUNTRY, LIMITS } from '../constants';
+import { COUNTRIES, isListedCountry, listedCountryOrNone } from '../countries';
 import {
   AMOUNT_MESSAGES,
   EMAIL_PATTERN,
@@ -102,6 +103,11 @@ describe('Post form (docs/product.md §5)', () => {
     ['empty → required', '', 'Please enter a country'],
     ['missing → required', undefined, 'Please enter a country'],
     ['a country', 'United States', undefined],
+    // Only the list the form offers; the spec has one message for the field, the missing one's.
+    ['a country off the list', 'Narnia', 'Please enter a country'],
+    ['4,000 characters', repeat(4_000, 'N'), 'Please enter a country'],
+    ['a listed name in other case', 'spain', 'Please enter a country'],
+    ['a listed name with spaces around (trimmed, as every text field)', ' Spain ', undefined],
   ]);
   fieldTable(post, validPost, 'email', [
     ['empty → required', '', 'Please enter an email'],
@@ -145,6 +151,20 @@ describe('Post form (docs/product.md §5)', () => {
       link: 'Enter your personal link',
       message: 'Please enter a message',
     });
+  });
+});
+
+describe("the post form's countries (docs/product.md §2 /content/post)", () => {
+  it('are about 190 distinct names, the default among them, none empty or padded', () => {
+    expect(COUNTRIES.length).toBeGreaterThanOrEqual(180);
+    expect(new Set(COUNTRIES).size).toBe(COUNTRIES.length);
+    expect(COUNTRIES).toContain(DEFAULT_COUNTRY);
+    for (const country of COUNTRIES) {
+      expect(country).toBe(country.trim());
+      expect(isListedCountry(country) && listedCountryOrNone(country) === country).toBe(true);
+    }
+    expect(Math.max(...COUNTRIES.map((country) => country.length))).toBeLessThanOrEqual(40);
+    expect([isListedCountry('Narnia'), listedCountryOrNone('Narnia'), listedCountryOrNone('')]).toEqual([false, '', '']);
   });
 });
 

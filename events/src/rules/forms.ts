@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LIMITS } from '../constants';
+import { isListedCountry } from '../countries';
 import { normalizeEmail } from './members';
 import { maxClaimablePasses } from './passes';
 import { parseDayMonthYear } from './site';
@@ -75,7 +76,8 @@ const postTextFields = {
   fullname: text('Please enter your full name')
     .min(2, 'Enter a valid name')
     .max(20, 'Please do not exceed 20 characters'),
-  country: text('Please enter a country'),
+  // The form offers only the list; any other value is as good as none, with the spec's message.
+  country: text('Please enter a country').refine(isListedCountry, 'Please enter a country'),
   link: text('Enter your personal link')
     .min(10, 'Please enter a valid link')
     .max(600, 'Your link is too long, consider using a link shortener.'),

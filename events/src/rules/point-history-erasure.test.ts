@@ -28,3 +28,17 @@ describe("the admin's point history of an erased member", () => {
     ]);
   });
 });
+
+describe("the admin's point history of cards", () => {
+  it('names a listed country and nothing for text a card was given off the list, erased or not', () => {
+    const image = { path: 'a.webp', public_id: 'a', url: '/uploads/a.webp' };
+    const card = { userId: 'u1', fullname: '', email: '', link: '', image, message: '' };
+    const timeline = pointTimeline([
+      recorded(0, 'UserRegistered', { userId: 'u1', email: '', passwordHash: 'h', points: 10, priority: '', registeredAt: at }),
+      recorded(1, 'CertificatePosted', { ...card, country: 'Peru', postedAt: at }),
+      recorded(2, 'CertificateUpdated', { ...card, country: 'Narnia '.repeat(500), updatedAt: at }),
+      recorded(3, 'MemberErased', { userId: 'u1', requestedBy: 'member', erasedAt: at }),
+    ]);
+    expect(timeline.map((e) => e.description).slice(1, 3)).toEqual(['Posted a card as (erased) (Peru)', 'Updated the card as (erased)']);
+  });
+});

@@ -21,6 +21,8 @@ const isUserEvent = isEventOf('user');
 
 /** A personal field of an erased member reads as '' (its key is destroyed): said so, not left blank. */
 const shown = (value: string) => value || '(erased)';
+/** A card's country after its name; none (a card recorded with text off the list) adds nothing. */
+const inCountry = (country: string) => (country ? ` (${country})` : '');
 
 /** What an event of a member's stream did (the kernel's list of the user stream's events, every one described). */
 function describeUserEvent(event: UserEvent): Change {
@@ -42,9 +44,9 @@ function describeUserEvent(event: UserEvent): Change {
     case 'PriorityChanged':
       return { description: `Priority set to ${event.data.priority || 'none'}`, pointsDelta: 0, passesDelta: 0 };
     case 'CertificatePosted':
-      return { description: `Posted a card as ${shown(event.data.fullname)} (${event.data.country})`, pointsDelta: 0, passesDelta: 0 };
+      return { description: `Posted a card as ${shown(event.data.fullname)}${inCountry(event.data.country)}`, pointsDelta: 0, passesDelta: 0 };
     case 'CertificateUpdated':
-      return { description: `Updated the card as ${shown(event.data.fullname)} (${event.data.country})`, pointsDelta: 0, passesDelta: 0 };
+      return { description: `Updated the card as ${shown(event.data.fullname)}${inCountry(event.data.country)}`, pointsDelta: 0, passesDelta: 0 };
     case 'ChatMessageSent': {
       const text = event.data.message.length > 60 ? `${event.data.message.slice(0, 57)}...` : shown(event.data.message);
       return { description: `Chat message: ${text}`, pointsDelta: -event.data.pointsSpent, passesDelta: 0 };

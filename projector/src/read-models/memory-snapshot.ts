@@ -38,8 +38,9 @@ const here = import.meta.dirname;
 const SOURCES = [
   { dir: resolve(here, '../projections') },
   { dir: here },
-  // The kernel's event shapes, which events are a user's, and the rules the projections call (cents, e-mails).
-  { dir: resolve(here, '../../../events/src'), files: ['domain-events.ts', 'upcasters.ts', 'stream-events.ts', 'rules/site.ts', 'rules/members.ts'] },
+  // The kernel's event shapes, which events are a user's, the rules the projections call (cents,
+  // e-mails) and the country list the card upcaster reads.
+  { dir: resolve(here, '../../../events/src'), files: ['domain-events.ts', 'upcasters.ts', 'countries.ts', 'stream-events.ts', 'rules/site.ts', 'rules/members.ts'] },
 ];
 
 /** A hash of the projection sources; undefined when they cannot be read (then no snapshots). */

@@ -1,14 +1,13 @@
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
-import { DEFAULT_COUNTRY, PRODUCT_NAME, contentPath, type UserView } from '@pass/events/kernel';
+import { COUNTRIES, DEFAULT_COUNTRY, PRODUCT_NAME, contentPath, type UserView } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { JoinRedirect } from '../../components/JoinRedirect';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
 import { pageEntered, pageLeft } from '../../lib/state/page';
 import { selectHasUserOrStored, selectUser } from '../../lib/state/session-selectors';
-import { COUNTRIES } from './countries';
 import { postFormResolver, type PostFormState, type PostFormValues } from './post-form';
 import { POST_FORM_FIELDS, POST_FORM_RETURNED, postFormReturnOf } from './post-form-return';
 

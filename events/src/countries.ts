@@ -1,4 +1,12 @@
-/** Countries offered by the post form (docs/product.md §3: about 190, default United States). */
+/**
+ * The countries a card can name: the post form's list (docs/product.md §2, about 190, United
+ * States by default) and the only values the server takes (docs/product.md §5). Browser-safe.
+ * A country chosen from a fixed list says little about a person, which is why it is kept in
+ * plaintext beside the member id while their name, e-mail, link and message are sealed
+ * (docs/architecture.md, "Personal data"). It sits beside the event schemas, not in rules/,
+ * because the card events' upcaster reads it.
+ */
+
 export const COUNTRIES: readonly string[] = [
   'Afghanistan', 'Albania', 'Algeria', 'Andorra', 'Angola', 'Antigua and Barbuda', 'Argentina', 'Armenia', 'Australia',
   'Austria', 'Azerbaijan', 'Bahamas', 'Bahrain', 'Bangladesh', 'Barbados', 'Belarus', 'Belgium', 'Belize', 'Benin',
@@ -24,3 +32,20 @@ export const COUNTRIES: readonly string[] = [
   'United States', 'Uruguay', 'Uzbekistan', 'Vanuatu', 'Vatican City', 'Venezuela', 'Vietnam', 'Yemen', 'Zambia',
   'Zimbabwe',
 ];
+
+const LISTED: ReadonlySet<string> = new Set(COUNTRIES);
+
+/** Whether `value` is a country of the list, exactly as the form offers it. */
+export function isListedCountry(value: string): boolean {
+  return LISTED.has(value);
+}
+
+/**
+ * A recorded country as readers are given it: one of the list, else none (''), so text a card
+ * was given before the server checked it (any length, anything typed) is never shown and
+ * counts for no country. The card events' upcaster applies it to every card recorded before
+ * the server took only these (schema version 1).
+ */
+export function listedCountryOrNone(value: string): string {
+  return LISTED.has(value) ? value : '';
+}
