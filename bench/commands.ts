@@ -17,7 +17,7 @@
  * is reachable, in a fresh schema dropped afterwards.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { pino } from 'pino';
 import type { CommandContext, EventStore, Principal } from '@pass/events';
-import { streams } from '@pass/events';
+import { emailStreams, streams } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/store';
 import { openPostgresEventStore } from '@pass/events/store';
 import { CachedKeyStore, EncryptingEventStore, FileKeyStore, PostgresKeyStore } from '@pass/events/personal-data';
@@ -117,7 +117,8 @@ async function measure(storeName: string, target: number, store: EventStore): Pr
   const steady = () => new Date(nowMs);
   const uploadsDir = mkdtempSync(join(tmpdir(), 'pass-bench-uploads-'));
   const sessionSecret = 'b'.repeat(40);
-  const api = await createCommandApi({ eventStore: store, logger, clock, config: { uploadsDir, cookieSecure: false, sessionSecret, actionLimits: BENCH_ACTION_LIMITS } });
+  const emailStreamKey = randomBytes(32);
+  const api = await createCommandApi({ eventStore: store, logger, clock, config: { uploadsDir, cookieSecure: false, sessionSecret, emailStreamKey, actionLimits: BENCH_ACTION_LIMITS } });
   const tickets = new AdViewTickets(sessionSecret);
   // Issued 1 ms past the clock's last reading: strictly after any point the member was given at it.
   const watched = (m: Principal) => ({ ticket: tickets.issue(m.id, new Date(nowMs + 1)).ticket });
@@ -240,7 +241,7 @@ async function measure(storeName: string, target: number, store: EventStore): Pr
     );
     // Last: argon2id keeps the thread pool and memory busy, which would colour the figures above.
     rowsOut.push(
-      await closedLoop('register (argon2id hash + 2 appends)', CLIENTS, 200, () => joinForm({ handler, clock: steady }, { email: `${randomUUID().slice(0, 12)}@b.io`, password: 'pass1' }, ctx())),
+      await closedLoop('register (argon2id hash + 2 appends)', CLIENTS, 200, () => joinForm({ handler, clock: steady, emailStream: emailStreams(emailStreamKey) }, { email: `${randomUUID().slice(0, 12)}@b.io`, password: 'pass1' }, ctx())),
     );
   } finally {
     await api.close();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { GOAL_PASSES, type CommandContext, type CommandGateway, type EventStore, type FastLane, type SessionVerifier, type UserView } from '@pass/events';
+import { GOAL_PASSES, emailStreams, type CommandContext, type CommandGateway, type EventStore, type FastLane, type SessionVerifier, type UserView } from '@pass/events';
 import express, { Router } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -48,6 +48,11 @@ export interface CommandApiConfig {
   cookieSecure: boolean;
   /** At least 32 characters; required in production (the settings enforce it). Unset: a random one (tests). */
   sessionSecret?: string | undefined;
+  /**
+   * Keys the names of e-mail streams (the installation's, from its key store: docs/architecture.md,
+   * "Personal data"); every instance on one store must have the same. Unset: a random one (tests).
+   */
+  emailStreamKey?: Uint8Array | undefined;
   admin?: { email: string; password: string } | undefined;
   /** Limits of the in-memory login throttle used when no `loginThrottle` is passed. */
   loginLimits?: LoginLimits;
@@ -129,12 +134,13 @@ async function businessClock(deps: CommandApiDeps, logger: Logger): Promise<{ cl
 function commandServices(deps: CommandApiDeps, logger: Logger, clock: Clock): CommandServices & { sessionStore: SessionStore } {
   const { config } = deps;
   const secret = config.sessionSecret ?? randomBytes(32).toString('base64url');
+  const emailStream = emailStreams(config.emailStreamKey ?? randomBytes(32));
   const sessionStore = deps.sessionStore ?? new MemorySessionStore();
   return {
     handler: new CommandHandler({ eventStore: deps.eventStore, logger, ...(deps.snapshots ? { snapshots: deps.snapshots } : {}), ...(deps.metrics ? { metrics: deps.metrics } : {}) }),
     sessionStore,
     sessions: new Sessions({ store: sessionStore, secret, cookieSecure: config.cookieSecure, clock }),
-    throttle: deps.loginThrottle ?? LoginThrottle.inMemory(config.loginLimits),
+    throttle: (deps.loginThrottle ?? LoginThrottle.inMemory(config.loginLimits)).keyedBy(emailStream),
     devices: new DeviceCookies({ secret, cookieSecure: config.cookieSecure, clock }),
     actions: deps.actionThrottle ?? ActionThrottle.inMemory(config.actionLimits),
     payments: deps.payments ?? createPaymentProvider({ provider: 'simulated' }, logger),
@@ -143,6 +149,7 @@ function commandServices(deps: CommandApiDeps, logger: Logger, clock: Clock): Co
     logger,
     clock,
     adViews: new AdViewTickets(secret),
+    emailStream,
     resetLinks: new ResetLinks(secret),
     eventStore: deps.eventStore,
     mailer: deps.mailer ?? new MemoryMailer(),

@@ -7,7 +7,7 @@ import { CommandHandler } from './kernel/command-handler';
 import { poolDecider } from './passes-pool/decider';
 import { RECONCILE_AFTER_MS } from './passes/reconciler';
 import type { SimulatedPaymentProvider } from './payments/provider/simulated-provider';
-import { startHarness } from './test-support/harness';
+import { startHarness, testEmailStream } from './test-support/harness';
 import { userDecider } from './members/decider';
 import { emailDecider } from './members/email-decider';
 import { ORPHAN_RESERVATION_MS } from './members/join';
@@ -30,7 +30,7 @@ describe('repairs after a crash', () => {
     // A process reserved the e-mail, then died before recording the member.
     const crashed = new CommandHandler({ eventStore: store, logger });
     const userId = randomUUID();
-    await crashed.handle(emailDecider, streams.email('orphan@example.com'), { type: 'ReserveEmail', data: { email: 'orphan@example.com', userId }, now: clock() }, ctx());
+    await crashed.handle(emailDecider, testEmailStream('orphan@example.com'), { type: 'ReserveEmail', data: { email: 'orphan@example.com', userId }, now: clock() }, ctx());
 
     const h = await startHarness({ store, clock });
     try {

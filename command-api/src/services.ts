@@ -1,4 +1,4 @@
-import type { EventStore } from '@pass/events';
+import type { EmailStreamNamer, EventStore } from '@pass/events';
 import type { Logger } from 'pino';
 import type { Mailer } from './mail/mailer';
 import type { PaymentProvider } from './payments/provider/port';
@@ -28,6 +28,8 @@ export interface CommandServices {
   clock: Clock;
   /** Signs and checks the free point's ad-view tickets (keyed from the session secret). */
   adViews: AdViewTickets;
+  /** The installation's e-mail stream names (keyed, CommandApiConfig.emailStreamKey). */
+  emailStream: EmailStreamNamer;
   /** Signs and opens password reset links (keyed from the session secret). */
   resetLinks: ResetLinks;
   /** The member's own stream, read whole for their data export. */

@@ -112,7 +112,7 @@ export function accessRoutes(services: CommandServices): Router {
 async function mailResetLink(services: CommandServices, email: string, ctx: CommandContext): Promise<void> {
   const log = services.logger.child({ requestId: ctx.correlationId });
   try {
-    const { state: reservation } = await services.handler.load(emailDecider, streams.email(email));
+    const { state: reservation } = await services.handler.load(emailDecider, services.emailStream(email));
     // An erased member's address reads as '' (its key is gone) until the erasure releases it.
     const userId = reservation.userId && reservation.email ? reservation.userId : undefined;
     const mail = resetMail(userId ? reservation.email : email, services.siteUrl, services.resetLinks.make(userId ?? randomUUID(), services.clock()));

@@ -25,7 +25,7 @@ export async function eraseMember(services: CommandServices, userId: string, req
   // Read while the key exists: after the event the e-mail is gone from every read.
   const email = state.email;
   await services.handler.handle(userDecider, stream, { type: 'EraseMember', data: { userId, ...request }, now: ctx.now }, ctx);
-  if (email) await services.handler.handle(emailDecider, streams.email(email), { type: 'ReleaseEmail', data: { userId }, now: ctx.now }, ctx);
+  if (email) await services.handler.handle(emailDecider, services.emailStream(email), { type: 'ReleaseEmail', data: { userId }, now: ctx.now }, ctx);
   const files = (await removeCardFiles(services.uploadsDir, userId)) + (email ? await removeOutboxMails(services.mailer, email) : 0);
   const sessions = await services.sessions.endAllOf('user', userId);
   await services.afterErasure?.(userId);

@@ -6,7 +6,7 @@ import { streams } from '@pass/events';
 import { EncryptingEventStore, MemoryKeyStore } from '@pass/events/personal-data';
 import { openPgliteEventStore, type SqlEventStore } from '@pass/events/store';
 import { cardPath } from '../uploads/card-images';
-import { ADMIN, startHarness, type Harness } from '../test-support/harness';
+import { ADMIN, startHarness, testEmailStream, type Harness } from '../test-support/harness';
 import { joinedMember } from '../test-support/members';
 
 let h: Harness;
@@ -46,7 +46,7 @@ describe('DELETE /api/my-account', () => {
     expect(stream[0]!.data).toMatchObject({ email: '' });
     expect(stream[1]!.data).toMatchObject({ message: '', nickname: '' });
     expect(stream[2]!.data).toMatchObject({ userId: user.id, requestedBy: 'member' });
-    expect((await h.store.readStream(streams.email(address))).map((e) => e.type)).toEqual(['EmailReserved', 'EmailReleased']);
+    expect((await h.store.readStream(testEmailStream(address))).map((e) => e.type)).toEqual(['EmailReserved', 'EmailReleased']);
     const raw = await rawRows();
     for (const secret of [address, 'a secret line']) expect(raw).not.toContain(secret);
 

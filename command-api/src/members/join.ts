@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DomainError, isDomainError, normalizeEmail, streams, type CommandContext, type JoinForm } from '@pass/events';
+import { DomainError, isDomainError, normalizeEmail, streams, type CommandContext, type EmailStreamNamer, type JoinForm } from '@pass/events';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
 import { hashPassword, verifyPassword } from '../sessions/passwords';
@@ -20,6 +20,7 @@ export const ORPHAN_RESERVATION_MS = 60_000;
 export interface JoinDeps {
   handler: CommandHandler;
   clock: Clock;
+  emailStream: EmailStreamNamer;
 }
 
 export interface Joined {
@@ -36,7 +37,7 @@ export interface Joined {
  */
 export async function join(deps: JoinDeps, form: JoinForm, ctx: CommandContext): Promise<Joined> {
   const email = normalizeEmail(form.email);
-  const emailStream = streams.email(email);
+  const emailStream = deps.emailStream(email);
   const { state: existing } = await deps.handler.load(emailDecider, emailStream);
   if (existing.userId) {
     const joined = await logIn(deps, existing, form.password, ctx);

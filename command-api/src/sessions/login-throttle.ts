@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { DomainError, isDomainError, streams } from '@pass/events';
+import { randomBytes } from 'node:crypto';
+import { DomainError, emailStreams, isDomainError, type EmailStreamNamer } from '@pass/events';
 import { DEFAULT_LOGIN_LIMITS, type LoginLimits } from './limits';
 import { inMemoryStore, openLimiter, tryConsume, wholeSeconds, type LimiterStore } from './limiter-store';
 
@@ -67,6 +68,8 @@ interface Admission {
   device?: string;
 }
 
+const PROCESS_ACCOUNT_KEY = emailStreams(randomBytes(32));
+
 /**
  * Login limits after OWASP (numbers in `limits.ts`): wrong passwords are counted per (account,
  * client) and per client, and per account from clients without a device cookie for it, which
@@ -79,7 +82,18 @@ export class LoginThrottle {
   private constructor(
     private readonly limiters: LoginLimiters,
     private readonly ceiling: LoginLimits['accountCeiling'],
+    // Until keyedBy: a key of this process only (enough for limits held in its memory).
+    private readonly accountKey: EmailStreamNamer = PROCESS_ACCOUNT_KEY,
   ) {}
+
+  /**
+   * The same limits, naming each account by the installation's keyed e-mail digest (the e-mail
+   * stream's name): every instance sharing Redis counts an account under one key, and Redis holds
+   * nothing a dictionary of addresses reverses.
+   */
+  keyedBy(accountKey: EmailStreamNamer): LoginThrottle {
+    return new LoginThrottle(this.limiters, this.ceiling, accountKey);
+  }
 
   static inMemory(limits: LoginLimits = DEFAULT_LOGIN_LIMITS): LoginThrottle {
     return new LoginThrottle(limitersOf(inMemoryStore, limits), limits.accountCeiling);
@@ -96,9 +110,9 @@ export class LoginThrottle {
    * carries for this very account (`device-cookies.ts`), if any.
    */
   async guard<T>(account: string, ip: string, tooMany: TooManyMessage, check: () => Promise<T>, device?: string): Promise<T> {
-    // The account by its e-mail stream's name (a digest of the normalised address): Redis keeps
-    // no member's address in clear while a window lasts.
-    const key = streams.email(account);
+    // The account by its e-mail stream's name (a keyed digest of the normalised address): Redis
+    // keeps no member's address in clear while a window lasts.
+    const key = this.accountKey(account);
     const { wait, refusedBy, device: trusted } = await this.admit(key, ip, device);
     if (wait > 0) throw new DomainError('too_soon', tooMany(wait, refusedBy), { retryAfterSeconds: wait });
     let result: T;
@@ -114,7 +128,7 @@ export class LoginThrottle {
 
   /** A password reset by mail: the account's count and delay start over (the per-client counts stay). */
   async clearAccount(account: string): Promise<void> {
-    const key = streams.email(account);
+    const key = this.accountKey(account);
     await Promise.all([this.limiters.accountFailures.delete(key), this.limiters.accountDelay.delete(key)]);
   }
 

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EventStore } from '@pass/events';
+import { emailStreams, type EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/store';
 import express from 'express';
 import { pino } from 'pino';
@@ -38,6 +38,9 @@ export interface Browser {
 }
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-pass-123' };
+/** The harness's installation key for e-mail stream names, and the names it gives. */
+export const TEST_EMAIL_STREAM_KEY = Buffer.alloc(32, 0x5e);
+export const testEmailStream = emailStreams(TEST_EMAIL_STREAM_KEY);
 
 /** Tests of other rules send bursts a human would not; tests of the limits pass `config.actionLimits`. */
 export const RELAXED_ACTION_LIMITS: ActionLimits = {
@@ -67,7 +70,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   const api = await createCommandApi({
     eventStore: store,
     logger: pino({ level: 'silent' }),
-    config: { cookieSecure: false, admin: ADMIN, actionLimits: RELAXED_ACTION_LIMITS, ...options.config, sessionSecret, uploadsDir },
+    config: { cookieSecure: false, admin: ADMIN, actionLimits: RELAXED_ACTION_LIMITS, emailStreamKey: TEST_EMAIL_STREAM_KEY, ...options.config, sessionSecret, uploadsDir },
     ...options.adapters,
     ...(options.clock ? { clock: options.clock } : {}),
   });

@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USER_SESSION_COOKIE, type EventStore } from '@pass/events';
 import { openPgliteEventStore } from '@pass/events/store';
+import { EncryptingEventStore, MemoryKeyStore } from '@pass/events/personal-data';
 import { commandApiRedisKeys } from '@pass/command-api';
 import { serveHarness, type Harness } from '@pass/command-api/test-support';
 import { requireService, testRedisUrl } from '@pass/events/test-support';
@@ -32,7 +33,8 @@ describe('standalone sessions survive a restart', () => {
   }
 
   it('a member stays logged in across a restart of the process, and a logout stays a logout', async () => {
-    const store = await openPgliteEventStore();
+    // As every composition root opens it: behind the personal-data layer, whose key store holds the e-mail stream key.
+    const store = new EncryptingEventStore(await openPgliteEventStore(), new MemoryKeyStore());
     try {
       // No session secret configured: the development secret is generated once per data folder.
       const first = await standalone(store);
@@ -68,7 +70,7 @@ describe.skipIf(!redisUp)('distributed command-api and image jobs', () => {
   it('queues image jobs for the image-worker processes and runs no worker itself', async () => {
     const prefix = `test:command-side:${randomUUID().slice(0, 8)}:`;
     const settings = parseSettings({ REDIS_URL: testRedisUrl(), REDIS_PREFIX: prefix, SESSION_SECRET: 's'.repeat(40), DATA_DIR: await mkdtemp(join(tmpdir(), 'pass-cs-')) });
-    const store = await openPgliteEventStore();
+    const store = new EncryptingEventStore(await openPgliteEventStore(), new MemoryKeyStore());
     const resources = new Resources();
     const url = new URL(testRedisUrl());
     const queue = new Queue('image-processing', { connection: { host: url.hostname, port: Number(url.port || 6379) }, prefix: commandApiRedisKeys(prefix).imageJobs });

@@ -24,6 +24,7 @@ import {
   type Mailer,
 } from '@pass/command-api';
 import type { Settings } from '../config/settings';
+import { emailStreamKeyOf } from './email-stream-key';
 import type { Resources } from './lifecycle';
 import { closeRedis, openRedis } from './redis';
 
@@ -114,6 +115,8 @@ export async function composeCommandApi(
   images: ImageJobsPlacement = 'in-process',
   hooks: Pick<CommandApiAdapters, 'afterErasure'> = {},
 ): Promise<CommandSide> {
+  // First: a store written before keyed e-mail stream names is refused before anything opens.
+  const emailStreamKey = await emailStreamKeyOf(eventStore);
   const log = logger.child({ component: 'command-api' });
   const redis = settings.redisUrl ? openRedis(settings.redisUrl, 'command-api', logger, { enableAutoPipelining: true }) : undefined;
   if (redis) resources.add(() => closeRedis(redis));
@@ -139,6 +142,7 @@ export async function composeCommandApi(
       uploadsDir: settings.uploadsDir,
       cookieSecure: settings.cookieSecure,
       sessionSecret: await sessionSecretFor(settings),
+      emailStreamKey,
       admin: settings.admin,
       initialAvailablePasses: settings.initialAvailablePasses,
       siteUrl: settings.siteUrl,

@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { assertNever, eventSchemaVersions, isEventOf, streams, type DomainEvent, type EventStore, type NewEvent } from '@pass/events';
+import { assertNever, emailStreams, eventSchemaVersions, isEventOf, streams, type DomainEvent, type EventStore, type NewEvent } from '@pass/events';
 
 const isUserEvent = isEventOf('user');
+/** E-mail stream names as an installation of the tests' own names them. */
+const emailStream = emailStreams(Buffer.alloc(32, 0x5e));
 
 /** The stream an event belongs to (docs/architecture.md, "Command side"; which events each holds: STREAM_EVENT_TYPES). */
 export function streamOf(event: DomainEvent): string {
   if (isUserEvent(event)) return streams.user(event.data.userId);
   switch (event.type) {
     case 'EmailReserved':
-      return streams.email(event.data.email);
+      return emailStream(event.data.email);
     case 'EmailReleased':
       // Names no e-mail (its member is erased): append it to the reservation's stream directly.
       throw new Error('EmailReleased has no stream of its own to derive');
