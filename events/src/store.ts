@@ -4,5 +4,6 @@ export { openEventStore, type OpenEventStoreOptions } from './event-store/open';
 export { openPgliteEventStore, type PgliteEventStoreOptions } from './event-store/pglite';
 export { openPostgresEventStore, type PostgresEventStoreOptions } from './event-store/postgres';
 export { SqlEventStore } from './event-store/sql/store';
+export { esdbTombstones, openEsdbTombstones, type EsdbTombstoneClient, type StreamTombstones } from './event-store/esdb-tombstones';
 // Every process opens its store through this one: members' personal fields encrypted at rest.
 export { openPersonalDataEventStore, type OpenPersonalDataOptions } from './personal-data/open';

@@ -8,9 +8,12 @@
  */
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openEventStore, SqlEventStore } from '@pass/events/store';
+import { SqlEventStore } from '@pass/events/store';
 import { encryptEvent, isEncrypted, openKeyStore, personalFieldsByType, personalFieldsOf } from '@pass/events/personal-data';
 import type { Settings } from '../config/settings';
+import { MigrationRefused, openStoreToMigrate } from './store';
+
+export { MigrationRefused } from './store';
 
 export interface MigrationReport {
   /** Events that held at least one personal field in clear, now encrypted. */
@@ -21,22 +24,12 @@ export interface MigrationReport {
 
 const PAGE = 1_000;
 
-/** Thrown for a refusal the operator can act on (one line, exit 1). */
-export class MigrationRefused extends Error {}
-
 export async function encryptPersonalData(settings: Settings, onProgress: (report: MigrationReport) => void = () => {}): Promise<MigrationReport> {
   const url = settings.eventStoreUrl;
   if (!/^(pglite:|postgres(ql)?:\/\/)/.test(url) || url === 'pglite:memory') {
     throw new MigrationRefused('EVENT_STORE_URL must be the embedded store in a folder or a postgres://… store (EventStoreDB events cannot be rewritten)');
   }
-  let store;
-  try {
-    store = await openEventStore(url);
-  } catch (error) {
-    const held = /already open in process (\d+)/.exec((error as Error).message);
-    if (held) throw new MigrationRefused(`the site is running (process ${held[1]}) and holds the store; stop it first`);
-    throw error;
-  }
+  const store = await openStoreToMigrate(url);
   if (!(store instanceof SqlEventStore)) throw new MigrationRefused(`cannot rewrite events in a ${store.kind} store`);
   const keys = await openKeyStore(url, store, { keysDir: join(settings.dataDir, 'member-keys') });
   const schema = /^postgres/.test(url) ? (new URL(url).searchParams.get('schema') ?? 'event_store') : 'event_store';
