@@ -68,6 +68,7 @@ export interface MyDataExport {
   purchases: Array<{ provider: string; orderId: string; captureId: string; amountUsd: number; points: number; purchasedAt: string }>;
   refunds: Array<{ captureId: string; reason: 'refunded' | 'reversed'; amountUsd: number; points: number; partial: boolean; reversedAt: string }>;
   passes: Array<{ passes: number; pointsSpent: number; claimedAt: string }>;
+  /** The member's stored `PasswordResetRequested` events (asking for a signed link records none). */
   passwordResets: Array<{ requestedAt: string; expiresAt: string }>;
   /** Live sessions (no token or id): `current` is the one that asked for this export. */
   sessions: Array<{ createdAt: string; lastSeenAt: string | null; expiresAt: string; current: boolean }>;

@@ -104,9 +104,9 @@ export const eventDataSchemas = {
    */
   PasswordChanged: z.object({ userId: id, passwordHash: z.string().min(1), via: z.enum(['change', 'reset']), tokenHash: z.string().optional(), changedAt: iso }),
   /**
-   * A reset link was mailed: only the SHA-256 of its secret is kept. No longer recorded (a link
-   * now proves itself, and recording it only for registered addresses showed which ones are);
-   * stored ones stay readable history.
+   * A reset link was mailed (the SHA-256 of its secret, its expiry). Nothing appends it: a link
+   * is signed, and a write made only for registered addresses would show which ones are. Stored
+   * ones are read as the member's history.
    */
   PasswordResetRequested: z.object({ userId: id, tokenHash: z.string().min(1), expiresAt: iso, requestedAt: iso }),
 
