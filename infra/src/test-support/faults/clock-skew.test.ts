@@ -34,6 +34,8 @@ const pgUp = await requireService('infra faults: clock skew (PostgreSQL)', testP
 const tally = faultTally('clock skew on the free-point countdown');
 const SKEW_MS = 20_000;
 const SECRET = 's'.repeat(40);
+/** Both instances share one installation, so one key for e-mail stream names (else a member joined on one is unknown on the other). */
+const EMAIL_STREAM_KEY = Buffer.alloc(32, 0x5c);
 
 interface Instance {
   url: string;
@@ -52,7 +54,7 @@ async function instance(store: EventStore, clock: Clock): Promise<Instance> {
   const api = await createCommandApi({
     eventStore: store,
     logger: pino({ level: 'silent' }),
-    config: { cookieSecure: false, sessionSecret: SECRET, uploadsDir: join(dir, 'uploads'), actionLimits: RELAXED_ACTION_LIMITS },
+    config: { cookieSecure: false, sessionSecret: SECRET, emailStreamKey: EMAIL_STREAM_KEY, uploadsDir: join(dir, 'uploads'), actionLimits: RELAXED_ACTION_LIMITS },
     clock,
   });
   const app = express();
