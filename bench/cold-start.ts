@@ -25,7 +25,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { eventSchemaVersions, type DomainEvent } from '@pass/events';
+import { emailStreams, eventSchemaVersions, type DomainEvent } from '@pass/events';
+import { defaultKeysDir, EMAIL_STREAM_KEY_ID, FileKeyStore, installationKey } from '@pass/events/personal-data';
 import { setupSchema } from '../events/src/event-store/sql/schema';
 import { metricValue, spawnStandalone, type SpawnedService } from '@pass/infra/test-support';
 import { streamOf } from '@pass/projector/test-support';
@@ -39,7 +40,7 @@ const COPY_ROWS = 200_000;
 /** Target: the first start within this many times the store's read floor (read-floor.ts). */
 const FLOOR_TARGET = 1.5;
 /** Bump when the seed changes, so a kept directory is seeded again. */
-const SEED_VERSION = 1;
+const SEED_VERSION = 2;
 
 /** The generator's events plus what the command side writes beside them. */
 function* commandSideEvents(members: number): Generator<DomainEvent> {
@@ -64,6 +65,9 @@ export async function seed(dataDir: string, members = MEMBERS): Promise<number> 
   const db = await PGlite.create({ dataDir: join(dataDir, 'events') });
   try {
     await setupSchema((sql) => db.exec(sql), 'event_store');
+    // The installation's key for e-mail stream names, where the standalone process looks for it.
+    const key = await installationKey(new FileKeyStore(defaultKeysDir(join(dataDir, 'events'))), EMAIL_STREAM_KEY_ID, { create: true });
+    const emailStream = emailStreams(key!);
     const revisions = new Map<string, number>();
     const actor = JSON.stringify({ type: 'user', id: 'seed' });
     let rows: string[] = [];
@@ -77,7 +81,7 @@ export async function seed(dataDir: string, members = MEMBERS): Promise<number> 
       rows = [];
     };
     for (const event of commandSideEvents(members)) {
-      const stream = streamOf(event);
+      const stream = event.type === 'EmailReserved' ? emailStream(event.data.email) : streamOf(event);
       const revision = (revisions.get(stream) ?? -1) + 1;
       revisions.set(stream, revision);
       const id = randomUUID();
