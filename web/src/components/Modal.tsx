@@ -1,4 +1,5 @@
 import { useEffect, useRef, type FocusEvent, type ReactNode } from 'react';
+import { keepTyping as keepTypingInto, textFieldOf } from './keep-typing';
 
 export interface ModalProps {
   /** The id of the dialog's heading. */
@@ -6,6 +7,11 @@ export interface ModalProps {
   className: string;
   /** Escape (or the browser's other close requests) calls this; without it the dialog stays. */
   onEscape?: (() => void) | undefined;
+  /**
+   * For a dialog that opens by itself: opened over a field being typed in, it keeps the focus on
+   * itself (not on an ad frame) and what is typed meanwhile goes into the field when it closes.
+   */
+  keepTyping?: boolean;
   children: ReactNode;
 }
 
@@ -32,8 +38,9 @@ function openModal(dialog: HTMLDialogElement) {
  * Shift+Tab before the first to the last, ad frames included, instead of out to the browser), Escape calls `onEscape` where the spec allows closing, and focus returns to
  * where it was when the dialog goes (it is shown while mounted; the parent unmounts it to close).
  */
-export function Modal({ labelledBy, className, onEscape, children }: ModalProps) {
+export function Modal({ labelledBy, className, onEscape, keepTyping = false, children }: ModalProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const keep = useRef(keepTyping);
   const escape = useRef(onEscape);
   escape.current = onEscape;
 
@@ -59,7 +66,10 @@ export function Modal({ labelledBy, className, onEscape, children }: ModalProps)
     dialog.addEventListener('keydown', onKey);
     dialog.addEventListener('cancel', onCancel);
     dialog.addEventListener('close', onClose);
+    const field = keep.current ? textFieldOf(previous) : null;
+    const typing = field ? keepTypingInto(dialog, field) : null;
     openModal(dialog);
+    if (typing) dialog.focus();
     return () => {
       mounted = false;
       dialog.removeEventListener('keydown', onKey);
@@ -67,6 +77,7 @@ export function Modal({ labelledBy, className, onEscape, children }: ModalProps)
       dialog.removeEventListener('close', onClose);
       if (dialog.open && typeof dialog.close === 'function') dialog.close();
       if (previous?.isConnected) previous.focus();
+      typing?.finish();
     };
   }, []);
 

@@ -13,7 +13,8 @@ export interface AdsPopupProps {
 /** Full-screen appeal with three 300×250 banners; the X (and Escape) once they loaded (docs/product.md §2). A modal dialog. */
 export function AdsPopup({ seconds, canClose, onClose }: AdsPopupProps) {
   return (
-    <Modal className="ads-popup" labelledBy="ads-popup-title" onEscape={canClose ? onClose : undefined}>
+    // It opens on its timer, maybe while the member types (docs/product.md §2 ads popup).
+    <Modal className="ads-popup" labelledBy="ads-popup-title" onEscape={canClose ? onClose : undefined} keepTyping>
       {/* Scrolls on a phone (three banners): the keyboard must reach it to scroll it. */}
       <div className="ads-popup-inner" role="region" aria-labelledby="ads-popup-title" tabIndex={0}>
         <header>
