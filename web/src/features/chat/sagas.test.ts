@@ -17,6 +17,22 @@ describe('sending a chat message', () => {
     expect(app.socket.emittedNames()).not.toContain('sendChatMessage');
   });
 
+  it('a Send that leads to join or to the free points closes the panel (a phone would show it over that page); the draft stays', async () => {
+    const guest = startApp();
+    guest.store.dispatch(chatActions.chatToggled());
+    guest.store.dispatch(chatActions.draftChanged('hello'));
+    guest.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(guest.state().chat).toMatchObject({ isOpened: false, sending: false, chatInfo: { message: 'hello' } });
+    const member = startApp({ userId: 'u1' }, (h) => h.api.verifyAccess.mockResolvedValue({ ...sampleUser, chatCount: 0 }));
+    await vi.advanceTimersByTimeAsync(0);
+    member.store.dispatch(chatActions.chatToggled());
+    member.store.dispatch(chatActions.sendRequested('hello'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(member.navigate).toHaveBeenCalledWith('/content/check');
+    expect(member.state().chat.isOpened).toBe(false);
+  });
+
   it('members without points are sent to /content/check', async () => {
     const app = startApp({ userId: 'u1' }, (h) => h.api.verifyAccess.mockResolvedValue({ ...sampleUser, chatCount: 0 }));
     await vi.advanceTimersByTimeAsync(0);

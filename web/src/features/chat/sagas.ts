@@ -64,18 +64,27 @@ export const CHAT_JOIN_STATE: JoinRedirectState = { joinReason: 'chat' };
 /** Where a member out of points goes: /content/check says so, with a Buy Points link (free-points/texts.ts). */
 export const OUT_OF_POINTS_PAGE = contentPath('check');
 
+/**
+ * Send leads to a page that says what to do first (join, or get points): the panel closes, as on
+ * a phone it would cover that page; the draft stays for when the member opens the chat again.
+ */
+function* leaveChatFor(services: Services, path: string, state?: JoinRedirectState): SagaIterator {
+  yield put(chatActions.sendFinished({ sent: false }));
+  yield put(chatActions.chatClosed());
+  if (state) services.navigate(path, { state });
+  else services.navigate(path);
+}
+
 function* sendChat(services: Services, socket: LiveSocket, action: ReturnType<typeof chatActions.sendRequested>): SagaIterator {
   const user: UserView = yield select((state: RootState) => state.user.user);
   // Guests go to join, which says why (lib/join-reason.ts); members without points to the
   // free-points page, which says what to do (docs/product.md §6).
   if (!user.email) {
-    yield put(chatActions.sendFinished({ sent: false }));
-    services.navigate(contentPath('join'), { state: CHAT_JOIN_STATE });
+    yield call(leaveChatFor, services, contentPath('join'), CHAT_JOIN_STATE);
     return;
   }
   if (!canAffordChatMessage(user.chatCount)) {
-    yield put(chatActions.sendFinished({ sent: false }));
-    services.navigate(OUT_OF_POINTS_PAGE);
+    yield call(leaveChatFor, services, OUT_OF_POINTS_PAGE);
     return;
   }
   // One id for this draft, sent again with any retry: the server posts the message once.
@@ -109,13 +118,15 @@ function* sendChat(services: Services, socket: LiveSocket, action: ReturnType<ty
     }
     return;
   }
-  yield put(chatActions.sendFinished({ sent: false }));
   if (answer.status === httpStatusOf('insufficient_points')) {
     // The server's count is the truth: the free-points page shows its out-of-points line for 0 points.
     const current: UserView = yield select((state: RootState) => state.user.user);
     if (current.chatCount > 0) yield put(userActions.userSet({ ...current, chatCount: 0 }));
-    services.navigate(OUT_OF_POINTS_PAGE);
-  } else if (answer.status === httpStatusOf('too_soon')) services.toast.error(tooFastText(answer));
+    yield call(leaveChatFor, services, OUT_OF_POINTS_PAGE);
+    return;
+  }
+  yield put(chatActions.sendFinished({ sent: false }));
+  if (answer.status === httpStatusOf('too_soon')) services.toast.error(tooFastText(answer));
   else services.logError('Sending the chat message failed', answer.error || `HTTP ${answer.status}`);
 }
 
