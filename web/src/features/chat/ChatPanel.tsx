@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { chatMessageSchema, chatNickname, LIMITS } from '@pass/events/kernel';
 import { BadgeIcon, CloseIcon } from '../../components/Icons';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
+import { useChatPanelClose } from './panel-close';
 import { chatActions } from './slice';
 
 /** The global chat; normalUser messages are plain, any other priority is highlighted (docs/product.md §6). */
@@ -11,6 +12,7 @@ export default function ChatPanel() {
   const dispatch = useAppDispatch();
   const { globalMessages, chatInfo, sending } = useAppSelector((state) => state.chat);
   const listRef = useRef<HTMLOListElement>(null);
+  const panel = useChatPanelClose(() => dispatch(chatActions.chatClosed()));
   const { register, handleSubmit, formState, setValue } = useForm<{ message: string }>({
     resolver: zodResolver(chatMessageSchema),
     mode: 'onSubmit',
@@ -30,10 +32,10 @@ export default function ChatPanel() {
   const field = register('message', { onChange: (e) => dispatch(chatActions.draftChanged(e.target.value)) });
 
   return (
-    <aside className="chat-panel" aria-label="Global chat">
+    <aside ref={panel.ref} className="chat-panel" aria-label="Global chat">
       <header>
         <h2>Global chat</h2>
-        <button type="button" className="icon-button" aria-label="Close chat" onClick={() => dispatch(chatActions.chatClosed())}>
+        <button type="button" className="icon-button" aria-label="Close chat" onClick={panel.close}>
           <CloseIcon />
         </button>
       </header>
