@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { defineConfig, type IndexHtmlTransformContext, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { BOOT_CHUNK_META } from './src/app/boot/chunks';
+import { BOOT_CHUNK_META } from './src/app/boot/chunks.ts';
 
 // The standalone server serves web/dist with /api, /uploads and Socket.IO on the same origin;
 // in development the dev server forwards those to it.
