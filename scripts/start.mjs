@@ -24,16 +24,25 @@ const builtIndex = resolve(web, 'dist/index.html');
 const webExists = existsSync(resolve(web, 'index.html'));
 const sources = Math.max(newestMtime(resolve(web, 'src')), newestMtime(resolve(web, 'index.html')), newestMtime(resolve(web, 'public')), newestMtime(resolve(root, 'events/src')));
 if (webExists && !process.env.WEB_DIST_DIR && (!existsSync(builtIndex) || statSync(builtIndex).mtimeMs < sources)) {
-  console.log('[start] building the web app…');
-  const build = spawnSync('npm', ['run', 'build', '-w', '@pass/web'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  // Vite's own output (a line per chunk) is shown only when the build fails.
+  const firstBuild = !existsSync(builtIndex);
+  console.log(`[start] Building the web app into web/dist (${firstBuild ? 'first start' : 'its sources changed'}; 20 s to a minute)…`);
+  const startedAt = Date.now();
+  const build = spawnSync('npm', ['run', 'build', '-w', '@pass/web'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (build.status !== 0) {
+    process.stdout.write(build.stdout ?? '');
+    process.stderr.write(build.stderr ?? '');
+    console.error(`[start] The web app did not build (${build.error?.message ?? `exit code ${build.status}`}): see above.`);
+    process.exit(build.status ?? 1);
+  }
+  console.log(`[start] Web app built in ${Math.round((Date.now() - startedAt) / 1000)} s. Starting the server…`);
 }
 
 // Node's flags for the standalone process: STANDALONE_NODE_FLAGS in infra/src/services/node-flags.ts
 // says why (node-flags.test.ts holds this line to it).
 const NODE_FLAGS = ['--max-semi-space-size=64', '--heap-growing-percent=40'];
 
-// The IPC channel only carries the server's "stopping" notice (infra/src/wiring/process.ts).
+// The IPC channel carries the server's "listening" and "stopping" notices (infra/src/wiring/process.ts).
 const child = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', resolve(root, 'infra/src/standalone/main.ts')], {
   cwd: root,
   stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
@@ -41,6 +50,7 @@ const child = spawn(process.execPath, [...NODE_FLAGS, '--import', 'tsx', resolve
 let childStopping = false;
 child.on('message', (message) => {
   if (message?.type === 'stopping') childStopping = true;
+  if (message?.type === 'listening') console.log(`[start] Serving on ${message.url}`);
 });
 
 /**

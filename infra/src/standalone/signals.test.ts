@@ -26,6 +26,8 @@ interface Started {
   child: ChildProcess;
   url: string;
   logs: Array<Record<string, unknown>>;
+  /** The launcher's own lines (`[start] …`). */
+  said: string[];
   exited: Promise<number | null>;
 }
 
@@ -51,6 +53,7 @@ async function start(): Promise<Started> {
   });
   launched.push(child);
   const logs: Array<Record<string, unknown>> = [];
+  const said: string[] = [];
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
@@ -62,6 +65,7 @@ async function start(): Promise<Started> {
       try {
         entry = JSON.parse(line) as Record<string, unknown>;
       } catch {
+        said.push(line);
         return;
       }
       logs.push(entry);
@@ -72,7 +76,7 @@ async function start(): Promise<Started> {
     });
   });
   await expect.poll(async () => (await fetch(`${url}/readyz`)).status, { timeout: 20_000, interval: 50 }).toBe(200);
-  return { child, url, logs, exited };
+  return { child, url, logs, said, exited };
 }
 
 /** Each member's cookies (their session), to ask /api/me of a later start. */
@@ -155,6 +159,8 @@ describe('npm start stops cleanly on signals, writing the shutdown snapshot once
     try {
       const restored = app.logs.filter((l) => l.msg === 'read models restored from snapshot');
       expect(restored.map((l) => l.users)).toEqual([members.length]);
+      // The launcher says where the site is, in plain words.
+      await expect.poll(() => app.said, { timeout: 5_000 }).toContain(`[start] Serving on ${app.url}`);
       for (const cookies of members) expect(await meOn(app.url, cookies)).toBe(200);
     } finally {
       await kill(app);

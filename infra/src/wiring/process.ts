@@ -85,5 +85,7 @@ export async function runService<R extends RunningService>(
   logger.info({ url: running.url, ...options.extra?.(running, settings) }, 'listening');
   // Log lines are batched (logger.ts): whoever waits for this one (operators, tests) sees it now.
   logger.flush();
+  // A launcher (scripts/start.mjs) says where the site is in plain words.
+  if (process.connected) process.send?.({ type: 'listening', url: running.url }, undefined, {}, () => undefined);
   if (stopAskedAt !== undefined) void stop(running);
 }
