@@ -30,3 +30,4 @@ export { AdViewTickets } from './free-points/ad-view-tickets';
 export { keepWebhookRawBody } from './payments/raw-body';
 export { CommandHandler } from './kernel/command-handler';
 export { MemoryMailer, OutboxMailer, SmtpMailer, type Mail, type Mailer } from './mail/mailer';
+export { resetMail } from './mail/reset-mail';

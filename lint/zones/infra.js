@@ -8,6 +8,7 @@ export default {
     wiring: ['config', 'http', 'logger.ts'],
     backup: ['config', 'wiring', 'logger.ts'],
     migrations: ['config', 'wiring', 'logger.ts'],
+    mail: ['config'],
     services: ['config', 'http', 'wiring', 'logger.ts'],
     standalone: ['config', 'http', 'wiring', 'services', 'backup', 'logger.ts'],
     operations: [],

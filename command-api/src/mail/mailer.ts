@@ -55,8 +55,26 @@ export class SmtpMailer implements Mailer {
 }
 
 /**
+ * The message with its plain-text body as written (`7bit`) rather than quoted-printable, when the
+ * text allows it: ASCII only and no line over RFC 5322's 998 characters. Nodemailer encodes any
+ * line over 76 characters, which splits a reset link across lines (`=`, `=3D`) for whoever reads
+ * or copies the file as it is. Anything else (non-ASCII text, another shape) is left as built.
+ */
+export function withPlainTextBody(message: Buffer, text: string): Buffer {
+  const raw = message.toString('latin1');
+  const headerEnd = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, headerEnd);
+  const encoding = /^Content-Transfer-Encoding: quoted-printable$/im;
+  const lines = text.split(/\r?\n/);
+  const writable = lines.every((line) => line.length <= 998 && /^[\x20-\x7e\t]*$/.test(line));
+  if (headerEnd < 0 || !writable || !encoding.test(head) || !/^Content-Type: text\/plain;/im.test(head)) return message;
+  return Buffer.from(`${head.replace(encoding, 'Content-Transfer-Encoding: 7bit')}\r\n\r\n${lines.join('\r\n')}`, 'latin1');
+}
+
+/**
  * Standalone without SMTP: each mail is written, as the raw message nodemailer would have sent
- * (headers, CRLF line ends), to `<dir>/<time>-<id>.eml`, atomically (a temp file, then a rename).
+ * (headers, CRLF line ends) but with its text readable as it is (`withPlainTextBody`), to
+ * `<dir>/<time>-<id>.eml`, atomically (a temp file, then a rename). `npm run outbox` lists them.
  */
 export class OutboxMailer implements Mailer {
   readonly describe: string;
@@ -70,7 +88,7 @@ export class OutboxMailer implements Mailer {
     const info = (await this.transport.sendMail({ from: this.from, ...mail })) as { message: Buffer };
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(6).toString('hex')}.eml`;
-    await writeFile(join(this.dir, `.${name}.tmp`), info.message, { mode: 0o600 });
+    await writeFile(join(this.dir, `.${name}.tmp`), withPlainTextBody(info.message, mail.text), { mode: 0o600 });
     await rename(join(this.dir, `.${name}.tmp`), join(this.dir, name));
   }
 

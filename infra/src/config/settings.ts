@@ -143,6 +143,8 @@ export const settingsSchema = z
       redisUrl: env.REDIS_URL,
       redisClusterNodes: env.REDIS_CLUSTER_NODES,
       uploadsDir: resolve(env.UPLOADS_DIR ?? resolve(dataDir, 'uploads')),
+      /** Where mails are written without SMTP_URL (`npm run outbox` reads it). */
+      outboxDir: resolve(dataDir, 'outbox'),
       webDistDir: resolve(env.WEB_DIST_DIR),
       sessionSecret: env.SESSION_SECRET,
       cookieSecure: env.COOKIE_SECURE ?? env.NODE_ENV === 'production',

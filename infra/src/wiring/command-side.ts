@@ -94,7 +94,7 @@ async function localAdapters(settings: Settings): Promise<CommandApiAdapters> {
 
 /** SMTP with SMTP_URL; else each mail is a file in DATA_DIR/outbox (standalone, or a deployment that has not set up mail yet). */
 export function mailerFor(settings: Settings): Mailer {
-  return settings.smtpUrl ? new SmtpMailer(settings.smtpUrl, settings.mailFrom) : new OutboxMailer(join(settings.dataDir, 'outbox'), settings.mailFrom);
+  return settings.smtpUrl ? new SmtpMailer(settings.smtpUrl, settings.mailFrom) : new OutboxMailer(settings.outboxDir, settings.mailFrom);
 }
 
 /**
