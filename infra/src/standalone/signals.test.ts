@@ -58,7 +58,7 @@ async function start(): Promise<Started> {
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const url = await new Promise<string>((ready, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no "listening" line in 30 s:\n${stderr.join('')}`)), 30_000);
+    const timer = setTimeout(() => fail(new Error(`no "listening" line in 150 s:\n${stderr.join('')}`)), 150_000);
     void exited.then((code) => fail(new Error(`exited with ${code} before listening:\n${logs.slice(-10).map((l) => JSON.stringify(l)).join('\n')}\n${stderr.join('')}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       let entry: Record<string, unknown>;
@@ -144,7 +144,7 @@ async function beforeTheStop(app: Started): Promise<void> {
   await expect.poll(async () => (await member.request('GET', '/api/me')).status, { timeout: 5_000, interval: 50 }).toBe(200);
 }
 
-describe('npm start stops cleanly on signals, writing the shutdown snapshot once', { timeout: 60_000 }, () => {
+describe('npm start stops cleanly on signals, writing the shutdown snapshot once', { timeout: 240_000 }, () => {
   it('SIGINT to the launcher', () => stopsCleanly((pid) => process.kill(pid, 'SIGINT')));
   it('SIGTERM to the launcher', () => stopsCleanly((pid) => process.kill(pid, 'SIGTERM')));
   it('SIGTERM to the process group (kill -TERM -<pgid>, what supervisors do)', () => stopsCleanly((pid) => process.kill(-pid, 'SIGTERM')));
