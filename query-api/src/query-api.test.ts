@@ -165,7 +165,7 @@ describe('query-api REST reads over HTTP', () => {
       const lines = csv.text.trim().split('\r\n');
       expect(lines[0]).toBe('revision,at,type,description,pointsDelta,passesDelta,points,passes,actor,correlationId');
       expect(lines).toHaveLength(8);
-      expect(lines[7]).toMatch(/^6,.*,PurchaseReversed,Purchase c2 refunded: 1 USD,-79,0,10,1,system:test,/);
+      expect(lines[7]).toMatch(/^6,.*,PurchaseReversed,Compra c2 reembolsada: 1 USD,-79,0,10,1,system:test,/);
       expect((await admin.request('GET', '/api/admin/members/nobody/history')).status).toBe(404);
       expect((await admin.request('GET', `/api/admin/members/${CY}/history?format=xml`)).status).toBe(400);
     });

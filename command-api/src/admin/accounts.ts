@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DomainError, isDomainError, normalizeEmail, streams, type AdminView, type CommandContext } from '@pass/events';
+import { ADMIN_MESSAGES, DomainError, isDomainError, normalizeEmail, streams, type AdminView, type CommandContext } from '@pass/events';
 import type { Logger } from 'pino';
 import type { Clock } from '../kernel/clock';
 import type { CommandHandler } from '../kernel/command-handler';
@@ -11,7 +11,7 @@ export function adminIdFor(email: string): string {
   return createHash('sha256').update(`admin:${normalizeEmail(email)}`).digest('hex').slice(0, 24);
 }
 
-export const ADMIN_WRONG_CREDENTIALS = 'Email o contraseña incorrectos';
+export const ADMIN_WRONG_CREDENTIALS = ADMIN_MESSAGES.wrongCredentials;
 
 /**
  * Registers the admin of the settings (ADMIN_EMAIL / ADMIN_PASSWORD) unless already there. The

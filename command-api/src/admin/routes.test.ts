@@ -86,10 +86,12 @@ describe('admin commands', () => {
   });
 
   it.each([
-    [{ available: -1, cpm: 1, donations: 0, startDate: '' }, 'available', 'los pases disponibles no puede ser negativo'],
+    [{ available: -1, cpm: 1, donations: 0, startDate: '' }, 'available', 'Los pases disponibles no pueden ser negativos'],
     [{ available: 1.5, cpm: 1, donations: 0, startDate: '' }, 'available', 'Los pases disponibles deben ser un número entero'],
-    [{ available: 1, cpm: -2, donations: 0, startDate: '' }, 'cpm', 'el CPM no puede ser negativo'],
+    [{ available: 1, cpm: -2, donations: 0, startDate: '' }, 'cpm', 'El CPM no puede ser negativo'],
+    [{ available: 1, cpm: 1, donations: -3, startDate: '' }, 'donations', 'Las donaciones no pueden ser negativas'],
     [{ available: 1, cpm: 1, donations: 0, startDate: '2026-01-01' }, 'startDate', 'La fecha debe tener el formato dd/mm/aaaa'],
+    [{ available: 1, cpm: 1, donations: 0, startDate: '31/02/2026' }, 'startDate', 'La fecha no existe'],
   ])('PUT /api/main-data refuses %j', async (body, field, message) => {
     const before = (await h.store.readAll()).length;
     const res = await admin.request('PUT', '/api/main-data', body);

@@ -1,4 +1,4 @@
-import { adminLoginSchema, DomainError, streams } from '@pass/events';
+import { ADMIN_MESSAGES, adminLoginSchema, DomainError, streams } from '@pass/events';
 import { Router } from 'express';
 import { authOf, requireAdmin } from '../http/auth';
 import { commandContext } from '../http/context';
@@ -40,7 +40,7 @@ export function adminRoutes(services: CommandServices): Router {
   router.delete('/api/member-post/:id', async (req, res) => {
     const admin = requireAdmin(res);
     // Ids are generated (UUIDs); anything else names no member (and must not reach the store as a stream name).
-    if (!MEMBER_ID.test(req.params.id)) throw new HttpError(404, 'This member does not exist');
+    if (!MEMBER_ID.test(req.params.id)) throw new HttpError(404, ADMIN_MESSAGES.noSuchMember);
     const ctx = commandContext(req, admin, services.clock);
     const stream = streams.user(req.params.id);
     const change = await markCardChange(services.uploadsDir, req.params.id);

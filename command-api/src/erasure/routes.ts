@@ -1,4 +1,4 @@
-import { DomainError, isDomainError, streams } from '@pass/events';
+import { ADMIN_MESSAGES, DomainError, isDomainError, streams } from '@pass/events';
 import { Router } from 'express';
 import { z } from 'zod';
 import { requireAdmin, requireUser } from '../http/auth';
@@ -48,8 +48,11 @@ export function erasureRoutes(services: CommandServices): Router {
 
   router.delete('/api/admin/members/:userId', async (req, res) => {
     const admin = requireAdmin(res);
-    if (!MEMBER_ID.test(req.params.userId)) throw new HttpError(404, 'This member does not exist');
-    await eraseMember(services, req.params.userId, { requestedBy: 'admin', adminId: admin.id }, commandContext(req, admin, services.clock));
+    if (!MEMBER_ID.test(req.params.userId)) throw new HttpError(404, ADMIN_MESSAGES.noSuchMember);
+    await eraseMember(services, req.params.userId, { requestedBy: 'admin', adminId: admin.id }, commandContext(req, admin, services.clock)).catch((error: unknown) => {
+      // The dashboard's language for the one refusal an admin meets here.
+      throw isDomainError(error, 'not_found') ? new DomainError('not_found', ADMIN_MESSAGES.noSuchMember) : error;
+    });
     res.status(204).end();
   });
 

@@ -1,4 +1,4 @@
-import { markSessionAnswer, type AuthenticatedRequest, type Principal } from '@pass/events';
+import { ADMIN_MESSAGES, markSessionAnswer, type AuthenticatedRequest, type Principal } from '@pass/events';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Sessions } from '../sessions/sessions';
 import { HttpError } from './errors';
@@ -21,7 +21,7 @@ export function authOf(res: Response): AuthenticatedRequest {
 
 export const JOIN_FIRST = 'Please join to continue';
 export const ADMIN_ONLY = 'Only the admin can do this';
-export const ADMIN_LOGIN_FIRST = 'Inicie sesión como administrador';
+export const ADMIN_LOGIN_FIRST = ADMIN_MESSAGES.loginFirst;
 
 /** The member of the session: 401 for guests. */
 export function requireUser(res: Response): Principal {

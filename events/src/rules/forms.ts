@@ -3,7 +3,7 @@ import { LIMITS } from '../constants';
 import { isListedCountry } from '../countries';
 import { normalizeEmail } from './members';
 import { maxClaimablePasses } from './passes';
-import { parseDayMonthYear } from './site';
+import { DAY_MONTH_YEAR, parseDayMonthYear } from './site';
 
 /**
  * The form rules of docs/product.md §5 with their exact messages, shared by the server and the web forms.
@@ -144,20 +144,32 @@ export const adminLoginSchema = z.object({
 });
 
 
-const amount = (label: string) =>
-  z.coerce.number({ error: `Ingrese ${label}` }).refine(Number.isFinite, `Ingrese ${label}`).min(0, `${label} no puede ser negativo`);
+/** The main-data form's own messages (admin dashboard, Spanish). */
+export const MAIN_DATA_MESSAGES = {
+  availableNegative: 'Los pases disponibles no pueden ser negativos',
+  cpmNegative: 'El CPM no puede ser negativo',
+  donationsNegative: 'Las donaciones no pueden ser negativas',
+  dateFormat: 'La fecha debe tener el formato dd/mm/aaaa',
+  dateMissing: 'La fecha no existe',
+} as const;
+
+/** A money or count field of the main data; `negative` is its own sentence, agreeing in gender and number. */
+const amount = (label: string, negative: string) =>
+  z.coerce.number({ error: `Ingrese ${label}` }).refine(Number.isFinite, `Ingrese ${label}`).min(0, negative);
 
 /** The admin dashboard's main-data form (Spanish UI). */
 export const mainDataSchema = z.object({
-  available: amount('los pases disponibles').pipe(z.number().int('Los pases disponibles deben ser un número entero')),
-  cpm: amount('el CPM'),
-  donations: amount('las donaciones'),
+  available: amount('los pases disponibles', MAIN_DATA_MESSAGES.availableNegative).pipe(z.number().int('Los pases disponibles deben ser un número entero')),
+  cpm: amount('el CPM', MAIN_DATA_MESSAGES.cpmNegative),
+  donations: amount('las donaciones', MAIN_DATA_MESSAGES.donationsNegative),
   startDate: z
     .string()
     .trim()
     // day/month/year, as the spec stores startDate, and a real day (the day counter reads it the
     // same way); empty means "not started".
-    .refine((v) => v === '' || parseDayMonthYear(v) !== null, 'La fecha debe tener el formato dd/mm/aaaa'),
+    .refine((v) => v === '' || DAY_MONTH_YEAR.test(v), MAIN_DATA_MESSAGES.dateFormat)
+    // The right shape naming no real day (31/02/2026) is told apart from a wrong shape.
+    .refine((v) => v === '' || !DAY_MONTH_YEAR.test(v) || parseDayMonthYear(v) !== null, MAIN_DATA_MESSAGES.dateMissing),
 });
 export type MainDataForm = z.infer<typeof mainDataSchema>;
 

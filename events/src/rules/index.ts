@@ -11,3 +11,4 @@ export * from './forms';
 export * from './links';
 export * from './account-access';
 export * from './point-history';
+export * from './admin';

@@ -42,3 +42,20 @@ describe("the admin's point history of cards", () => {
     expect(timeline.map((e) => e.description).slice(1, 3)).toEqual(['Posted a card as (erased) (Peru)', 'Updated the card as (erased)']);
   });
 });
+
+describe("the admin's point history in Spanish", () => {
+  it('says every event in the dashboard\'s language, with the same figures as the English export', () => {
+    const events = [
+      recorded(0, 'UserRegistered', { userId: 'u1', email: 'ana@mail.org', passwordHash: 'h', points: 10, priority: '', registeredAt: at }),
+      recorded(1, 'FreePointAwarded', { userId: 'u1', points: 1, awardedAt: at }),
+      recorded(2, 'MemberErased', { userId: 'u1', requestedBy: 'member', erasedAt: at }),
+    ];
+    const spanish = pointTimeline(events, 'es');
+    expect(spanish.map((e) => e.description)).toEqual([
+      'Registrado como ana@mail.org con 10 puntos',
+      'Punto gratis por ver un anuncio',
+      'Miembro borrado a petición propia: datos personales destruidos',
+    ]);
+    expect(spanish.map((e) => [e.points, e.passes])).toEqual(pointTimeline(events).map((e) => [e.points, e.passes]));
+  });
+});

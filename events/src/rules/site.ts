@@ -21,9 +21,12 @@ export function fundsRaised(figures: FundsFigures): number {
   return roundCents(figures.views * figures.cpm + figures.purchasesUsd + figures.donations);
 }
 
+/** The start date's shape, day/month/year; a text of this shape may still name no real day (31/02). */
+export const DAY_MONTH_YEAR = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/;
+
 /** Parses the spec's day/month/year start date to a UTC time; null when empty or malformed. */
 export function parseDayMonthYear(text: string): number | null {
-  const match = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{4})\s*$/.exec(text);
+  const match = DAY_MONTH_YEAR.exec(text);
   if (!match) return null;
   const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
   const time = Date.UTC(year, month - 1, day);

@@ -6,7 +6,8 @@ import { pointTimeline, streams, type EventStore, type PointHistoryEntry } from 
  * projections lag.
  */
 export async function memberHistory(store: EventStore, userId: string): Promise<PointHistoryEntry[]> {
-  return pointTimeline(await store.readStream(streams.user(userId)));
+  // The dashboard's language (its CSV too); the member's own export stays in English.
+  return pointTimeline(await store.readStream(streams.user(userId)), 'es');
 }
 
 const COLUMNS: Array<keyof PointHistoryEntry> = ['revision', 'at', 'type', 'description', 'pointsDelta', 'passesDelta', 'points', 'passes', 'actor', 'correlationId'];

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
-import type { Page, AdminPostEntry, FailedImageJobs, ProjectionStatus } from '@pass/events';
+import { ADMIN_MESSAGES, type Page, type AdminPostEntry, type FailedImageJobs, type ProjectionStatus } from '@pass/events';
 import { lagOf } from '@pass/projector';
 import type { QueryApiDeps } from '../deps';
 import { requireAdmin } from '../http/auth';
@@ -10,7 +10,7 @@ import { searchUsers } from '../reads/search';
 import { toAdminPost } from '../reads/views';
 import { memberHistory, timelineCsv } from './history';
 
-const historyParams = z.object({ userId: z.string().regex(/^[\w-]{1,100}$/, 'No such member') });
+const historyParams = z.object({ userId: z.string().regex(/^[\w-]{1,100}$/, ADMIN_MESSAGES.noSuchMember) });
 const historyQuery = z.object({ format: z.enum(['json', 'csv']).default('json') });
 
 /** Admin views: member audit, post search, projection status and rebuild, failed image jobs. */
@@ -25,7 +25,7 @@ export function adminRoutes(deps: QueryApiDeps): Router {
     if (!params || !query) return;
     const timeline = await memberHistory(deps.eventStore, params.userId);
     if (timeline.length === 0) {
-      res.status(404).json({ error: 'No such member' });
+      res.status(404).json({ error: ADMIN_MESSAGES.noSuchMember });
       return;
     }
     if (query.format === 'csv') {
@@ -67,7 +67,7 @@ export function adminRoutes(deps: QueryApiDeps): Router {
   router.post('/api/admin/projections/rebuild', reader(log, async (req, res) => {
     if (!(await requireAdmin(req, res, deps.sessions))) return;
     if (!deps.projections) {
-      res.status(503).json({ error: 'Rebuilds are not available in this process' });
+      res.status(503).json({ error: ADMIN_MESSAGES.rebuildUnavailable });
       return;
     }
     res.status(202).json(await deps.projections.rebuild());

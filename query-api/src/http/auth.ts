@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { markSessionAnswer, type AuthenticatedRequest, type SessionVerifier } from '@pass/events';
+import { ADMIN_MESSAGES, markSessionAnswer, type AuthenticatedRequest, type SessionVerifier } from '@pass/events';
 
 const cache = new WeakMap<Request, Promise<AuthenticatedRequest>>();
 
@@ -22,7 +22,7 @@ export async function requireAdmin(req: Request, res: Response, sessions: Sessio
   const { admin, user } = await authOf(req, res, sessions);
   if (!admin) {
     if (user) res.status(403).json({ error: 'Only the admin can do this' });
-    else res.status(401).json({ error: 'Admin session required' });
+    else res.status(401).json({ error: ADMIN_MESSAGES.loginFirst });
   }
   return admin;
 }
