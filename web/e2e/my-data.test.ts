@@ -254,27 +254,22 @@ describe.skipIf(!hasChromium)('Your data, password reset and erasure on the stan
       await admin.waitForURL('**/content/admin/dashboard');
     });
 
-    test("the erase button on the member's row asks first, naming the member id; the dialog passes axe", async () => {
+    test("the erase button on the member's row asks first, naming the member as the list does; the dialog passes axe", async () => {
       const erase = admin.getByRole('button', { name: `Borrar miembro ${fullname}` });
       await erase.waitFor({ timeout: 20_000 });
       await erase.click();
-      const dialog = admin.getByRole('dialog', { name: /^¿Borrar al miembro / });
+      const dialog = admin.getByRole('dialog', { name: `¿Borrar al miembro ${fullname}?` });
       await dialog.waitFor();
-      const title = await dialog.getByRole('heading').textContent();
-      const userId = /¿Borrar al miembro (\S+)\?/.exec(title ?? '')?.[1];
-      expect(userId).toBeTruthy();
-      expect(await dialog.textContent()).toContain(fullname);
       axeFound.push(...(await axeAtBothSizes(admin, 'admin erase dialog')));
       await dialog.getByRole('button', { name: 'Cancelar' }).click();
       await dialog.waitFor({ state: 'detached' });
     });
 
-    test('after the 204 the row shows the member as erased', async () => {
+    test('after the 204 the member leaves the posts', async () => {
       await admin.getByRole('button', { name: `Borrar miembro ${fullname}` }).click();
       await admin.getByRole('dialog').getByRole('button', { name: 'Borrar miembro' }).click();
       await admin.getByText('Miembro borrado').waitFor();
-      await admin.locator('.admin-posts .pill', { hasText: 'Borrado' }).waitFor();
-      expect(await admin.getByRole('button', { name: `Borrar miembro ${fullname}` }).count()).toBe(0);
+      await admin.getByRole('button', { name: `Borrar miembro ${fullname}` }).waitFor({ state: 'detached' });
     });
   });
 

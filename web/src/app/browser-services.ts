@@ -15,8 +15,9 @@ export function browserServices(navigate: Navigate): Services {
     redirectHome: () => window.location.assign('/'),
     toast: {
       blank: (m) => void toast(m),
-      success: (m) => void toast.success(m),
-      error: (m) => void toast.error(m),
+      success: (m, options) => void toast.success(m, options),
+      error: (m, options) => void toast.error(m, options),
+      dismiss: (id) => toast.dismiss(id),
     },
     ads: { count: (slot) => countAdSlots(slot) },
     storage: {

@@ -4,6 +4,10 @@ import type { LiveSocket } from './socket';
 
 export type AdSlot = 'main' | 'popup' | 'check';
 
+export interface ToastOptions {
+  id?: string;
+}
+
 /** Everything the sagas touch outside Redux, so tests can replace it. */
 export interface Services {
   api: Api;
@@ -13,8 +17,11 @@ export interface Services {
   redirectHome(): void;
   toast: {
     blank(message: string): void;
-    success(message: string): void;
-    error(message: string): void;
+    /** With an `id`, the toast replaces the one showing under that id (one outcome at a time). */
+    success(message: string, options?: ToastOptions): void;
+    error(message: string, options?: ToastOptions): void;
+    /** Takes away the toast showing under `id`, if any. */
+    dismiss(id: string): void;
   };
   ads: {
     /** Number of rendered slots of a kind, and how many of them hold a loaded ad iframe. */

@@ -141,7 +141,8 @@ export interface Harness {
   ads: Record<AdSlot, { slots: number; loaded: number }>;
   navigate: Mock<Services['navigate']>;
   redirectHome: Mock<Services['redirectHome']>;
-  toasts: { kind: 'blank' | 'success' | 'error'; message: string }[];
+  /** Shown toasts, oldest first; one with an id replaces the one before under that id (react-hot-toast). */
+  toasts: { kind: 'blank' | 'success' | 'error'; message: string; id?: string }[];
   logError: Mock<Services['logError']>;
   saveFile: Mock<Services['saveFile']>;
 }
@@ -150,6 +151,14 @@ export function makeHarness(storageInit: Record<string, string> = {}): Harness {
   const socket = new FakeSocket();
   const storage = new Map(Object.entries(storageInit));
   const toasts: Harness['toasts'] = [];
+  const removeToast = (id: string) => {
+    const at = toasts.findIndex((t) => t.id === id);
+    if (at >= 0) toasts.splice(at, 1);
+  };
+  const showToast = (toast: Harness['toasts'][number]) => {
+    if (toast.id) removeToast(toast.id);
+    toasts.push(toast);
+  };
   const ads: Harness['ads'] = {
     main: { slots: 1, loaded: 1 },
     popup: { slots: 3, loaded: 3 },
@@ -167,8 +176,9 @@ export function makeHarness(storageInit: Record<string, string> = {}): Harness {
     redirectHome,
     toast: {
       blank: (message) => toasts.push({ kind: 'blank', message }),
-      success: (message) => toasts.push({ kind: 'success', message }),
-      error: (message) => toasts.push({ kind: 'error', message }),
+      success: (message, options) => showToast({ kind: 'success', message, ...options }),
+      error: (message, options) => showToast({ kind: 'error', message, ...options }),
+      dismiss: (id) => removeToast(id),
     },
     ads: { count: (slot) => ads[slot] },
     storage: {

@@ -67,7 +67,7 @@ describe('admin dashboard: erasing a member', () => {
     createdAt: '2026-01-02T00:00:00.000Z',
   };
 
-  it('asks first, naming the member id; after 204 the row shows the member as erased', async () => {
+  it('asks first, naming the member as the list does; after 204 the row shows the member as erased', async () => {
     const app = startApp({ adminId: 'a1' }, (h) => h.api.adminPosts.mockResolvedValue({ total: 1, page: 1, pageSize: 50, items: [post] as never }));
     await act(async () => {});
     render(
@@ -80,7 +80,7 @@ describe('admin dashboard: erasing a member', () => {
     // The post search waits for its debounce.
     const erase = await screen.findByRole('button', { name: 'Borrar miembro Ana' }, { timeout: 2000 });
     fireEvent.click(erase);
-    const dialog = screen.getByRole('dialog', { name: '¿Borrar al miembro u7?' });
+    const dialog = screen.getByRole('dialog', { name: '¿Borrar al miembro Ana?' });
     expect(dialog.textContent).toContain('u7');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancelar' }));
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -91,18 +91,18 @@ describe('admin dashboard: erasing a member', () => {
     expect(app.api.eraseMember).toHaveBeenCalledWith('u7');
     expect(screen.getByText('Borrado')).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Borrar miembro Ana' })).toBeNull();
-    expect(app.toasts).toContainEqual({ kind: 'success', message: 'Miembro borrado' });
+    expect(app.toasts).toContainEqual(expect.objectContaining({ kind: 'success', message: 'Miembro borrado' }));
   });
 
   it('a refused erasure is a toast and the row stays', async () => {
     const app = startApp({ adminId: 'a1' }, (h) => {
       h.api.adminPosts.mockResolvedValue({ total: 1, page: 1, pageSize: 50, items: [post] as never });
-      h.api.eraseMember.mockRejectedValue(new HttpError(404, { error: 'No such member' }));
+      h.api.eraseMember.mockRejectedValue(new HttpError(404, { error: 'Este miembro no existe' }));
     });
     await act(async () => {});
     app.store.dispatch(adminActions.eraseMemberRequested('u7'));
     await act(async () => {});
-    expect(app.toasts).toContainEqual({ kind: 'error', message: 'No se pudo completar la acción: No such member' });
+    expect(app.toasts).toContainEqual(expect.objectContaining({ kind: 'error', message: 'No se pudo completar la acción: Este miembro no existe' }));
     expect(app.state().admin.erased).toEqual([]);
   });
 });

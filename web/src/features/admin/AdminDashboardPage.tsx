@@ -28,7 +28,8 @@ function MainDataEditor() {
   }, [data.available, data.cpm, data.donations, data.startDate, reset]);
   const e = formState.errors;
   return (
-    <form className="card" noValidate onSubmit={handleSubmit((v) => dispatch(adminActions.editMainDataRequested(v)))}>
+    <form className="card" noValidate
+      onSubmit={handleSubmit((v) => dispatch(adminActions.editMainDataRequested(v)), () => dispatch(adminActions.formRefused()))}>
       <h2>Editar datos principales</h2>
       <Field label="Pases disponibles" error={e.available?.message}>
         <input type="number" {...register('available')} />
@@ -57,7 +58,8 @@ function AdViewsEditor() {
     defaultValues: { views },
   });
   return (
-    <form className="card" noValidate onSubmit={handleSubmit((v) => dispatch(adminActions.resetViewsRequested(Number(v.views))))}>
+    <form className="card" noValidate
+      onSubmit={handleSubmit((v) => dispatch(adminActions.resetViewsRequested(Number(v.views))), () => dispatch(adminActions.formRefused()))}>
       <h2>Vistas de anuncios</h2>
       <p className="muted">Actuales: {formatNumber(views)}</p>
       <Field label="Vistas" error={formState.errors.views?.message}>

@@ -20,8 +20,11 @@ interface AdminPostItemProps {
 }
 
 /** One post: the member's card and what the admin may do with it. */
+/** A member as the dashboard names them: their card's name, else their e-mail. */
+const memberName = (post: AdminPostEntry) => post.fullname || post.email;
+
 function AdminPostItem({ post, erased, onCertificate, onHistory, onDelete, onErase }: AdminPostItemProps) {
-  const name = post.fullname || post.email;
+  const name = memberName(post);
   return (
     <li className="card">
       {post.imageUrl && !erased && <img src={post.imageUrl} alt={post.fullname} width={48} height={48} />}
@@ -93,14 +96,15 @@ export function AdminPosts({ onErase }: { onErase: (post: AdminPostEntry) => voi
   );
 }
 
-/** The confirmation of a member's erasure: names the member id and what goes. */
+/** The confirmation of a member's erasure: names the member as the list does, and what goes. */
 export function EraseDialog({ member, onCancel, onConfirm }: { member: AdminPostEntry; onCancel: () => void; onConfirm: () => void }) {
+  const name = memberName(member);
   return (
     <Modal className="checkout" labelledBy="erase-title" onEscape={onCancel}>
       <div className="checkout-inner" lang="es">
-        <h2 id="erase-title">¿Borrar al miembro {member.userId}?</h2>
+        <h2 id="erase-title">¿Borrar al miembro {name}?</h2>
         <p>
-          Se borran para siempre los datos personales del miembro <strong>{member.userId}</strong> ({member.fullname || member.email}):
+          Se borran para siempre los datos personales de <strong>{name}</strong> (miembro {member.userId}):
           su email, su tarjeta publicada con su imagen y la autoría de sus mensajes del chat. Los totales del sitio no cambian.
         </p>
         <div className="row-actions">

@@ -46,7 +46,8 @@ describe('admin', () => {
     expect(app.api.editMainData).toHaveBeenCalledWith({ available: 10, cpm: 1, donations: 2, startDate: '01/01/2026' });
     expect(app.api.resetAdsViews).toHaveBeenCalledWith(0);
     expect(app.api.adminPosts).toHaveBeenCalled();
-    expect(app.toasts.filter((t) => t.kind === 'success')).toHaveLength(4);
+    // One outcome at a time: each success replaced the one before.
+    expect(app.toasts).toEqual([{ kind: 'success', message: 'Vistas de anuncios actualizadas', id: 'admin-outcome' }]);
   });
 
   it('post search is debounced; history opens and closes', async () => {
@@ -95,5 +96,29 @@ describe('admin', () => {
     expect(app.state().admin.authorized).toBe(false);
     expect(app.state().popup.showAds).toBe(true);
     expect(app.navigate).toHaveBeenCalledWith('/content/admin', { replace: true });
+  });
+
+  it('a refusal replaces the success before it, and a refused form takes the last outcome away', async () => {
+    const app = startApp({ adminId: 'a1' });
+    await vi.advanceTimersByTimeAsync(0);
+    app.store.dispatch(adminActions.editMainDataRequested({ available: 10, cpm: 1, donations: 2, startDate: '' }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.toasts.map((t) => t.message)).toEqual(['Datos principales actualizados']);
+    app.api.resetAdsViews.mockRejectedValueOnce(new HttpError(400, { error: 'Las vistas no pueden ser negativas' }));
+    app.store.dispatch(adminActions.resetViewsRequested(-1));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.toasts.map((t) => t.message)).toEqual(['No se pudo completar la acción: Las vistas no pueden ser negativas']);
+    app.store.dispatch(adminActions.formRefused());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.toasts).toEqual([]);
+  });
+
+  it('says a failure without an answer in Spanish', async () => {
+    const app = startApp({ adminId: 'a1' });
+    await vi.advanceTimersByTimeAsync(0);
+    app.api.deleteChatMessages.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    app.store.dispatch(adminActions.deleteChatRequested());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.toasts.map((t) => t.message)).toEqual(['No se pudo completar la acción: El servidor no respondió']);
   });
 });

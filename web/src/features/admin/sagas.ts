@@ -3,7 +3,7 @@ import { call, delay, fork, put, select, takeEvery, takeLatest } from 'redux-sag
 import type { AdminPostEntry, AdminView, FailedImageJobs, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/kernel';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { contentPath } from '@pass/events/kernel';
-import { errorText } from '../../lib/http';
+import { HttpError } from '../../lib/http';
 import { SEARCH_DEBOUNCE_MS } from '../../lib/list';
 import { STORAGE_KEYS, type Services } from '../../lib/services';
 import { popupActions } from '../../lib/state/popup';
@@ -20,7 +20,22 @@ export const ADMIN_TEXTS = {
   failed: 'No se pudo completar la acción',
   rebuildStarted: 'Reconstrucción iniciada',
   memberErased: 'Miembro borrado',
+  /** A network failure, or an answer with no text of its own. */
+  noAnswer: 'El servidor no respondió',
+  status: (status: number) => `Error ${status} del servidor`,
 } as const;
+
+/**
+ * Every outcome of a dashboard action shows under this one toast id, so the newest replaces the
+ * one before (a success never stays beside a later refusal).
+ */
+export const ADMIN_OUTCOME_TOAST = 'admin-outcome';
+
+/** The server's own words (its admin answers are Spanish, ADMIN_MESSAGES), else a Spanish stand-in. */
+export function adminErrorText(error: unknown): string {
+  if (error instanceof HttpError) return error.body.error || ADMIN_TEXTS.status(error.status);
+  return ADMIN_TEXTS.noAnswer;
+}
 
 function* login(services: Services, action: ReturnType<typeof adminActions.loginRequested>): SagaIterator {
   try {
@@ -34,7 +49,7 @@ function* login(services: Services, action: ReturnType<typeof adminActions.login
     yield put(popupActions.showAdsSet(false));
     services.navigate(contentPath('admin/dashboard'), { replace: true });
   } catch (error) {
-    yield put(adminActions.loginFailed(errorText(error) || ADMIN_TEXTS.unauthorized));
+    yield put(adminActions.loginFailed(adminErrorText(error)));
   }
 }
 
@@ -67,11 +82,11 @@ function* logout(services: Services): SagaIterator {
 function* adminCall(services: Services, run: () => Promise<unknown>, done: string): SagaIterator {
   try {
     yield call(run);
-    services.toast.success(done);
+    services.toast.success(done, { id: ADMIN_OUTCOME_TOAST });
     return true;
   } catch (error) {
     services.logError('Admin action failed', error);
-    services.toast.error(`${ADMIN_TEXTS.failed}: ${errorText(error)}`);
+    services.toast.error(`${ADMIN_TEXTS.failed}: ${adminErrorText(error)}`, { id: ADMIN_OUTCOME_TOAST });
     return false;
   }
 }
@@ -92,7 +107,7 @@ function* loadHistory(services: Services, action: PayloadAction<string>): SagaIt
     yield put(adminActions.historyReceived(entries));
   } catch (error) {
     services.logError('Fetching the history failed', error);
-    services.toast.error(`${ADMIN_TEXTS.failed}: ${errorText(error)}`);
+    services.toast.error(`${ADMIN_TEXTS.failed}: ${adminErrorText(error)}`, { id: ADMIN_OUTCOME_TOAST });
     yield put(adminActions.historyClosed());
   }
 }
@@ -146,6 +161,9 @@ export function* adminSaga(services: Services): SagaIterator {
     const ok: boolean = yield call(adminCall, services, () => services.api.eraseMember(action.payload), ADMIN_TEXTS.memberErased);
     if (!ok) return;
     yield put(adminActions.memberErased(action.payload));
+    // The erased member leaves the posts and their count.
+    const query: string = yield select((state: RootState) => state.admin.posts.query);
+    yield put(adminActions.postsRequested(query));
     yield put(updateMainDataActions.updateMainDataSet(true));
   });
   yield takeEvery(adminActions.deleteChatRequested.type, function* () {
@@ -158,6 +176,10 @@ export function* adminSaga(services: Services): SagaIterator {
   yield takeEvery(adminActions.resetViewsRequested.type, function* (action: ReturnType<typeof adminActions.resetViewsRequested>) {
     const ok: boolean = yield call(adminCall, services, () => services.api.resetAdsViews(action.payload), ADMIN_TEXTS.viewsSaved);
     if (ok) yield put(updateMainDataActions.updateMainDataSet(true));
+  });
+  // A form the dashboard refused is the newest outcome: the previous action's toast goes.
+  yield takeEvery(adminActions.formRefused.type, function* () {
+    yield call(services.toast.dismiss, ADMIN_OUTCOME_TOAST);
   });
   if (adminId) yield fork(verifyStoredAdmin, services, adminId);
 }

@@ -100,6 +100,8 @@ const adminSlice = createSlice({
     },
     editMainDataRequested(_state, _action: PayloadAction<EditMainDataRequest>) {},
     resetViewsRequested(_state, _action: PayloadAction<number>) {},
+    /** A dashboard form was not sent: its fields say why. */
+    formRefused() {},
   },
 });
 

@@ -1,4 +1,4 @@
-import { Navigate, useLocation } from 'react-router-dom';
+import { Link, Navigate, useLocation } from 'react-router-dom';
 import { PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import type { RankingEntry } from '@pass/events/kernel';
 import { useAppSelector } from '../../lib/store-hooks';
@@ -16,6 +16,10 @@ export default function AdminCertificatePage() {
   if (!authorized) return <Navigate to={contentPath('admin')} replace />;
   return (
     <section className="certificate-page">
+      {/* The admin came from the dashboard and goes back to it (the dashboard is in Spanish). */}
+      <Link className="button no-print back-link" to={contentPath('admin/dashboard')} lang="es">
+        Volver al panel
+      </Link>
       <Certificate fullname={selected.fullname} createdAt={selected.createdAt} passes={selected.passes} />
       <button type="button" className="button primary no-print" onClick={() => window.print()}>
         Download Certificate
