@@ -182,6 +182,14 @@ describe('query-api REST reads over HTTP', () => {
       expect(peru.body.items.map((p: { userId: string }) => p.userId)).toEqual([ANA]);
     });
 
+    it('count and list only cards on the site: no member without a card, none whose card was deleted', async () => {
+      const all = await admin.request('GET', '/api/admin/posts');
+      expect(all.body.items.map((p: { userId: string }) => p.userId)).toEqual([BOB, ANA]);
+      expect(all.body.total).toBe(2);
+      // Cy's card was deleted: not found by e-mail either.
+      expect((await admin.request('GET', `/api/admin/posts?q=${encodeURIComponent('cyrus@site.io')}`)).body).toMatchObject({ total: 0, items: [] });
+    });
+
     it('report where the projections stand', async () => {
       await side.projector.settled();
       const res = await admin.request('GET', '/api/admin/projections');

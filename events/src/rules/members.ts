@@ -22,3 +22,11 @@ export function maskEmail(email: string): string {
   const shown = local.slice(0, 3);
   return `${shown}${'*'.repeat(Math.max(3, local.length - shown.length))}${email.slice(at)}`;
 }
+
+/**
+ * Whether a member's card is on the site: posted and neither deleted by the admin nor erased
+ * (both empty it). The post form requires a name, so a card has one. The admin's posts are these.
+ */
+export function hasPostedCard(card: { fullname: string }): boolean {
+  return card.fullname !== '';
+}

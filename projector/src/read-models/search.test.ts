@@ -8,6 +8,7 @@ import {
   prefixTokens,
   rowHasWordsStarting,
   rowIndexSets,
+  POSTED_SET,
   searchPlan,
   UNPAIRED_SET,
 } from './search';
@@ -27,14 +28,20 @@ describe('search tokens of a word', () => {
 });
 
 describe('search index sets of a row', () => {
-  it('holds each prefix of each word, the date and every pair of word starts, never a pair with the date', () => {
+  it('holds each prefix of each word, the date, every pair of word starts (never one with the date) and the posted set', () => {
     expect([...rowIndexSets({ fullname: 'María López', country: 'Peru', createdAt: at })].sort()).toEqual(
       [
         ...['ma', 'mar', 'mari', 'maria', 'lo', 'lop', 'lope', 'lopez', 'pe', 'per', 'peru'].map((p) => `ix:${p}`),
         'ix:03/11/2026',
         ...['lo+ma', 'ma+pe', 'lo+pe', 'lop+mar', 'mar+per', 'lop+per'].map((p) => `ix:${p}`),
+        'ix:/posted',
       ].sort(),
     );
+  });
+
+  it('puts a row in the posted set only while its card is on the site', () => {
+    expect(rowIndexSets({ fullname: 'Ana', country: 'Peru', createdAt: at }).has(POSTED_SET)).toBe(true);
+    expect(rowIndexSets({ fullname: '', country: '', createdAt: at, email: 'ana@mail.org' }).has(POSTED_SET)).toBe(false);
   });
 
   it('pairs two words with one start once, and never with themselves', () => {

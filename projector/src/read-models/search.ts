@@ -6,7 +6,7 @@
  * registry also finds a member without a card by what their masked e-mail shows (registry-only
  * `ix:@…` sets, never the hidden part), and a whole e-mail by the e-mail lookup.
  */
-import { maskEmail, normalizeEmail } from '@pass/events';
+import { hasPostedCard, maskEmail, normalizeEmail } from '@pass/events';
 
 const MAX_QUERY_TOKENS = 4;
 /** Shortest prefix indexed: one-letter query words match one-letter words only. */
@@ -173,6 +173,11 @@ export function rowHasWordsStarting(row: IndexedRow, words: readonly string[], r
 export const MAX_PAIRED_WORDS = 16;
 /** Rows with too many words to pair. Searches check it before trusting a pair set; normally empty. */
 export const UNPAIRED_SET = 'ix:+';
+/**
+ * Rows whose card is on the site (hasPostedCard): the admin's posts. '/' is in no word token and
+ * no date starts with it, and it makes the set unpairable, like a date's.
+ */
+export const POSTED_SET = 'ix:/posted';
 
 /**
  * The pair set of two word starts of one length (PAIR_LEVELS): the rows holding a word starting
@@ -232,7 +237,8 @@ export interface IndexedRow {
 /**
  * The index sets one user belongs to: the prefixes of each name or country word, one for the
  * registration date, one per pair of word keys (or UNPAIRED_SET for a row with too many words),
- * and for a row without a name, the registry-only sets of its masked e-mail.
+ * POSTED_SET for a row with a card, and for a row without a name, the registry-only sets of its
+ * masked e-mail.
  */
 export function rowIndexSets(row: IndexedRow): Set<string> {
   return new Set(rowIndexSetList(row));
@@ -244,6 +250,7 @@ export function rowIndexSetList(row: IndexedRow): string[] {
   const day = displayDate(row.createdAt);
   const sets = day ? [...text.words, memo(dateSetMemo, day, (date) => `ix:${date}`)] : [...text.words];
   for (const set of text.pairs) sets.push(set);
+  if (hasPostedCard(row)) sets.push(POSTED_SET);
   if (shownByEmail(row, text.words.length)) for (const set of maskedEmailSets(row.email!)) sets.push(set);
   return sets;
 }

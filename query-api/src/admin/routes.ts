@@ -40,7 +40,7 @@ export function adminRoutes(deps: QueryApiDeps): Router {
     if (!(await requireAdmin(req, res, deps.sessions))) return;
     const query = parseOr400(pageQuery, req.query, res);
     if (!query) return;
-    const found = await searchUsers(await deps.readModels.active(), { ...query, allowEmail: true, membersOnly: false });
+    const found = await searchUsers(await deps.readModels.active(), { ...query, allowEmail: true, membersOnly: false, postsOnly: true });
     const body: Page<AdminPostEntry> = {
       total: found.total,
       page: query.page,

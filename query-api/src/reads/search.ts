@@ -1,4 +1,5 @@
-import { parseQuery, rowHasWordsStarting, type Keyspace, type UserPage } from '@pass/projector';
+import { hasPostedCard } from '@pass/events';
+import { parseQuery, POSTED_SET, rowHasWordsStarting, type Keyspace, type ParsedQuery, type UserPage } from '@pass/projector';
 
 /**
  * Rows read to check a query word longer than the index's prefixes (MAX_PREFIX, in
@@ -18,6 +19,8 @@ export async function searchUsers(
     q?: string | undefined;
     allowEmail: boolean;
     membersOnly: boolean;
+    /** Only rows whose card is on the site (the admin's posts), and their count. */
+    postsOnly?: boolean;
     page: number;
     pageSize: number;
     /**
@@ -27,8 +30,9 @@ export async function searchUsers(
     mayLookUpEmail?: (email: string) => Promise<boolean>;
   },
 ): Promise<UserPage> {
-  const parsed = parseQuery(options.q, options.allowEmail);
-  if (options.q && parsed.sets.length === 0 && parsed.email === undefined) return { total: 0, rows: [] };
+  const typed = parseQuery(options.q, options.allowEmail);
+  if (options.q && typed.sets.length === 0 && typed.email === undefined) return { total: 0, rows: [] };
+  const parsed = options.postsOnly ? postsQuery(typed) : typed;
   if (parsed.email !== undefined && options.mayLookUpEmail && !(await options.mayLookUpEmail(parsed.email))) return { total: 0, rows: [] };
   const query = {
     membersOnly: options.membersOnly,
@@ -38,10 +42,23 @@ export async function searchUsers(
     offset: (options.page - 1) * options.pageSize,
     limit: options.pageSize,
   };
+  if (parsed.email !== undefined && options.postsOnly) return postedOnly(await ks.users(query));
   if (!parsed.check || parsed.email !== undefined) return ks.users(query);
   // A word longer than the index's prefixes: the rows sharing its start, checked for the rest.
   const check = parsed.check;
   const found = await ks.users({ ...query, offset: 0, limit: CHECKED_ROWS_LIMIT });
   const rows = found.rows.filter((r) => rowHasWordsStarting(r.row, check, options.allowEmail));
   return { total: rows.length, rows: rows.slice(query.offset, query.offset + query.limit) };
+}
+
+/** Posts: the posted set joins the query's, and no rows by a masked e-mail (such rows have no card). */
+function postsQuery(typed: ParsedQuery): ParsedQuery {
+  const { registrySets: _byMaskedEmail, ...rest } = typed;
+  return { ...rest, sets: [...typed.sets, POSTED_SET] };
+}
+
+/** An e-mail look-up (one row at most, sets ignored) kept only when that member's card is on the site. */
+function postedOnly(page: UserPage): UserPage {
+  const rows = page.rows.filter((r) => hasPostedCard(r.row));
+  return { total: rows.length === page.rows.length ? page.total : 0, rows };
 }

@@ -18,11 +18,11 @@ export const keyspacePrefix = (root: string, id: string): string => `${root}:{${
 
 /**
  * Present in a keyspace projected from its start with the current search index (word prefixes,
- * pair sets of word starts, masked e-mail sets), once that index is complete (IndexState). A new
+ * pair sets of word starts, masked e-mail sets, the posted set), once that index is complete (IndexState). A new
  * name for each new index: a keyspace without it (nor INDEX_DEFERRED) is read without pair sets
  * and re-projected at start (ReadModelStore.outdated).
  */
-export const INDEX_MARKER = 'index:prefix-v2';
+export const INDEX_MARKER = 'index:prefix-v3';
 /** Present while a keyspace's index is deferred (IndexState): its catch-up builds it at the end. */
 export const INDEX_DEFERRED = 'index:deferred';
 
