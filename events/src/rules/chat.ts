@@ -1,4 +1,5 @@
 /** The global chat (docs/product.md §2 chat panel, §9): what a message costs and who it is shown as. Browser-safe. */
+import type { Priority } from '../domain-events';
 
 /** Points one chat message spends. */
 export const POINTS_PER_CHAT_MESSAGE = 1;
@@ -17,4 +18,15 @@ export function canAffordChatMessage(points: number): boolean {
 /** The nickname a message is shown with: the card's full name, else Anonymous. */
 export function chatNickname(fullname: string | null | undefined): string {
   return fullname || ANONYMOUS_NICKNAME;
+}
+
+/**
+ * Whether a message is highlighted (with the member icon): the sender is a `specialUser`, the
+ * priority reached at SPECIAL_USER_PASSES passes, as the about text promises ("highlighted after the
+ * first 10 passes"). The spec's chat style ("normalUser plain, any other priority highlighted")
+ * read literally would highlight members with no pass (empty priority); docs/product.md §6 says
+ * how the two are reconciled.
+ */
+export function isHighlightedChatMessage(priority: Priority): boolean {
+  return priority === 'specialUser';
 }

@@ -3,7 +3,7 @@ import { eventSchemaVersions, type EventType } from '../domain-events';
 import { STREAM_EVENT_TYPES } from '../stream-events';
 import { AD_VIEW_MIN_MS, AD_VIEW_TTL_MS, FREE_POINT_COUNTDOWN_SECONDS, adViewProblem, freePointWaitMs } from './free-points';
 import { maxClaimablePasses, passesCost, priorityFor } from './passes';
-import { CHAT_PANEL_MESSAGES, canAffordChatMessage, chatNickname } from './chat';
+import { CHAT_PANEL_MESSAGES, canAffordChatMessage, chatNickname, isHighlightedChatMessage } from './chat';
 import { maskEmail, normalizeEmail } from './members';
 import { dayCounter, fundsRaised } from './site';
 import { HTTP_STATUS_OF_ERROR, httpStatusOf } from './errors';
@@ -51,6 +51,13 @@ describe('chat, members, site, payments', () => {
     expect(chatNickname('')).toBe('Anonymous');
     expect(chatNickname('Ana')).toBe('Ana');
   });
+  it('highlights a chat message after the first 10 passes only (the about text)', () => {
+    expect(isHighlightedChatMessage('specialUser')).toBe(true);
+    expect(isHighlightedChatMessage('normalUser')).toBe(false);
+    // No pass yet: plain, though the spec's "any other priority" read alone would highlight it.
+    expect(isHighlightedChatMessage('')).toBe(false);
+  });
+
   it('sends a chat panel the last 50 messages at once', () => {
     expect(CHAT_PANEL_MESSAGES).toBe(50);
   });

@@ -1,13 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { chatMessageSchema, chatNickname, LIMITS } from '@pass/events/kernel';
+import { chatMessageSchema, chatNickname, isHighlightedChatMessage, LIMITS } from '@pass/events/kernel';
 import { BadgeIcon, CloseIcon } from '../../components/Icons';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useChatPanelClose } from './panel-close';
 import { chatActions } from './slice';
 
-/** The global chat; normalUser messages are plain, any other priority is highlighted (docs/product.md §6). */
+/** The global chat; a special user's messages are highlighted, the rest plain (isHighlightedChatMessage, docs/product.md §6). */
 export default function ChatPanel() {
   const dispatch = useAppDispatch();
   const { globalMessages, chatInfo, sending } = useAppSelector((state) => state.chat);
@@ -42,8 +42,8 @@ export default function ChatPanel() {
       <ol ref={listRef} className="chat-messages" aria-live="polite">
         {globalMessages.length === 0 && <li className="muted">No messages yet. Say hello!</li>}
         {globalMessages.map((m) => (
-          <li key={m.id} className={m.priority === 'normalUser' ? 'plain' : 'highlighted'}>
-            {m.priority !== 'normalUser' && (
+          <li key={m.id} className={isHighlightedChatMessage(m.priority) ? 'highlighted' : 'plain'}>
+            {isHighlightedChatMessage(m.priority) && (
               <span role="img" aria-label="Member"><BadgeIcon size={14} /></span>
             )}
             <strong>{chatNickname(m.nickname)}:</strong> <span>{m.message}</span>
