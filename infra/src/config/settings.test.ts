@@ -23,6 +23,15 @@ describe('settings', () => {
     expect(s.cookieSecure).toBe(false);
   });
 
+  it('reads the social links in the about page\'s order, leaving out unset and empty ones, https only', () => {
+    expect(parseSettings({}).socialLinks).toEqual([]);
+    expect(parseSettings({ SOCIAL_YOUTUBE_URL: 'https://youtube.com/@pass', SOCIAL_X_URL: '', SOCIAL_INSTAGRAM_URL: 'https://instagram.com/pass' }).socialLinks).toEqual([
+      { network: 'instagram', url: 'https://instagram.com/pass' },
+      { network: 'youtube', url: 'https://youtube.com/@pass' },
+    ]);
+    expect(() => parseSettings({ SOCIAL_X_URL: 'http://x.com/pass' })).toThrowError(/^Invalid setting SOCIAL_X_URL: expected an https:\/\/ URL/);
+  });
+
   it('names the variable of a bad value, with what it got', () => {
     expect(() => parseSettings({ PORT: 'abc' })).toThrowError(/^Invalid setting PORT: .*\(got "abc"\)$/);
     expect(() => parseSettings({ EVENT_STORE_URL: 'mysql://x' })).toThrowError(/^Invalid setting EVENT_STORE_URL: expected pglite/);

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { GOAL_PASSES } from '@pass/events';
+import { GOAL_PASSES, SOCIAL_NETWORKS, type SocialLink, type SocialNetworkId } from '@pass/events';
 import { originsOfSiteAddress } from './site-address';
 
 /**
@@ -11,6 +11,18 @@ import { originsOfSiteAddress } from './site-address';
 const port = z.coerce.number({ error: 'expected a port number (0-65535)' }).int().min(0).max(65_535);
 const httpUrl = z.url({ protocol: /^https?$/, message: 'expected an http(s):// URL' }).transform((u) => u.replace(/\/+$/, ''));
 const bool = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+/** A social link: an https:// address, or unset (empty counts as unset, as a compose file leaves it). */
+const socialUrl = z
+  .string()
+  .transform((v) => v.trim())
+  .pipe(z.union([z.literal(''), z.url({ protocol: /^https$/, message: 'expected an https:// URL' })]))
+  .optional()
+  .transform((v) => v || undefined);
+
+/** The set social links, in the about page's order. */
+function socialLinksOf(urls: Record<SocialNetworkId, string | undefined>): SocialLink[] {
+  return SOCIAL_NETWORKS.flatMap(({ id }) => (urls[id] ? [{ network: id, url: urls[id] }] : []));
+}
 
 export const settingsSchema = z
   .object({
@@ -56,6 +68,10 @@ export const settingsSchema = z
     PAYPAL_CLIENT_SECRET: z.string().min(1).optional(),
     PAYPAL_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
     PAYPAL_WEBHOOK_ID: z.string().min(1).optional(),
+    /** The project's social links on the about page (SOCIAL_NETWORKS); a network left unset is not shown. */
+    SOCIAL_INSTAGRAM_URL: socialUrl,
+    SOCIAL_X_URL: socialUrl,
+    SOCIAL_YOUTUBE_URL: socialUrl,
     /** Key of the third-party ad network; without it the app shows its own house banners. */
     AD_NETWORK_KEY: z.string().min(1).optional(),
     /** Host of the ad network's `/{key}/invoke.js` (the web build's VITE_AD_NETWORK_HOST); allowed by the CSP. */
@@ -166,6 +182,7 @@ export const settingsSchema = z
       paypalClientSecret: env.PAYPAL_CLIENT_SECRET,
       paypalWebhookId: env.PAYPAL_WEBHOOK_ID,
       adNetworkKey: env.AD_NETWORK_KEY,
+      socialLinks: socialLinksOf({ instagram: env.SOCIAL_INSTAGRAM_URL, x: env.SOCIAL_X_URL, youtube: env.SOCIAL_YOUTUBE_URL }),
       adNetworkHost: env.AD_NETWORK_HOST,
       allowedOrigins: [...new Set([...env.ALLOWED_ORIGINS, ...originsOfSiteAddress(env.SITE_ADDRESS)])],
       siteUrl,

@@ -5,7 +5,7 @@ import compression from 'compression';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { keepWebhookRawBody } from '@pass/command-api';
-import { AD_NETWORK_META, appPagePathOf, isAppPagePath } from '@pass/events';
+import { AD_NETWORK_META, appPagePathOf, isAppPagePath, SOCIAL_LINK_META, type SocialLink } from '@pass/events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { requestLogger } from './access-log';
 import { CROSS_SITE_MESSAGE, crossSiteRefusal } from './csrf';
@@ -24,6 +24,8 @@ export interface AppShellOptions {
   trustProxy?: string;
   /** False for API-only services (command-api in distributed mode): no web app, not even the hint page. */
   serveWebApp?: boolean;
+  /** The about page's social links (SOCIAL_*_URL), written into every page; none: no links shown. */
+  socialLinks?: readonly SocialLink[];
   /** CSP inputs (payments provider, ad network) and HSTS; default: self only, no HSTS (see `securityOptionsFrom`). */
   security?: SecurityHeaderOptions;
   /** Other origins allowed to send cookie-authenticated writes (ALLOWED_ORIGINS); the site's own always is. */
@@ -89,20 +91,30 @@ function shellFailure(error: unknown, req: IncomingMessage): { status: number; b
 
 const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/**
- * The built index.html with the deployment's run-time settings in a meta tag the web app reads
- * (AD_NETWORK_META): the ad network is chosen where the image runs, not where it was built.
- * Read on every page request (a small file), so a rebuilt web app is served at once.
- */
-export async function appPage(indexHtml: string, adNetwork?: { key: string; host: string }): Promise<string> {
-  const html = await readFile(indexHtml, 'utf8');
-  return withRunTimeSettings(html, adNetwork);
+/** What a deployment writes into its pages at run time (events/src/page-settings.ts). */
+export interface PageSettings {
+  adNetwork?: { key: string; host: string } | undefined;
+  socialLinks?: readonly SocialLink[] | undefined;
 }
 
-function withRunTimeSettings(html: string, adNetwork?: { key: string; host: string }): string {
-  if (!adNetwork) return html;
-  const meta = `<meta name="${AD_NETWORK_META}" content="${attribute(adNetwork.key)}" data-host="${attribute(adNetwork.host)}" />`;
-  return html.replace('</head>', `  ${meta}\n  </head>`);
+/**
+ * The built index.html with the deployment's run-time settings in meta tags the web app reads
+ * (AD_NETWORK_META, SOCIAL_LINK_META): the ad network and the social links are chosen where the
+ * image runs, not where it was built. Read on every page request (a small file), so a rebuilt
+ * web app is served at once.
+ */
+export async function appPage(indexHtml: string, settings: PageSettings = {}): Promise<string> {
+  const html = await readFile(indexHtml, 'utf8');
+  return withRunTimeSettings(html, settings);
+}
+
+function withRunTimeSettings(html: string, settings: PageSettings): string {
+  const metas: string[] = [];
+  const { adNetwork, socialLinks = [] } = settings;
+  if (adNetwork) metas.push(`<meta name="${AD_NETWORK_META}" content="${attribute(adNetwork.key)}" data-host="${attribute(adNetwork.host)}" />`);
+  for (const link of socialLinks) metas.push(`<meta name="${SOCIAL_LINK_META}" content="${attribute(link.url)}" data-network="${link.network}" />`);
+  if (metas.length === 0) return html;
+  return html.replace('</head>', `${metas.map((meta) => `  ${meta}\n`).join('')}  </head>`);
 }
 
 /**
@@ -112,16 +124,16 @@ function withRunTimeSettings(html: string, adNetwork?: { key: string; host: stri
  * markup, which it hydrates only on `/`). Only the kernel's page paths are looked up, so a
  * request path never names another file.
  */
-export async function pageFor(dist: string, path: string, adNetwork?: { key: string; host: string }): Promise<string> {
+export async function pageFor(dist: string, path: string, settings: PageSettings = {}): Promise<string> {
   const page = appPagePathOf(path);
   if (page !== '/' && isAppPagePath(page)) {
     const own = await readFile(resolve(dist, `pages${page}.html`), 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     });
-    if (own !== undefined) return withRunTimeSettings(own, adNetwork);
+    if (own !== undefined) return withRunTimeSettings(own, settings);
   }
-  return appPage(resolve(dist, 'index.html'), adNetwork);
+  return appPage(resolve(dist, 'index.html'), settings);
 }
 
 /**
@@ -173,7 +185,7 @@ export function createAppShell(options: AppShellOptions, shell: FastLaneShell = 
     app.get(/^(?!\/(api|socket\.io|uploads)\/).*/, (req, res, next) => {
       if (!req.accepts('html')) return next();
       res.setHeader('Cache-Control', 'no-cache');
-      pageFor(dist, req.path, options.security?.adNetwork).then((page) => {
+      pageFor(dist, req.path, { adNetwork: options.security?.adNetwork, socialLinks: options.socialLinks }).then((page) => {
         if (isAppPagePath(req.path)) res.type('html').send(page);
         else res.status(404).type('html').end(page);
       }, next);

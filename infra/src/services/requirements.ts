@@ -54,7 +54,7 @@ const common = ['NODE_ENV', 'LOG_LEVEL', 'HOST', 'EVENT_STORE_URL', 'REDIS_URL',
 /** The projector's lag limits, which query-api's /readyz holds it to as well. */
 const readiness = ['READY_MAX_LAG_EVENTS', 'READY_MAX_LAG_SECONDS'];
 /** What command-api and query-api read to answer browsers: sessions, cookies, CSRF and CSP inputs. */
-const web = ['PORT', 'SESSION_SECRET', 'COOKIE_SECURE', 'TRUST_PROXY', 'ALLOWED_ORIGINS', 'SITE_ADDRESS', 'AD_NETWORK_KEY', 'AD_NETWORK_HOST', 'PAYMENTS_PROVIDER'];
+const web = ['PORT', 'SESSION_SECRET', 'COOKIE_SECURE', 'TRUST_PROXY', 'ALLOWED_ORIGINS', 'SITE_ADDRESS', 'AD_NETWORK_KEY', 'AD_NETWORK_HOST', 'PAYMENTS_PROVIDER', 'SOCIAL_INSTAGRAM_URL', 'SOCIAL_X_URL', 'SOCIAL_YOUTUBE_URL'];
 
 /**
  * Every variable a distributed service reads, required or not: a deployment gives each service

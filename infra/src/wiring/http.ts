@@ -22,7 +22,7 @@ export function createShellServer(
   const shell: AppShellOptions = {
     logger,
     trustProxy: settings.trustProxy,
-    ...(options.serveWebApp === false ? { serveWebApp: false } : { webDistDir: settings.webDistDir }),
+    ...(options.serveWebApp === false ? { serveWebApp: false } : { webDistDir: settings.webDistDir, socialLinks: settings.socialLinks }),
     ...shellSecurity(settings),
     routers: options.routers,
   };

@@ -1,9 +1,15 @@
+import { useEffect, useState } from 'react';
 import { PRODUCT_NAME, SPECIAL_USER_PASSES } from '@pass/events/kernel';
-import { DONATION_URL, SOCIAL_LINKS } from './links';
+import { DONATION_URL } from './links';
 import { useTitle } from '../../lib/hooks';
+import { socialLinksOfPage, type ShownSocialLink } from '../../lib/page-settings';
 
 export default function AboutPage() {
   useTitle(`About · ${PRODUCT_NAME}`);
+  // The build-time HTML has no links (they are the deployment's, in the served page): hydration
+  // starts from none, then the page's are read.
+  const [socialLinks, setSocialLinks] = useState<ShownSocialLink[]>([]);
+  useEffect(() => setSocialLinks(socialLinksOfPage()), []);
   return (
     <section className="panel about" aria-labelledby="about-title">
       <h1 id="about-title">About {PRODUCT_NAME}</h1>
@@ -17,14 +23,18 @@ export default function AboutPage() {
         in the global chat, and print your certificate. Your messages are highlighted after the first{' '}
         {SPECIAL_USER_PASSES} passes.
       </p>
-      <h2>Follow the project</h2>
-      <ul className="social">
-        {SOCIAL_LINKS.map((l) => (
-          <li key={l.name}>
-            <a href={l.url} target="_blank" rel="noopener noreferrer">{l.name}</a>
-          </li>
-        ))}
-      </ul>
+      {socialLinks.length > 0 && (
+        <>
+          <h2>Follow the project</h2>
+          <ul className="social">
+            {socialLinks.map((l) => (
+              <li key={l.network}>
+                <a href={l.url} target="_blank" rel="noopener noreferrer">{l.name}</a>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       <p>
         <a className="button primary" href={DONATION_URL} target="_blank" rel="noopener noreferrer">Donate</a>
       </p>
