@@ -60,7 +60,7 @@ export interface Site {
 }
 
 /** The standalone process (temporary DATA_DIR, bootstrapped admin, test-mode payments) on a dist, and Chromium. */
-export async function startSite(dist: string, env: Record<string, string> = {}): Promise<Site> {
+export async function startSite(dist: string, env: Record<string, string> = {}, options: { startTimeoutMs?: number } = {}): Promise<Site> {
   const dataDir = mkdtempSync(join(tmpdir(), 'pass-e2e-'));
   const [server, browser] = await Promise.all([
     spawnStandalone({
@@ -71,7 +71,7 @@ export async function startSite(dist: string, env: Record<string, string> = {}):
       PAYMENTS_PROVIDER: 'simulated',
       NODE_ENV: 'test',
       ...env,
-    }) as Promise<SpawnedService>,
+    }, options.startTimeoutMs) as Promise<SpawnedService>,
     launchBrowser(),
   ]);
   const contexts: BrowserContext[] = [];
