@@ -63,8 +63,18 @@ describe('free-point countdown (/content/check)', () => {
     app.socket.connect();
     app.store.dispatch(pageEntered('check'));
     await vi.advanceTimersByTimeAsync(29_000);
-    expect(app.toasts).toContainEqual({ kind: 'error', message });
+    // One outcome per tab: the refusal alone, never "A new point has been added" beside it.
+    expect(app.toasts).toEqual([{ kind: 'error', message }]);
     expect(app.state().user.user.chatCount).toBe(30);
+  });
+
+  it('a countdown whose point another tab already took reads only the refusal (HTTP too)', async () => {
+    const message = 'This countdown already earned its point: open the free points page again';
+    const app = enterCheck();
+    app.api.freePoint.mockRejectedValueOnce(new HttpError(409, { error: message }));
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(app.state().check.isChecked).toBe(true);
+    expect(app.toasts).toEqual([{ kind: 'error', message }]);
   });
 
   it('over HTTP too, and asks without a ticket when none could be had (the server says why)', async () => {

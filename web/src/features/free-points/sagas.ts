@@ -55,7 +55,8 @@ function* countdown(services: Services): SagaIterator {
       }
     }
     if (seconds === FREE_POINT_AWARDED_AT_SECOND) {
-      services.toast.success(POINT_ADDED);
+      // The toast waits for the server's yes (awardFreePoint): a tab whose point another tab
+      // already took reads only the refusal.
       yield put(checkActions.checkSet(true));
       const ticket: string = yield join(ticketTask);
       yield put(checkActions.freePointRequested({ ticket }));
@@ -80,20 +81,26 @@ function freePointRefused(services: Services, message: string, detail: unknown):
   services.logError('The free point was refused', detail);
 }
 
+/** The point is the server's: "A new point has been added" once it says so, with the new balance. */
+function* pointAdded(services: Services, user: UserView): SagaIterator {
+  yield put(userActions.userSet(user));
+  services.toast.success(POINT_ADDED);
+}
+
 /** The point: increaseChatCount over the live connection (docs/product.md §4), else over HTTP. */
 function* awardFreePoint(services: Services, socket: LiveSocket, action: ReturnType<typeof checkActions.freePointRequested>): SagaIterator {
   if (socket.connected) {
     const answer: AckAnswer<FreePointResponse> = yield call(awaitAck<FreePointResponse>, (ack) =>
       socket.emit('increaseChatCount', action.payload, ack),
     );
-    if (answer.ok) yield put(userActions.userSet(answer.data.user));
+    if (answer.ok) yield call(pointAdded, services, answer.data.user);
     // 408: no answer in time (awaitAck), nothing the member can read.
     else freePointRefused(services, answer.status === 408 ? '' : answer.error, answer.error);
     return;
   }
   try {
     const answer: FreePointResponse = yield call(services.api.freePoint, action.payload.ticket);
-    yield put(userActions.userSet(answer.user));
+    yield call(pointAdded, services, answer.user);
   } catch (error) {
     freePointRefused(services, error instanceof HttpError ? error.body.error : '', error);
   }
