@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { OUT_OF_POINTS } from '../features/free-points';
 import { JOIN_REASONS } from '../lib/join-reason';
-import { sampleUser } from '../testing/fake-services';
+import { chatMessage, sampleUser } from '../testing/fake-services';
 import { renderApp, useAppHarness } from '../testing/render-app';
 
 // The chat's guards use the site's pattern: a guest lands on join with a line that says
@@ -40,5 +40,36 @@ describe('chat guards', () => {
     expect(line.textContent).toBe(`${OUT_OF_POINTS} Buy Points`);
     expect(within(line).getByRole('link', { name: 'Buy Points' }).getAttribute('href')).toBe('/content/points');
     expect(app.api.sendChatMessage).not.toHaveBeenCalled();
+  });
+});
+
+describe('chat draft', () => {
+  it('a message typed while the last one is on its way stays, and is what Send sends', async () => {
+    let answer: () => void = () => {};
+    const app = renderApp('/content/about', {
+      storage: { userId: 'u1' },
+      setup: (h) => {
+        h.api.verifyAccess.mockResolvedValue({ ...sampleUser, chatCount: 50 });
+        h.api.sendChatMessage.mockImplementation(
+          (message: string) => new Promise((resolve) => {
+            answer = () => resolve({ user: { ...sampleUser, chatCount: 49 }, message: { ...chatMessage(`m-${message}`, 'u1'), message } });
+          }),
+        );
+      },
+    });
+    await screen.findByRole('heading', { name: /About/ });
+    await act(() => new Promise((r) => setTimeout(r, 0)));
+    await sendFromChat('first');
+    await waitFor(() => expect(app.api.sendChatMessage).toHaveBeenCalledTimes(1));
+    const chat = screen.getByRole('complementary', { name: 'Global chat' });
+    const input = within(chat).getByRole<HTMLInputElement>('textbox', { name: 'Message' });
+    // Typed while "first" is on its way; the answer lands, then Send at once.
+    fireEvent.input(input, { target: { value: 'second' } });
+    await act(async () => answer());
+    expect(input.value).toBe('second');
+    fireEvent.click(within(chat).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(app.api.sendChatMessage).toHaveBeenCalledTimes(2));
+    expect(app.api.sendChatMessage.mock.calls[1]?.[0]).toBe('second');
+    expect(within(chat).queryByText('Please enter a message')).toBeNull();
   });
 });

@@ -66,8 +66,14 @@ describe('slices', () => {
     state = rootReducer(state, chatActions.draftChanged('hello'));
     state = rootReducer(state, chatActions.sendFinished({ sent: false }));
     expect(state.chat.chatInfo.message).toBe('hello');
-    state = rootReducer(state, chatActions.sendFinished({ sent: true }));
+    state = rootReducer(state, chatActions.draftChanged('hello '));
+    state = rootReducer(state, chatActions.sendFinished({ sent: true, message: 'hello' }));
     expect(state.chat.chatInfo.message).toBe('');
+    // Typed while the last message was on its way: kept.
+    state = rootReducer(state, chatActions.sendRequested('first'));
+    state = rootReducer(state, chatActions.draftChanged('second'));
+    state = rootReducer(state, chatActions.sendFinished({ sent: true, message: 'first' }));
+    expect(state.chat.chatInfo.message).toBe('second');
     state = rootReducer(state, chatActions.chatMessageReceived(msg('1')));
     state = rootReducer(state, chatActions.chatMessageReceived(msg('1')));
     expect(state.chat.globalMessages).toHaveLength(1);

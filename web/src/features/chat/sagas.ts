@@ -111,7 +111,7 @@ function* sendChat(services: Services, socket: LiveSocket, action: ReturnType<ty
   if (answer.ok) {
     yield put(userActions.userSet(answer.data.user));
     yield call(addChatMessage, answer.data.message, !live);
-    yield put(chatActions.sendFinished({ sent: true }));
+    yield put(chatActions.sendFinished({ sent: true, message: action.payload }));
     if (user.priority && answer.data.user.chatCount > 0 && socket.connected) {
       // Kept for the spec's client; the server answers the current user and changes nothing.
       socket.emit('decreaseChatCount');

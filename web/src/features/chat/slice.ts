@@ -43,9 +43,14 @@ const chatSlice = createSlice({
     sendRequested(state, _action: PayloadAction<string>) {
       state.sending = true;
     },
-    sendFinished(state, action: PayloadAction<{ sent: boolean }>) {
+    /**
+     * A sent message clears the draft only if the draft is still that message: what the member
+     * typed while it was on its way stays in the input.
+     */
+    sendFinished(state, action: PayloadAction<{ sent: true; message: string } | { sent: false }>) {
       state.sending = false;
-      if (action.payload.sent) state.chatInfo.message = '';
+      // The message goes trimmed (the form's rule); the draft holds it as typed.
+      if (action.payload.sent && state.chatInfo.message.trim() === action.payload.message.trim()) state.chatInfo.message = '';
     },
     chatMessageReceived(state, action: PayloadAction<ChatMessageView>) {
       if (state.globalMessages.some((m) => m.id === action.payload.id)) return;
