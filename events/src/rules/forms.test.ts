@@ -8,6 +8,7 @@ import {
   IMAGE_MESSAGES,
   adminLoginSchema,
   amountFormSchema,
+  noPassReason,
   chatMessageSchema,
   fieldMessages,
   imageFileProblem,
@@ -241,6 +242,12 @@ describe('Amount form (docs/product.md §2 /content/amount, §5)', () => {
     expect(passes(3, 1_000, 4)).toBe('You can get at most 3 passes');
     expect(passes(100, 19, 1)).toBe(AMOUNT_MESSAGES.notEnoughPoints);
     expect(passes(0, 1_000, 1)).toBe(AMOUNT_MESSAGES.noneAvailable);
+  });
+
+  it('says why no pass can be had before anything is typed (the amount page shows it)', () => {
+    expect(noPassReason(100, 10)).toBe(AMOUNT_MESSAGES.notEnoughPoints);
+    expect(noPassReason(0, 1_000)).toBe(AMOUNT_MESSAGES.noneAvailable);
+    expect(noPassReason(100, 20)).toBeNull();
   });
 
   it('requires a whole number of at least 1', () => {

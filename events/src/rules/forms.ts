@@ -118,10 +118,15 @@ export const AMOUNT_MESSAGES = {
   max: (max: number) => `You can get at most ${max} passes`,
 } as const;
 
+/** Why no pass can be claimed now (no supply, or under a pass's worth of points), or null when one can. */
+export function noPassReason(available: number, points: number): string | null {
+  if (maxClaimablePasses(available, points) > 0) return null;
+  return available <= 0 ? AMOUNT_MESSAGES.noneAvailable : AMOUNT_MESSAGES.notEnoughPoints;
+}
+
 export function amountFormSchema(available: number, points: number) {
   const max = maxClaimablePasses(available, points);
-  const tooMany =
-    max > 0 ? AMOUNT_MESSAGES.max(max) : available <= 0 ? AMOUNT_MESSAGES.noneAvailable : AMOUNT_MESSAGES.notEnoughPoints;
+  const tooMany = noPassReason(available, points) ?? AMOUNT_MESSAGES.max(max);
   return z.object({
     // An empty number input arrives as '' (or null); coercing it would give 0 and the "min"
     // message, so it is treated as missing to show the "required" one.
