@@ -213,6 +213,23 @@ describe('forms', () => {
     expect(screen.getByText('Please enter your image')).toBeTruthy();
   });
 
+  it('post form: Back from the amount step opens it as it was sent', async () => {
+    const app = renderApp('/content/post', { storage: member });
+    const submit = await screen.findByRole('button', { name: 'Get Freedom Pass!' }, { timeout: 5000 });
+    await waitFor(() => expect((screen.getByLabelText('Email') as HTMLInputElement).value).toBe(sampleUser.email));
+    fireEvent.input(screen.getByLabelText('Full name'), { target: { value: 'Ann Back' } });
+    fireEvent.input(screen.getByLabelText('Personal link'), { target: { value: 'https://example.com/ann' } });
+    fireEvent.input(screen.getByRole('textbox', { name: 'Message' }), { target: { value: 'Hello again' } });
+    fireEvent.change(screen.getByLabelText('Image'), { target: { files: [new File(['x'], 'me.png', { type: 'image/png' })] } });
+    fireEvent.click(submit);
+    await screen.findByRole('heading', { name: 'How many passes?' }, { timeout: 5000 });
+    await act(() => app.router.navigate(-1));
+    await screen.findByRole('button', { name: 'Get Freedom Pass!' }, { timeout: 5000 });
+    expect((screen.getByLabelText('Full name') as HTMLInputElement).value).toBe('Ann Back');
+    expect((screen.getByLabelText('Personal link') as HTMLInputElement).value).toBe('https://example.com/ann');
+    expect((screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement).value).toBe('Hello again');
+  }, 20_000);
+
   it('amount: bounds from available and points, then the claim', async () => {
     const state: PostFormState = {
       fields: { fullname: 'Ann', country: 'Spain', email: sampleUser.email, link: 'https://example.com', message: 'Hello' },

@@ -1,5 +1,5 @@
-import { useEffect } from 'react';
-import { useLocation, useNavigate } from 'react-router-dom';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useNavigate, useNavigationType } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { COUNTRIES, DEFAULT_COUNTRY, PRODUCT_NAME, contentPath, type UserView } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
@@ -9,7 +9,7 @@ import { useTitle } from '../../lib/hooks';
 import { pageEntered, pageLeft } from '../../lib/state/page';
 import { selectHasUserOrStored, selectUser } from '../../lib/state/session-selectors';
 import { postFormResolver, type PostFormState, type PostFormValues } from './post-form';
-import { POST_FORM_FIELDS, POST_FORM_RETURNED, postFormReturnOf } from './post-form-return';
+import { POST_FORM_FIELDS, POST_FORM_RETURNED, postFormReturnOf, rememberSentPostForm, sentPostForm } from './post-form-return';
 
 /** The form's fields as the server knows the member (the image is always chosen anew). */
 function memberFields(user: UserView): PostFormValues {
@@ -23,16 +23,42 @@ function memberFields(user: UserView): PostFormValues {
   };
 }
 
+/** A chosen file as a file input holds it, where the browser can build one (not jsdom). */
+function fileListOf(file: File): FileList | null {
+  if (typeof DataTransfer !== 'function') return null;
+  const transfer = new DataTransfer();
+  transfer.items.add(file);
+  return transfer.files;
+}
+
 /**
- * The post form over the member's fields, or over the fields as typed when the claim sent the
- * form back (`returned`) with the server's messages.
+ * The image of a form opened by browser Back from the amount step, put back in its file input
+ * (which only a FileList can fill). Returns the ref the image input also takes.
  */
-function usePostForm(user: UserView, returned: ReturnType<typeof postFormReturnOf>) {
+function useDraftImage(draft: PostFormState | null, setValue: (name: 'image', files: FileList) => void) {
+  const input = useRef<HTMLInputElement | null>(null);
+  useEffect(() => {
+    const files = draft && fileListOf(draft.image);
+    if (!files) return;
+    // The form's value first: setting it empties the input, which then takes the files.
+    setValue('image', files);
+    if (input.current) input.current.files = files;
+  }, [draft, setValue]);
+  return input;
+}
+
+/**
+ * The post form over the member's fields, over the fields as typed when the claim sent the form
+ * back (`returned`) with the server's messages, or over the form as sent when the member came
+ * back from the amount step (`draft`).
+ */
+function usePostForm(user: UserView, returned: ReturnType<typeof postFormReturnOf>, draft: PostFormState | null) {
+  const typed = returned?.fields ?? draft?.fields;
   const form = useForm<PostFormValues>({
     resolver: postFormResolver(user.email),
     mode: 'onSubmit',
     reValidateMode: 'onChange',
-    defaultValues: returned ? { ...returned.fields, image: null } : memberFields(user),
+    defaultValues: typed ? { ...typed, image: null } : memberFields(user),
   });
   const { reset, setError, setFocus } = form;
 
@@ -47,9 +73,9 @@ function usePostForm(user: UserView, returned: ReturnType<typeof postFormReturnO
 
   // The user may arrive after the page opened (fetched from the stored id): fill the form then.
   useEffect(() => {
-    if (!user.email || returned) return;
+    if (!user.email || returned || draft) return;
     reset(memberFields(user));
-  }, [user.id, user.email, user.fullname, user.country, user.link, user.message, reset, returned]);
+  }, [user.id, user.email, user.fullname, user.country, user.link, user.message, reset, returned, draft]);
 
   return form;
 }
@@ -61,9 +87,14 @@ export default function PostPage() {
   const navigate = useNavigate();
   const user = useAppSelector(selectUser);
   const allowed = useAppSelector(selectHasUserOrStored);
+  const location = useLocation();
   // Sent back by the claim: the server refused a field (pass-claim/sagas.ts).
-  const returned = postFormReturnOf(useLocation().state);
-  const { register, handleSubmit, formState } = usePostForm(user, returned);
+  const returned = postFormReturnOf(location.state);
+  // Browser Back onto this entry: the form as it was sent from it, read once as the page opens.
+  const popped = useNavigationType() === 'POP';
+  const [draft] = useState(() => (popped && !returned ? sentPostForm(location.key) : null));
+  const { register, handleSubmit, formState, setValue } = usePostForm(user, returned, draft);
+  const imageInput = useDraftImage(draft, setValue);
 
   useEffect(() => {
     dispatch(pageEntered('post'));
@@ -77,9 +108,11 @@ export default function PostPage() {
     if (!image) return;
     const { image: _files, ...fields } = values;
     const state: PostFormState = { fields, image };
+    rememberSentPostForm({ entryKey: location.key, form: state });
     navigate(contentPath('amount'), { state });
   };
   const e = formState.errors;
+  const imageField = register('image');
 
   return (
     <section className="panel narrow" aria-labelledby="post-title">
@@ -103,7 +136,10 @@ export default function PostPage() {
           <input type="url" placeholder="https://" {...register('link')} />
         </Field>
         <Field label="Image" error={e.image?.message} hint="An image up to 2MB">
-          <input type="file" accept="image/*" {...register('image')} />
+          <input type="file" accept="image/*" {...imageField} ref={(el) => {
+            imageField.ref(el);
+            imageInput.current = el;
+          }} />
         </Field>
         <Field label="Message" error={e.message?.message}>
           <textarea rows={3} {...register('message')} />

@@ -1,4 +1,5 @@
 import type { PostFields } from '@pass/events/kernel';
+import type { PostFormState } from './post-form';
 
 // Kept apart from post-form.ts (zod, the form's resolver): the claim saga, in the start bundle, reads it.
 
@@ -28,4 +29,20 @@ export function postFieldErrors(fields: Record<string, string> | undefined): Pos
   const errors: PostFormReturn['returned']['errors'] = {};
   for (const name of POST_FORM_FIELDS) if (fields[name]) errors[name] = fields[name];
   return Object.keys(errors).length > 0 ? errors : null;
+}
+
+/**
+ * The form as last sent to the amount step and the history entry it was sent from, kept in memory
+ * for browser Back: the browser's history does not bring a File back to an earlier entry, so
+ * navigation state cannot. Cleared by a claim.
+ */
+let lastSent: { entryKey: string; form: PostFormState } | null = null;
+
+export function rememberSentPostForm(sent: { entryKey: string; form: PostFormState } | null): void {
+  lastSent = sent;
+}
+
+/** The form as sent from this history entry, if it was the last one sent. */
+export function sentPostForm(entryKey: string): PostFormState | null {
+  return lastSent?.entryKey === entryKey ? lastSent.form : null;
 }

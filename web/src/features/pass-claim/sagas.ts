@@ -8,7 +8,7 @@ import { liveGlobalMemberRequested } from '../../lib/state/live';
 import { isPageEntered, isPageLeft } from '../../lib/state/page';
 import { userActions } from '../../lib/state/session';
 import { updateMainDataActions } from '../../lib/state/site';
-import { postFieldErrors, type PostFormReturn } from './post-form-return';
+import { postFieldErrors, rememberSentPostForm, type PostFormReturn } from './post-form-return';
 
 export const JOIN_US = 'Join us';
 
@@ -26,6 +26,8 @@ function* claim(services: Services, action: ReturnType<typeof userActions.claimR
       return;
     }
     yield put(userActions.claimSucceeded(answer.user));
+    // Sent: Back no longer reopens the form as it was before.
+    rememberSentPostForm(null);
     yield put(updateMainDataActions.updateMainDataSet(true));
     yield put(liveGlobalMemberRequested());
     services.navigate('/');
