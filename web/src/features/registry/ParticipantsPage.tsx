@@ -10,8 +10,8 @@ import { selectCertificateHref, selectIsRegistered, selectUser } from '../../lib
 import { selectAvailableText, selectTakenText } from '../../lib/state/site-selectors';
 import { registryActions } from './slice';
 
-/** The site's figures and the member's points, over the table. */
-function ParticipantsStats({ available, taken, points }: { available: string; taken: string; points: number }) {
+/** The site's figures and the member's points (a guest has none: not shown), over the table. */
+function ParticipantsStats({ available, taken, points }: { available: string; taken: string; points: number | null }) {
   return (
     <dl className="stats small">
       <div>
@@ -22,10 +22,12 @@ function ParticipantsStats({ available, taken, points }: { available: string; ta
         <dt>Taken</dt>
         <dd>{taken}</dd>
       </div>
-      <div>
-        <dt>Your points</dt>
-        <dd>{formatNumber(points)}</dd>
-      </div>
+      {points !== null && (
+        <div>
+          <dt>Your points</dt>
+          <dd>{formatNumber(points)}</dd>
+        </div>
+      )}
     </dl>
   );
 }
@@ -128,7 +130,7 @@ export default function ParticipantsPage() {
   return (
     <section className="panel wide" aria-labelledby="participants-title">
       <h1 id="participants-title">Participants</h1>
-      <ParticipantsStats available={available} taken={taken} points={user.chatCount} />
+      <ParticipantsStats available={available} taken={taken} points={registered ? user.chatCount : null} />
       <ParticipantsActions registered={registered} certificateHref={certificateHref}
         onLogout={() => dispatch(userActions.logoutRequested())} />
       <input type="search" className="search" placeholder="Filter by email, name or date" aria-label="Filter participants by email, name or date"
