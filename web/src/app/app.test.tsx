@@ -108,17 +108,21 @@ describe('guards', () => {
     expect(await screen.findByRole('heading', { name: 'Panel de administración' })).toBeTruthy();
   });
 
-  it('an unknown route shows the router default error screen', async () => {
-    renderApp('/does-not-exist');
-    expect(await screen.findByText('Unexpected Application Error!')).toBeTruthy();
-    expect(screen.getByText('404 Not Found')).toBeTruthy();
+  it('an unknown route shows the not-found page in the site frame, with a link home', async () => {
+    const app = renderApp('/does-not-exist');
+    expect(await screen.findByRole('heading', { level: 1, name: '404 Not Found' })).toBeTruthy();
+    expect(screen.getByText('Unexpected Application Error!')).toBeTruthy();
+    // The frame: its navigation is there.
+    expect(screen.getAllByRole('link', { name: 'Participants' }).length).toBeGreaterThan(0);
+    fireEvent.click(screen.getByRole('link', { name: 'Go to the home page' }));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/'));
   });
 
   // A path under /content that is not a page: the server answers it 404 (APP_PAGE_PATHS).
-  it("shows the router's 404 screen on an unknown /content path", async () => {
+  it('shows the not-found page on an unknown /content path', async () => {
     renderApp('/content/no-such-page');
-    expect(await screen.findByText('Unexpected Application Error!')).toBeTruthy();
-    expect(screen.getByText('404 Not Found')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: '404 Not Found' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Go to the home page' }).getAttribute('href')).toBe('/');
   });
 });
 

@@ -11,7 +11,7 @@ import { loadAmountPage, loadPostPage } from '../features/pass-claim';
 import { loadPointsPage } from '../features/points-purchase';
 import { RankingSections } from '../features/ranking';
 import { loadParticipantsPage } from '../features/registry';
-import { HomePage, loadAboutPage } from '../features/page-frame';
+import { HomePage, loadAboutPage, loadNotFoundPage } from '../features/page-frame';
 import { RootLayout } from './routes/RootLayout';
 
 /** Everything under /content loads on demand, so `/` ships only what it shows. */
@@ -21,8 +21,8 @@ const page = (load: () => Promise<{ default: React.ComponentType }>): Pick<Route
 
 /**
  * The page of each path under /content. The paths are the kernel's (`CONTENT_PAGES`), which the
- * server also reads to answer them 200 and any other path 404 (with this app, whose router then
- * shows its default error screen, "404 Not Found", as docs/product.md §2 wants for an unknown route).
+ * server also reads to answer them 200 and any other path 404 (with this app, which shows its
+ * not-found page in the site frame: "404 Not Found" and a link home, docs/product.md §2).
  */
 type PageLoader = () => Promise<{ default: React.ComponentType }>;
 
@@ -44,7 +44,8 @@ const contentPages: Record<ContentPage, PageLoader> = {
 };
 
 
-// No errorElement on purpose: React Router's default screen reads "Unexpected Application Error!" (docs/product.md §2).
+// No errorElement on purpose: React Router's default screen reads "Unexpected Application Error!" (docs/product.md §2)
+// for a real failure; an unknown path is the frame's not-found page (the last child).
 export const routes: RouteObject[] = [
   {
     path: '/',
@@ -58,6 +59,7 @@ export const routes: RouteObject[] = [
         ...page(() => import('./routes/ContentLayout')),
         children: CONTENT_PAGES.map((path) => ({ path, ...page(contentPages[path]) })),
       },
+      { path: '*', ...page(loadNotFoundPage) },
     ],
   },
 ];

@@ -6,6 +6,7 @@ import { liveSaga } from './live-sagas';
 export { PageFrameLayout, type PageFrameLayoutProps } from './PageFrameLayout';
 export { HomePage } from './HomePage';
 export const loadAboutPage = () => import('./AboutPage');
+export const loadNotFoundPage = () => import('./NotFoundPage');
 export { sidebarActions, sidebarReducer } from './sidebar-slice';
 export { connectedUsersActions, connectedUsersReducer } from './connected-users-slice';
 export { globalPostActions, globalPostReducer } from './global-post-slice';
