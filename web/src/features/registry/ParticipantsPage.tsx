@@ -9,6 +9,7 @@ import { userActions } from '../../lib/state/session';
 import { selectCertificateHref, selectIsRegistered, selectUser } from '../../lib/state/session-selectors';
 import { selectAvailableText, selectTakenText } from '../../lib/state/site-selectors';
 import { registryActions } from './slice';
+import { EmailText } from './EmailText';
 
 /** The site's figures and the member's points (a guest has none: not shown), over the table. */
 function ParticipantsStats({ available, taken, points }: { available: string; taken: string; points: number | null }) {
@@ -97,7 +98,7 @@ function RegistryTable({ rows, ownId }: { rows: RegistryRow[]; ownId: string }) 
                     <StarIcon size={14} />
                   </span>
                 )}{' '}
-                {row.member}
+                <EmailText text={row.member} />
               </td>
               <td>{formatNumber(row.passes)}</td>
               <td>{formatNumber(row.points)}</td>
