@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import { DONATION_URL } from './links';
@@ -33,15 +34,18 @@ export function NavLinks({ membersText, getPassHref, certificateHref, onNavigate
 export interface NavBarProps extends NavLinksProps {
   menuOpen: boolean;
   onMenu: () => void;
+  /** The floating bar: beside the brand on a wide screen, a row of its own under it on a narrow one. */
+  live?: ReactNode;
 }
 
-export function NavBar({ menuOpen, onMenu, ...links }: NavBarProps) {
+export function NavBar({ menuOpen, onMenu, live, ...links }: NavBarProps) {
   return (
     <header className="navbar">
       <Link to="/" className="brand" aria-label={`${PRODUCT_NAME} home`}>
         <img src="/logo.svg" alt="" width={32} height={32} />
         <span>{PRODUCT_NAME}</span>
       </Link>
+      {live}
       <nav className="navbar-links" aria-label="Main">
         <NavLinks {...links} />
       </nav>

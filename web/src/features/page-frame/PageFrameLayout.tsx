@@ -1,6 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
-import { Toaster } from 'react-hot-toast';
 import { TOASTS } from '@pass/events/kernel';
 import { AdBanner } from '../../components/AdBanner';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
@@ -9,6 +8,7 @@ import { selectGlobalMessagesBadge, selectMembersText } from '../../lib/state/si
 import { NavBar } from './NavBar';
 import { SideMenu } from './SideMenu';
 import { FloatingBar } from './FloatingBar';
+import { DockToasts } from './DockToasts';
 import { CookieNoticeContainer, NewMemberPopupContainer } from './Overlays';
 import { sidebarActions } from './sidebar-slice';
 import { selectConnectedUsersText, selectDayCounter } from './selectors';
@@ -46,7 +46,18 @@ export interface PageFrameLayoutProps {
   adsPopup: ReactNode;
 }
 
-/** Every screen's frame (docs/product.md §2 common navigation): navigation, side menu, footer, floating bar, toasts. */
+const TOAST_OPTIONS = {
+  blank: { duration: TOASTS.blankMs },
+  error: { duration: TOASTS.errorMs },
+  success: { duration: TOASTS.successMs },
+  loading: { duration: Infinity },
+};
+
+/**
+ * Every screen's frame (docs/product.md §2 common navigation): navigation, side menu, footer, floating bar, toasts.
+ * The floating bar, the toasts and the newest-post popup live in the sticky top dock with the navigation:
+ * they take room of their own (the page moves down while they show) instead of covering its controls.
+ */
 export function PageFrameLayout({ chatOpen, onChatToggle, chatPanel, adBlockNotice, adsPopup }: PageFrameLayoutProps) {
   const dispatch = useAppDispatch();
   const now = useNow();
@@ -64,7 +75,14 @@ export function PageFrameLayout({ chatOpen, onChatToggle, chatPanel, adBlockNoti
   return (
     <div className="app">
       <a href="#main" className="skip-link">Skip to content</a>
-      <NavBar {...links} menuOpen={sidebarOpen} onMenu={() => dispatch(sidebarActions.sidebarToggled())} />
+      <div className="top-dock">
+        <NavBar {...links} menuOpen={sidebarOpen} onMenu={() => dispatch(sidebarActions.sidebarToggled())}
+          live={<FloatingBar day={day} messagesBadge={messagesBadge} viewersText={viewersText} chatOpen={chatOpen} onChat={onChatToggle} />} />
+        <div className="dock-notices">
+          <DockToasts options={TOAST_OPTIONS} />
+          <NewMemberPopupContainer />
+        </div>
+      </div>
       <SideMenu {...links} yourDataShown={registered} open={sidebarOpen} onClose={() => dispatch(sidebarActions.sidebarClosed())} />
       {adBlockNotice}
       <CookieNoticeContainer />
@@ -75,20 +93,8 @@ export function PageFrameLayout({ chatOpen, onChatToggle, chatPanel, adBlockNoti
         <AdBanner slot="main" index={0} />
         <p className="muted">A student's fun project, funded by ads.</p>
       </footer>
-      <FloatingBar day={day} messagesBadge={messagesBadge} viewersText={viewersText} chatOpen={chatOpen}
-        onChat={onChatToggle} />
       {chatPanel}
-      <NewMemberPopupContainer />
       {adsPopup}
-      <Toaster
-        position="top-center"
-        toastOptions={{
-          blank: { duration: TOASTS.blankMs },
-          error: { duration: TOASTS.errorMs },
-          success: { duration: TOASTS.successMs },
-          loading: { duration: Infinity },
-        }}
-      />
       <ScrollRestoration />
     </div>
   );
