@@ -266,6 +266,34 @@ export interface FailedImageJobs {
   jobs: FailedImageJob[];
 }
 
+/**
+ * One UTC day of GET /api/progress (and of the `progress` broadcast). `passesTaken`, `members`
+ * and `fundsRaised` are as they stood at the day's end (funds by `fundsRaised` with the cpm,
+ * donations, ad views and purchases in force then); `freePoints`, `pointsBought` (net of that
+ * day's refunds, so it can be negative) and `chatMessages` are that day's own counts.
+ */
+export interface ProgressDay {
+  /** YYYY-MM-DD, UTC. */
+  date: string;
+  passesTaken: number;
+  members: number;
+  fundsRaised: number;
+  freePoints: number;
+  pointsBought: number;
+  chatMessages: number;
+}
+/**
+ * GET /api/progress: the goal, the start date as main data gives it, and one entry per day from
+ * the first day anything was counted to the last, oldest first, with no gaps (a quiet day repeats
+ * the day before's totals and counts nothing). Days after the last one are not listed: a chart
+ * that runs to today extends the last entry the same way (`continuousProgress`).
+ */
+export interface ProgressView {
+  goal: { passes: number; days: number };
+  startDate: string;
+  days: ProgressDay[];
+}
+
 // ---- Socket.IO ---------------------------------------------------------------------------
 export interface UpdatedMainDataPayload { mainData: MainDataView; countries: CountriesView }
 
@@ -280,6 +308,8 @@ export interface ServerToClientEvents {
   chatMessage: (message: ChatMessageView) => void;
   /** Answer to getChatMessages, and sent to everyone after the admin clears the chat. */
   chatMessages: (history: ChatHistory) => void;
+  /** The current day of GET /api/progress, after a batch changed it (coalesced like the figures). */
+  progress: (day: ProgressDay) => void;
 }
 
 export interface ClientToServerEvents {

@@ -12,3 +12,4 @@ export * from './links';
 export * from './account-access';
 export * from './point-history';
 export * from './admin';
+export * from './progress';

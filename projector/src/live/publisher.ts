@@ -81,6 +81,10 @@ export async function liveEventsFor(notices: LiveNotice[], reads: LiveReads): Pr
           events.push({ name: 'chatMessages', payload: await reads.chat(CHAT_PANEL_MESSAGES) });
         }
         break;
+      case 'progress':
+        // The current day of GET /api/progress, as the batch stored it: no read.
+        events.push({ name: 'progress', payload: notice.day });
+        break;
     }
   }
   return events;

@@ -5,6 +5,7 @@ import { countries } from './countries';
 import { globalPosts } from './global-posts';
 import { mainData } from './main-data';
 import type { AnyProjection } from './projection';
+import { progress } from './progress';
 import { ranking } from './ranking';
 import type { PositionedEvent, ProjectedBatch } from './types';
 import { sameRow, users } from './users';
@@ -12,10 +13,10 @@ import { WorkingCopy } from './working-copy';
 
 /**
  * Every read model, in the order each event, each changed row and the final writes reach them:
- * users first (the others read the rows it keeps), main data last (it stores the figures the
- * others count into).
+ * users first (the others read the rows it keeps), then main data (it stores the figures the
+ * others count into), then progress (it reads each event's figures from main data).
  */
-const PROJECTIONS: readonly AnyProjection[] = [users, ranking, countries, chat, globalPosts, mainData];
+const PROJECTIONS: readonly AnyProjection[] = [users, ranking, countries, chat, globalPosts, mainData, progress];
 
 // Looked up once here rather than asked of every projection for every event. The hooks are
 // called unbound: projections are plain objects that never use `this`.

@@ -214,12 +214,14 @@ describe('projections of a recorded day', () => {
       'chatCleared',
       'chatMessage',
       'globalMessage',
+      'progress',
     ]);
     const quiet = projectBatch(positioned([{ type: 'EmailReserved', data: { email: 'x@y.io', userId: 'u9', reservedAt: t(1) } }]), {
       checkpoint: null,
       main: (await (await createMemoryReadModels().active()).main()),
       users: new Map(),
       posts: [],
+      progressDay: null,
     });
     expect(quiet.live).toEqual([]);
     // Nothing but what every first batch of a keyspace records: its index is kept from the start.

@@ -1,4 +1,4 @@
-import type { ChatMessageView, DomainEvent, GlobalPosition, GlobalPostView } from '@pass/events';
+import type { ChatMessageView, DomainEvent, GlobalPosition, GlobalPostView, ProgressDay } from '@pass/events';
 import type { MainRecord, WriteBatch } from '../read-models/types';
 
 // The types a batch's projections, its runner (batch.ts) and the projector around them share:
@@ -23,7 +23,9 @@ export type LiveNotice =
   | { kind: 'mainData'; main: MainRecord; countriesChanged: boolean }
   | { kind: 'globalMember' | 'globalMessage'; post: GlobalPostView }
   | { kind: 'chatMessage'; message: ChatMessageView }
-  | { kind: 'chatCleared' };
+  | { kind: 'chatCleared' }
+  /** The progress read model's current (last) day changed: `day` as the batch stored it. */
+  | { kind: 'progress'; day: ProgressDay };
 
 export interface ProjectedBatch {
   /** null when every event was already projected (a re-delivery). */

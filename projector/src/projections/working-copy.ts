@@ -1,4 +1,4 @@
-import type { DomainEvent, GlobalPostView } from '@pass/events';
+import type { DomainEvent, GlobalPostView, ProgressDay } from '@pass/events';
 import { copyRow, type BatchSnapshot, type MainRecord, type ReadModelWrite, type UserRow } from '../read-models/types';
 import type { LiveNotice } from './types';
 
@@ -22,6 +22,13 @@ export class WorkingCopy {
   readonly live: LiveNotice[] = [];
   /** Members erased in this batch: their rows leave every read model instead of being written. */
   readonly erased = new Set<string>();
+  /**
+   * The progress read model's days the batch changed, oldest first: the stored last day (copied
+   * when first touched), then any days after it (projections/progress.ts).
+   */
+  readonly progressDays: ProgressDay[] = [];
+  /** Members whose erasure the progress read model has counted in this batch. */
+  readonly progressErased = new Set<string>();
   /** Members per country changed (the figures broadcast carries them). */
   countriesChanged = false;
   /**

@@ -21,7 +21,8 @@ import { positionFromString, positionToString, type EventStore } from '@pass/eve
 import type { MemoryReadModelStore } from './memory';
 import type { MemoryStateHead, MemoryStatePart } from './memory-state';
 
-const FORMAT = 4;
+/** 5: the head holds the progress read model's days. */
+const FORMAT = 5;
 const TAG_BYTES = 32;
 
 interface SnapshotHeader {
@@ -39,8 +40,8 @@ const SOURCES = [
   { dir: resolve(here, '../projections') },
   { dir: here },
   // The kernel's event shapes, which events are a user's, the rules the projections call (cents,
-  // e-mails) and the country list the card upcaster reads.
-  { dir: resolve(here, '../../../events/src'), files: ['domain-events.ts', 'upcasters.ts', 'countries.ts', 'stream-events.ts', 'rules/site.ts', 'rules/members.ts'] },
+  // e-mails, days) and the country list the card upcaster reads.
+  { dir: resolve(here, '../../../events/src'), files: ['domain-events.ts', 'upcasters.ts', 'countries.ts', 'stream-events.ts', 'rules/site.ts', 'rules/members.ts', 'rules/progress.ts'] },
 ];
 
 /** A hash of the projection sources; undefined when they cannot be read (then no snapshots). */

@@ -1,5 +1,5 @@
 /** A memory keyspace's state as plain data in parts: what a snapshot file holds (memory-snapshot.ts). */
-import type { ChatMessageView, GlobalPostView } from '@pass/events';
+import type { ChatMessageView, GlobalPostView, ProgressDay } from '@pass/events';
 import type { PackedRow } from './packed-row';
 import type { Chunk } from './sorted-list';
 import type { MainRecord } from './types';
@@ -20,6 +20,8 @@ export interface MemoryStateHead {
   countries: Array<[country: string, users: number]>;
   chat: ChatMessageView[];
   posts: GlobalPostView[];
+  /** The progress read model's days, oldest first. */
+  progress: ProgressDay[];
   /** The last indexState write (null: none yet). */
   index: 'deferred' | 'complete' | null;
 }

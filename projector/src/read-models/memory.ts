@@ -1,4 +1,4 @@
-import { assertNever, type ChatHistory, type ChatMessageView, type GlobalPostView } from '@pass/events';
+import { assertNever, type ChatHistory, type ChatMessageView, type GlobalPostView, type ProgressDay } from '@pass/events';
 import { INITIAL_KEYSPACE, type Keyspace, type ReadModelStore } from './port';
 import { MemberIds } from './member-ids';
 import { MemberScores } from './member-scores';
@@ -90,6 +90,8 @@ class MemoryKeyspace implements Keyspace {
   private countryCounts = new Map<string, number>();
   private chatLog: ChatMessageView[] = [];
   private postList: GlobalPostView[] = [];
+  /** The progress read model's days, oldest first. */
+  private progressDays: ProgressDay[] = [];
   private intersections = new Map<string, { at: number; entries: Entry[] }>();
   private index: MemoryStateHead['index'] = null;
 
@@ -107,6 +109,7 @@ class MemoryKeyspace implements Keyspace {
       countries: [...this.countryCounts],
       chat: this.chatLog,
       posts: this.postList,
+      progress: this.progressDays,
       index: this.index,
     };
     const parts: MemoryStatePart[] = [head];
@@ -176,6 +179,7 @@ class MemoryKeyspace implements Keyspace {
     this.countryCounts = new Map(head.countries);
     this.chatLog = head.chat;
     this.postList = head.posts;
+    this.progressDays = head.progress;
     this.index = head.index;
     this.intersections.clear();
     return rows.size;
@@ -191,7 +195,8 @@ class MemoryKeyspace implements Keyspace {
       const row = this.row(this.keyOf.get(id));
       if (row) users.set(id, row);
     }
-    return { checkpoint: this.cp, main: { ...this.mainRecord }, users, posts: [...this.postList] };
+    const lastDay = this.progressDays.at(-1);
+    return { checkpoint: this.cp, main: { ...this.mainRecord }, users, posts: [...this.postList], progressDay: lastDay ? { ...lastDay } : null };
   }
 
   async apply(batch: WriteBatch): Promise<'applied' | 'stale'> {
@@ -300,6 +305,15 @@ class MemoryKeyspace implements Keyspace {
       case 'chatDropUser':
         this.chatLog = this.chatLog.filter((message) => message.userId !== write.userId);
         return;
+      case 'progressDay': {
+        // Almost always the last day or the one after it: looked for from the end.
+        const day = { ...write.day };
+        let i = this.progressDays.length - 1;
+        while (i >= 0 && this.progressDays[i]!.date > day.date) i--;
+        if (i >= 0 && this.progressDays[i]!.date === day.date) this.progressDays[i] = day;
+        else this.progressDays.splice(i + 1, 0, day);
+        return;
+      }
       default:
         assertNever(write);
     }
@@ -401,6 +415,10 @@ class MemoryKeyspace implements Keyspace {
     return [...this.postList];
   }
 
+  async progress(): Promise<ProgressDay[]> {
+    return this.progressDays.map((day) => ({ ...day }));
+  }
+
   async dump(): Promise<ReadModelDump> {
     const sets: ReadModelDump['sets'] = {};
     for (const name of [...this.sets.keys()].sort()) {
@@ -415,6 +433,7 @@ class MemoryKeyspace implements Keyspace {
       countries: [...this.countryCounts].sort((a, b) => (a[0] < b[0] ? -1 : 1)),
       chat: [...this.chatLog],
       posts: [...this.postList],
+      progress: await this.progress(),
     };
   }
 }

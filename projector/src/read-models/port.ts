@@ -1,4 +1,4 @@
-import type { ChatHistory, GlobalPostView } from '@pass/events';
+import type { ChatHistory, GlobalPostView, ProgressDay } from '@pass/events';
 import type {
   BatchSnapshot,
   CountriesRecord,
@@ -49,6 +49,8 @@ export interface Keyspace {
   chat(limit: number): Promise<ChatHistory>;
   /** Newest first. */
   posts(): Promise<GlobalPostView[]>;
+  /** The progress read model: the days on which something was counted, oldest first (gaps are filled on read: continuousProgress). */
+  progress(): Promise<ProgressDay[]>;
 
   /** Everything, for comparisons and support. Not for request paths. */
   dump(): Promise<ReadModelDump>;

@@ -1,6 +1,6 @@
 import { INITIAL_KEYSPACE, type ReadModelStore } from './port';
 import { scanKeys, unlinkKeys, type RedisConnection } from './redis-admin';
-import { indexStateAt, keyspacePrefix } from './redis/keys';
+import { keyspacePrefix, outdatedAt } from './redis/keys';
 import { RedisKeyspace } from './redis/keyspace';
 
 // The Redis adapter of ReadModelStore: which keyspace readers use, and keyspaces as a whole. A
@@ -54,7 +54,7 @@ export function createRedisReadModels(options: RedisReadModelsOptions): ReadMode
       }
       return [...ids].sort();
     },
-    outdated: async (id) => (await indexStateAt(redis, keyspacePrefix(root, id))) === 'outdated',
+    outdated: (id) => outdatedAt(redis, keyspacePrefix(root, id)),
     close: async () => {},
   };
 }

@@ -1,4 +1,4 @@
-import type { ChatMessageView, GlobalPostView, Image, Priority } from '@pass/events';
+import type { ChatMessageView, GlobalPostView, Image, Priority, ProgressDay } from '@pass/events';
 
 /**
  * The stored shapes of the read models. Both adapters hold exactly these values, so the same
@@ -107,7 +107,12 @@ export type ReadModelWrite =
   /** An erased member's lines leave the chat history. */
   | { op: 'chatDropUser'; userId: string }
   /** Where the keyspace's search index stands (IndexState). */
-  | { op: 'indexState'; state: 'deferred' | 'complete' };
+  | { op: 'indexState'; state: 'deferred' | 'complete' }
+  /**
+   * One day of the progress read model, replacing what is stored for its date. A batch writes
+   * the last stored day or days after it, oldest first (never an earlier day: projections/progress.ts).
+   */
+  | { op: 'progressDay'; day: ProgressDay };
 
 /**
  * A keyspace's search index (the `ix:*` sets):
@@ -134,6 +139,8 @@ export interface BatchSnapshot {
   main: MainRecord;
   users: Map<string, UserRow>;
   posts: GlobalPostView[];
+  /** The progress read model's last day (null: none yet); earlier days never change. */
+  progressDay: ProgressDay | null;
 }
 
 /** Chat messages kept for the panel and getChatMessages. */
@@ -175,4 +182,6 @@ export interface ReadModelDump {
   countries: Array<[country: string, users: number]>;
   chat: ChatMessageView[];
   posts: GlobalPostView[];
+  /** The progress read model's stored days, oldest first. */
+  progress: ProgressDay[];
 }

@@ -1,4 +1,4 @@
-import type { GlobalPostView } from '@pass/events';
+import type { GlobalPostView, ProgressDay } from '@pass/events';
 import type { Keyspace } from '../read-models/port';
 import type { BatchSnapshot, IndexState, MainRecord, UserRow, WriteBatch } from '../read-models/types';
 import { ConcurrentProjectionError, ReadModelsChangedError } from '../projections/apply';
@@ -11,17 +11,17 @@ import { usersOf } from '../projections/users';
 const INDEX_BUILD_ROWS = 10_000;
 
 /**
- * What a catching-up projector has stored (figures, posts, checkpoint, every row it wrote or
- * read), kept in memory so batch N+1 is projected while the store still applies batch N. Exact
- * because this projector is the keyspace's only writer and every apply checks the stored
- * checkpoint: if anything else moved it, the apply is refused and a new mirror starts. A row it
- * lacks is read from the keyspace, unless that was empty (a rebuild reads nothing back). With a
- * deferred index it holds every row and builds the index once caught up (`buildIndex`); for an
- * in-process keyspace, only the current window's rows (`windowStored`).
+ * What a catching-up projector has stored (figures, posts, last progress day, checkpoint, every
+ * row it wrote or read), kept in memory so batch N+1 is projected while the store still applies
+ * batch N. Exact because this projector is the keyspace's only writer and every apply checks
+ * the stored checkpoint: if anything else moved it, the apply is refused and a new mirror starts.
+ * A row it lacks is read from the keyspace, unless that was empty (a rebuild reads nothing back).
+ * With a deferred index it holds every row and builds the index once caught up (`buildIndex`);
+ * for an in-process keyspace, only the current window's rows (`windowStored`).
  */
 export class CatchUpMirror {
   private readonly rows = new Map<string, UserRow>();
-  private base: { checkpoint: string | null; main: MainRecord; posts: GlobalPostView[] } | undefined;
+  private base: { checkpoint: string | null; main: MainRecord; posts: GlobalPostView[]; progressDay: ProgressDay | null } | undefined;
   /** Whether `rows` holds every row of the keyspace (so a row it lacks does not exist). */
   private allRows: boolean;
   private readonly deferred: boolean;
@@ -70,7 +70,7 @@ export class CatchUpMirror {
       const read = await this.keyspace.snapshot(missing);
       if (!this.base) {
         if (read.checkpoint !== this.checkpoint) throw new ReadModelsChangedError(this.keyspace.id, read.checkpoint, this.checkpoint);
-        this.base = { checkpoint: read.checkpoint, main: read.main, posts: read.posts };
+        this.base = { checkpoint: read.checkpoint, main: read.main, posts: read.posts, progressDay: read.progressDay };
       }
       for (const [id, row] of read.users) this.rows.set(id, row);
     }
@@ -79,7 +79,7 @@ export class CatchUpMirror {
       const row = this.rows.get(id);
       if (row) users.set(id, row);
     }
-    const snapshot: BatchSnapshot = { checkpoint: this.base.checkpoint, main: this.base.main, posts: this.base.posts, users };
+    const snapshot: BatchSnapshot = { checkpoint: this.base.checkpoint, main: this.base.main, posts: this.base.posts, progressDay: this.base.progressDay, users };
     const projected = projectBatch(events, snapshot, this.deferred ? 'defer' : 'write');
     if (!projected.batch) return projected;
     for (const write of projected.batch.writes) {
@@ -93,6 +93,8 @@ export class CatchUpMirror {
         this.base.main = write.main;
       } else if (write.op === 'posts') {
         this.base.posts = write.posts;
+      } else if (write.op === 'progressDay') {
+        this.base.progressDay = write.day;
       }
     }
     this.base.checkpoint = projected.batch.checkpoint;

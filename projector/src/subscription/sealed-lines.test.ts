@@ -32,7 +32,7 @@ describe('chat lines a batch takes out of the history', () => {
   it('are counted when left sealed, never written nor announced', () => {
     const events = positioned([register('a'), ...say('a', 105)]);
     for (const i of chatLinesLeavingHistory(events.map((e) => e.event))) events[i]!.sealed = true;
-    const { batch, live } = projectBatch(events, { checkpoint: null, main: emptyMain(), users: new Map(), posts: [] });
+    const { batch, live } = projectBatch(events, { checkpoint: null, main: emptyMain(), users: new Map(), posts: [], progressDay: null });
     const written = batch!.writes.flatMap((w) => (w.op === 'chatPush' ? [w.message.message] : []));
     expect(written).toHaveLength(100);
     expect(written[0]).toBe(`line ${site.sent - 99}`);

@@ -12,7 +12,7 @@ export interface WindowSize {
  * Catch-up batches stored as one atomic apply, from the first batch's expected checkpoint to the
  * last one's, so a crash loses nothing a resubscription does not project again. A write that a
  * later one in the window sets again is dropped (a member's row and score, the figures, the
- * posts: docs/architecture.md, "A catch-up stores windows"); a country's changes are summed into
+ * posts, a progress day: docs/architecture.md, "A catch-up stores windows"); a country's changes are summed into
  * its first; a chat line goes once later writes take it out of the history (HistoryLines). Other
  * writes are kept in order, and nothing is dropped across a write that removes the same value.
  */
@@ -23,6 +23,9 @@ export class WriteWindow {
   private readonly scoreAt = new Map<string, number>();
   private mainAt = -1;
   private postsAt = -1;
+  /** The window's last progress day write: its place and date (days are written oldest first). */
+  private progressAt = -1;
+  private progressDate = '';
   private readonly countryAt = new Map<string, number>();
   /** The window's chat lines, by their place in `writes`. */
   private chat = new HistoryLines<number>();
@@ -82,7 +85,8 @@ export class WriteWindow {
     this.kept = 0;
     this.rowAt.clear();
     this.scoreAt.clear();
-    this.mainAt = this.postsAt = -1;
+    this.mainAt = this.postsAt = this.progressAt = -1;
+    this.progressDate = '';
     this.countryAt.clear();
     this.chat = new HistoryLines<number>();
     this.expectedCheckpoint = this.checkpoint = this.last = undefined;
@@ -136,6 +140,12 @@ export class WriteWindow {
         break;
       case 'chatDropUser':
         this.chat.erased();
+        break;
+      case 'progressDay':
+        // A later write of the same day replaces it; a new day keeps the one before.
+        if (write.day.date === this.progressDate) this.dropAt(this.progressAt);
+        this.progressAt = this.writes.length;
+        this.progressDate = write.day.date;
         break;
       case 'zaddMany':
       case 'email':

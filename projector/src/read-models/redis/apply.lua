@@ -14,7 +14,7 @@ local w = cjson.decode(ARGV[6])
 local function value(n)
   return ARGV[6 + tonumber(n)]
 end
-local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3, Y = 4, X = 2, I = 2 }
+local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3, Y = 4, X = 2, I = 2, P = 3 }
 -- Width of the op at i: fixed, or for M (set, count, then count score/member pairs) by its count.
 local function width(i)
   local op = w[i]
@@ -33,6 +33,8 @@ while i <= n do
   i = i + step
 end
 local p = ARGV[3]
+-- A keyspace's first batch: it is projected from its start by this code (keys.ts, PROGRESS_MARKER).
+if cur == '' then redis.call('SET', p .. '{{PROGRESS_MARKER}}', '1') end
 -- Rows, e-mails and single scores wait in lists and go out as one HSET or ZADD per key (in
 -- slices), not one call each: every call has a cost of its own. What waits is sent before any op
 -- that reads or removes the same keys, and the last of two values for one field or member still
@@ -125,6 +127,11 @@ while i <= n do
     redis.call('HDEL', rowsKey, w[i + 1])
     if redis.call('HGET', uidKey, w[i + 2]) == w[i + 1] then redis.call('HDEL', uidKey, w[i + 2]) end
     if w[i + 3] ~= '' and redis.call('HGET', emailsKey, w[i + 3]) == w[i + 1] then redis.call('HDEL', emailsKey, w[i + 3]) end
+  elseif op == 'P' then
+    -- A progress day (date, value); `progress:last` names the latest day stored.
+    redis.call('HSET', p .. 'progress', w[i + 1], value(w[i + 2]))
+    local last = redis.call('GET', p .. 'progress:last')
+    if last == false or w[i + 1] > last then redis.call('SET', p .. 'progress:last', w[i + 1]) end
   elseif op == 'X' then
     local k = p .. 'chat'
     local lines = redis.call('LRANGE', k, 0, -1)

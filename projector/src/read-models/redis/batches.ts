@@ -1,16 +1,16 @@
-import { assertNever, type GlobalPostView } from '@pass/events';
+import { assertNever, type GlobalPostView, type ProgressDay } from '@pass/events';
 import type { RedisConnection } from '../redis-admin';
 import { CHAT_HISTORY_LIMIT, emptyMain, type BatchSnapshot, type ReadModelWrite, type UserRow, type WriteBatch } from '../types';
-import { changesChannel, INDEX_DEFERRED, INDEX_MARKER, keyspacePrefix, parseJson } from './keys';
+import { changesChannel, INDEX_DEFERRED, INDEX_MARKER, keyspacePrefix, parseJson, PROGRESS_MARKER } from './keys';
 import { loadLua, runLua } from './lua';
 
 // The projector's side of a keyspace: what a batch starts from, and the script that stores it.
 
 /**
  * What a live batch starts from, in one command (snapshot.lua): the checkpoint, the figures, the
- * posts and the rows of the batch's members (their rank keys looked up in `uid`, then their rows),
+ * posts, the last progress day and the rows of the batch's members (their rank keys looked up in `uid`, then their rows),
  * instead of a MULTI and a second HMGET for the rows. Rows come back in the order of ARGV, false
- * when absent. Keys: checkpoint, main, posts, uid, rows. Members are looked up a thousand at a
+ * when absent. Keys: checkpoint, main, posts, uid, rows, progress:last, progress. Members are looked up a thousand at a
  * time (Lua's `unpack` has a stack limit; a live batch has at most a read page of events).
  */
 const SNAPSHOT = loadLua(new URL('./snapshot.lua', import.meta.url));
@@ -22,7 +22,7 @@ const SNAPSHOT = loadLua(new URL('./snapshot.lua', import.meta.url));
  * It then announces the keyspace's id on the store's changes channel, so a reader that keeps what
  * it built from the read models knows when to build again (change-watch.ts).
  */
-const APPLY = loadLua(new URL('./apply.lua', import.meta.url), { INDEX_MARKER, INDEX_DEFERRED });
+const APPLY = loadLua(new URL('./apply.lua', import.meta.url), { INDEX_MARKER, INDEX_DEFERRED, PROGRESS_MARKER });
 
 /**
  * Encodes writes as the apply script's list of op codes and operands, sent as one JSON array, and
@@ -77,6 +77,9 @@ export function encodeWrites(writes: ReadModelWrite[]): { ops: string; values: s
       case 'chatDropUser':
         args.push('X', write.userId);
         break;
+      case 'progressDay':
+        args.push('P', write.day.date, value(JSON.stringify(write.day)));
+        break;
       default:
         assertNever(write);
     }
@@ -97,16 +100,17 @@ export async function applyBatch(redis: RedisConnection, root: string, id: strin
 /** The checkpoint, figures, posts and the rows of `userIds` of the keyspace under `prefix`. */
 export async function readSnapshot(redis: RedisConnection, prefix: string, userIds: Iterable<string>): Promise<BatchSnapshot> {
   const ids = [...new Set(userIds)];
-  const keys = ['checkpoint', 'main', 'posts', 'uid', 'rows'].map((name) => `${prefix}${name}`);
-  const [checkpoint, main, posts, rows] = (await runLua(redis, SNAPSHOT, keys.length, [...keys, ...ids])) as [
+  const keys = ['checkpoint', 'main', 'posts', 'uid', 'rows', 'progress:last', 'progress'].map((name) => `${prefix}${name}`);
+  const [checkpoint, main, posts, rows, lastDay] = (await runLua(redis, SNAPSHOT, keys.length, [...keys, ...ids])) as [
     string | null,
     string | null,
     string | null,
     Array<string | null>,
+    string | null,
   ];
   const users = new Map<string, UserRow>();
   rows.forEach((json, i) => {
     if (json) users.set(ids[i]!, JSON.parse(json) as UserRow);
   });
-  return { checkpoint, main: parseJson(main, emptyMain()), users, posts: parseJson(posts, [] as GlobalPostView[]) };
+  return { checkpoint, main: parseJson(main, emptyMain()), users, posts: parseJson(posts, [] as GlobalPostView[]), progressDay: parseJson(lastDay, null as ProgressDay | null) };
 }

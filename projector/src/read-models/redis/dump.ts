@@ -31,5 +31,6 @@ export async function dumpKeyspace(redis: RedisConnection, keyspace: Keyspace & 
     countries,
     chat: (await keyspace.chat(CHAT_HISTORY_LIMIT)).messages,
     posts: await keyspace.posts(),
+    progress: await keyspace.progress(),
   };
 }

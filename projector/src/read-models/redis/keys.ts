@@ -14,7 +14,7 @@ export const keyspacePrefix = (root: string, id: string): string => `${root}:{${
 
 // The key layout under `<root>:{<keyspace>}:` (keyspacePrefix) is tabled in projector/README.md,
 // "Read models": rows, `uid`, the sorted sets (SortedSetName), e-mails, countries, chat, posts,
-// `tmp:*` intersections and the two index markers; `<root>:active` names the keyspace readers use.
+// the progress days, `tmp:*` intersections and the index and progress markers; `<root>:active` names the keyspace readers use.
 
 /**
  * Present in a keyspace projected from its start with the current search index (word prefixes,
@@ -23,6 +23,13 @@ export const keyspacePrefix = (root: string, id: string): string => `${root}:{${
  * and re-projected at start (ReadModelStore.outdated).
  */
 export const INDEX_MARKER = 'index:prefix-v3';
+/**
+ * Present in a keyspace projected from its start by code that keeps the progress read model
+ * (`progress`: day → JSON, `progress:last`: the latest day's date), set by its first batch. A
+ * keyspace holding a checkpoint without it lacks the days before that code: it is re-projected
+ * at start like one of an older index (ReadModelStore.outdated).
+ */
+export const PROGRESS_MARKER = 'progress:v1';
 /** Present while a keyspace's index is deferred (IndexState): its catch-up builds it at the end. */
 export const INDEX_DEFERRED = 'index:deferred';
 
@@ -31,6 +38,16 @@ export async function indexStateAt(redis: RedisConnection, prefix: string): Prom
   const [complete, deferred, projected] = await Promise.all([redis.exists(`${prefix}${INDEX_MARKER}`), redis.exists(`${prefix}${INDEX_DEFERRED}`), redis.exists(`${prefix}checkpoint`)]);
   if (complete === 1) return 'complete';
   return deferred === 1 || projected === 0 ? 'deferred' : 'outdated';
+}
+
+/**
+ * Whether the keyspace under `prefix` holds read models older code projected (ReadModelStore.outdated):
+ * its index is outdated, or it has a checkpoint but not the progress read model from its start.
+ */
+export async function outdatedAt(redis: RedisConnection, prefix: string): Promise<boolean> {
+  if ((await indexStateAt(redis, prefix)) === 'outdated') return true;
+  const [projected, progress] = await Promise.all([redis.exists(`${prefix}checkpoint`), redis.exists(`${prefix}${PROGRESS_MARKER}`)]);
+  return projected === 1 && progress === 0;
 }
 
 /** A value stored as JSON under one of those keys, or `fallback` when the key is missing (an empty keyspace). */

@@ -1,4 +1,4 @@
-import type { ChatHistory, ChatMessageView, GlobalPostView } from '@pass/events';
+import type { ChatHistory, ChatMessageView, GlobalPostView, ProgressDay } from '@pass/events';
 import type { Keyspace } from '../port';
 import { scanKeys, unlinkKeys, type RedisConnection } from '../redis-admin';
 import { emptyMain, type BatchSnapshot, type CountriesRecord, type IndexState, type MainRecord, type ReadModelDump, type UserPage, type UserPageQuery, type UserRow, type WriteBatch } from '../types';
@@ -86,6 +86,12 @@ export class RedisKeyspace implements Keyspace {
 
   async posts(): Promise<GlobalPostView[]> {
     return parseJson(await this.redis.get(`${this.prefix}posts`), [] as GlobalPostView[]);
+  }
+
+  async progress(): Promise<ProgressDay[]> {
+    // At most a few hundred days (one field each); the body built from them is shared (query-api's versionedBody).
+    const days = Object.values(await this.redis.hgetall(`${this.prefix}progress`)).map((json) => JSON.parse(json) as ProgressDay);
+    return days.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
   }
 
   dump(): Promise<ReadModelDump> {

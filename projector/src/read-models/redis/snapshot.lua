@@ -12,4 +12,6 @@ for from = 1, #ARGV, 1000 do
     for i, json in ipairs(found) do rows[at[i]] = json end
   end
 end
-return { redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]), redis.call('GET', KEYS[3]), rows }
+local lastDay = redis.call('GET', KEYS[6])
+if lastDay then lastDay = redis.call('HGET', KEYS[7], lastDay) end
+return { redis.call('GET', KEYS[1]), redis.call('GET', KEYS[2]), redis.call('GET', KEYS[3]), rows, lastDay }
