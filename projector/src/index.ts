@@ -7,7 +7,7 @@ export { keyspacePrefix } from './read-models/redis/keys';
 export { WatchedCheckpoints, readCheckpoint, type CheckpointOf } from './read-models/change-watch';
 export { deleteKeysUnder, type RedisConnection } from './read-models/redis-admin';
 export { parseQuery, displayDate, wordTokens, rowHasWordsStarting, POSTED_SET, type ParsedQuery } from './read-models/search';
-export { toMainDataView, toCountriesView, readUpdatedMainData } from './read-models/views';
+export { toMainDataView, toCountriesView, toProgressView, readProgressView, readUpdatedMainData } from './read-models/views';
 export { projectBatch, UNPROJECTED_TYPES } from './projections/batch';
 export type { PositionedEvent, LiveNotice } from './projections/types';
 export { projectInto, toPositioned } from './projections/apply';

@@ -1,4 +1,4 @@
-import { fundsRaised, LIMITS, type CountriesView, type MainDataView, type UpdatedMainDataPayload } from '@pass/events';
+import { continuousProgress, fundsRaised, GOAL_DAYS, GOAL_PASSES, LIMITS, type CountriesView, type MainDataView, type ProgressDay, type ProgressView, type UpdatedMainDataPayload } from '@pass/events';
 import type { Keyspace } from './port';
 import type { CountriesRecord, MainRecord } from './types';
 
@@ -16,6 +16,20 @@ export function toMainDataView(main: MainRecord): MainDataView {
     members: main.members,
     globalMessages: main.globalMessages,
   };
+}
+
+/**
+ * The wire shape of GET /api/progress: the kernel's goal, the start date as main data gives it,
+ * and the stored days with the quiet ones between them filled in (continuousProgress).
+ */
+export function toProgressView(main: MainRecord, days: readonly ProgressDay[]): ProgressView {
+  return { goal: { passes: GOAL_PASSES, days: GOAL_DAYS }, startDate: main.startDate, days: continuousProgress(days) };
+}
+
+/** GET /api/progress, read from a keyspace. */
+export async function readProgressView(keyspace: Keyspace): Promise<ProgressView> {
+  const [main, days] = await Promise.all([keyspace.main(), keyspace.progress()]);
+  return toProgressView(main, days);
 }
 
 export function toCountriesView(countries: CountriesRecord): CountriesView {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
-import { CHAT_PANEL_MESSAGES, LIMITS, normalizeEmail, sendFastLaneAnswer, type ChatHistory, type CountriesView, type FastLaneRoute, type GlobalPostView, type MainDataView, type Page, type RankingEntry, type RegistryRow } from '@pass/events';
-import { CHAT_HISTORY_LIMIT, toCountriesView, toMainDataView } from '@pass/projector';
+import { CHAT_PANEL_MESSAGES, LIMITS, normalizeEmail, sendFastLaneAnswer, type ChatHistory, type CountriesView, type FastLaneRoute, type GlobalPostView, type MainDataView, type Page, type ProgressView, type RankingEntry, type RegistryRow } from '@pass/events';
+import { CHAT_HISTORY_LIMIT, readProgressView, toCountriesView, toMainDataView } from '@pass/projector';
 import type { QueryApiDeps } from '../deps';
 import { authOf } from '../http/auth';
 import { reader } from '../http/handler';
@@ -14,17 +14,20 @@ import { toRankingEntry, toRegistryRow } from './views';
 const chatQuery = z.object({ limit: z.coerce.number().int().min(1).max(CHAT_HISTORY_LIMIT).default(CHAT_PANEL_MESSAGES) });
 
 /**
- * The public reads that need no session (home figures, country top 5, ranking and its search,
- * chat history, the global post): the Express router below and the fast lane in front of it
+ * The public reads that need no session (home figures, country top 5, progress toward the goal,
+ * ranking and its search, chat history, the global post): the Express router below and the fast lane in front of it
  * (infra/src/http/fast-lane.ts) answer them with these same functions.
  */
 export function publicFastLaneRoutes(deps: QueryApiDeps): FastLaneRoute<'GET'>[] {
   const ks = () => deps.readModels.active();
   const mainData = versionedBody(async (keyspace): Promise<MainDataView> => toMainDataView(await keyspace.main()), deps.checkpointOf);
   const countries = versionedBody(async (keyspace): Promise<CountriesView> => toCountriesView(await keyspace.countries(LIMITS.topCountries)), deps.checkpointOf);
+  // Shared like the figures: serialised once per state of the read models, so a request costs what /api/main-data costs.
+  const progress = versionedBody((keyspace): Promise<ProgressView> => readProgressView(keyspace), deps.checkpointOf);
   return [
     { method: 'GET', path: '/api/main-data', answer: async () => ({ status: 200, prepared: await mainData(await ks()) }) },
     { method: 'GET', path: '/api/countries', answer: async () => ({ status: 200, prepared: await countries(await ks()) }) },
+    { method: 'GET', path: '/api/progress', answer: async () => ({ status: 200, prepared: await progress(await ks()) }) },
     {
       method: 'GET',
       path: '/api/ranking',

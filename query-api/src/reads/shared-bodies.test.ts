@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DomainEvent } from '@pass/events';
+import { nextUtcDay, type DomainEvent, type ProgressView } from '@pass/events';
 import { createMemoryReadModels } from '@pass/projector';
 import { appendEvents } from '@pass/projector/test-support';
 import { startRecordedReadSide, type ReadSide } from '../test-support/read-side';
@@ -7,11 +7,11 @@ import { versionedBody } from './versioned-body';
 
 const at = '2026-11-04T10:00:00.000Z';
 /** A new member (a pass, a card) from a country nobody else is from. */
-const joinsFromKenya = (userId: string): DomainEvent[] => [
-  { type: 'UserRegistered', data: { userId, email: `${userId}@example.com`, passwordHash: 'h', points: 20, priority: '', registeredAt: at } },
-  { type: 'PassesReserved', data: { reservationId: 'r-kenya', userId, passes: 1, reservedAt: at } },
-  { type: 'PassesClaimed', data: { userId, reservationId: 'r-kenya', passes: 1, pointsSpent: 20, claimedAt: at } },
-  { type: 'PassReservationConfirmed', data: { reservationId: 'r-kenya', userId, passes: 1, confirmedAt: at } },
+const joinsFromKenya = (userId: string, when = at): DomainEvent[] => [
+  { type: 'UserRegistered', data: { userId, email: `${userId}@example.com`, passwordHash: 'h', points: 20, priority: '', registeredAt: when } },
+  { type: 'PassesReserved', data: { reservationId: `r-${userId}`, userId, passes: 1, reservedAt: when } },
+  { type: 'PassesClaimed', data: { userId, reservationId: `r-${userId}`, passes: 1, pointsSpent: 20, claimedAt: when } },
+  { type: 'PassReservationConfirmed', data: { reservationId: `r-${userId}`, userId, passes: 1, confirmedAt: when } },
   {
     type: 'CertificatePosted',
     data: {
@@ -22,12 +22,12 @@ const joinsFromKenya = (userId: string): DomainEvent[] => [
       link: '',
       image: { path: `${userId}.webp`, public_id: userId, url: `/uploads/${userId}.webp` },
       message: 'Jambo',
-      postedAt: at,
+      postedAt: when,
     },
   },
 ];
 
-describe('the shared bodies of /api/countries and /api/main-data', () => {
+describe('the shared bodies of /api/countries, /api/main-data and /api/progress', () => {
   let side: ReadSide;
 
   beforeAll(async () => {
@@ -52,6 +52,32 @@ describe('the shared bodies of /api/countries and /api/main-data', () => {
       top: [{ country: 'Chile', users: 1 }, { country: 'Kenya', users: 1 }, { country: 'Peru', users: 1 }],
     });
     expect((await c.request('GET', '/api/main-data')).body.members).toBe(4);
+  });
+
+  it('give the progress per UTC day, quiet days filled, the current day moving with the next member', async () => {
+    const c = side.client();
+    // The command API's start-up records the site's start today, before the recorded (earlier)
+    // events are appended: those count on that last day (an event never reopens an earlier day).
+    const before = await c.request('GET', '/api/progress');
+    expect(before.status).toBe(200);
+    expect(before.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const today = { date: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) as string, passesTaken: 28, members: 4, fundsRaised: 25.1, freePoints: 12, pointsBought: 500 + 100 - 79, chatMessages: 3 };
+    expect(before.body).toEqual({ goal: { passes: 1_000_000, days: 365 }, startDate: '01/11/2026', days: [today] });
+    // Nothing projected since: the very same body.
+    expect((await c.request('GET', '/api/progress')).text).toBe(before.text);
+
+    const day0 = (before.body as ProgressView).days[0]!;
+    const day1 = nextUtcDay(day0.date);
+    const day2 = nextUtcDay(day1);
+    await appendEvents(side.store, joinsFromKenya('u-akinyi', `${day2}T23:59:59.000Z`));
+    await side.projector.settled();
+
+    const after = (await c.request('GET', '/api/progress')).body as ProgressView;
+    expect(after.days).toEqual([
+      day0,
+      { ...day0, date: day1, freePoints: 0, pointsBought: 0, chatMessages: 0 },
+      { ...day0, date: day2, passesTaken: 29, members: 5, freePoints: 0, pointsBought: 0, chatMessages: 0 },
+    ]);
   });
 });
 
