@@ -5,7 +5,7 @@ import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { readModelStoreContract } from '../test-support/read-model-store-contract';
 import { createMemoryReadModels } from './memory';
 import { createRedisReadModels } from './redis';
-import { INDEX_MARKER, keyspacePrefix } from './redis/keys';
+import { INDEX_MARKER, keyspacePrefix, PROGRESS_MARKER } from './redis/keys';
 import { deleteKeysUnder } from './redis-admin';
 import { rankKey, wordPairSets } from './search';
 import type { ReadModelWrite, UserRow } from './types';
@@ -89,6 +89,26 @@ describe.skipIf(!reachable)('Redis adapter', () => {
       await redis.del(marker);
       const page = await search();
       expect([page.total, page.rows.map((r) => [r.rank, r.row.userId])]).toEqual([3, [[1, 'u3'], [2, 'u2'], [3, 'u1']]]);
+    } finally {
+      await deleteKeysUnder(redis, root);
+      redis.disconnect();
+    }
+  });
+
+  it('calls a keyspace outdated when it was projected before the progress read model (no progress marker)', async () => {
+    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 1 });
+    const root = `test:rm:${randomUUID()}`;
+    try {
+      const store = createRedisReadModels({ redis, root });
+      const ks = await store.active();
+      await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [{ op: 'indexState', state: 'complete' }] });
+      const marker = `${keyspacePrefix(root, ks.id)}${PROGRESS_MARKER}`;
+      // Its first batch marks it: projected from its start by this code.
+      expect([await redis.exists(marker), await store.outdated(ks.id)]).toEqual([1, false]);
+      // A later batch never marks one that lacks it: the projector re-projects it at start.
+      await redis.del(marker);
+      await ks.apply({ expectedCheckpoint: '1/1', checkpoint: '2/1', writes: [] });
+      expect([await redis.exists(marker), await store.outdated(ks.id)]).toEqual([0, true]);
     } finally {
       await deleteKeysUnder(redis, root);
       redis.disconnect();

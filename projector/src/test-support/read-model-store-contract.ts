@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatMessageView, GlobalPostView } from '@pass/events';
+import type { ChatMessageView, GlobalPostView, ProgressDay } from '@pass/events';
 import type { ReadModelStore } from '../read-models/port';
 import { parseQuery, rankKey, rowIndexSetList, UNPAIRED_SET, wordPairSets } from '../read-models/search';
 import { sampleUserRow } from './user-row';
@@ -53,6 +53,8 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       expect(await ks.chat(50)).toEqual({ total: 0, messages: [] });
       expect(await ks.posts()).toEqual([]);
       expect(await ks.userById('nobody')).toBeNull();
+      expect(await ks.progress()).toEqual([]);
+      expect((await ks.snapshot([])).progressDay).toBeNull();
     });
 
     it('applies a batch with its checkpoint once; the same batch again is refused and changes nothing', async () => {
@@ -350,6 +352,21 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       const empty = await ks.snapshot([]);
       expect(empty).toMatchObject({ checkpoint: '9/1', posts: [] });
       expect(empty.users.size).toBe(0);
+    });
+
+    it('keeps the progress days oldest first, a day written again replaced, and gives a batch the last one', async () => {
+      const ks = await store.active();
+      const day = (date: string, members: number): ProgressDay => ({ date, passesTaken: members * 2, members, fundsRaised: members + 0.25, freePoints: 3, pointsBought: -100, chatMessages: 1 });
+      await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [{ op: 'progressDay', day: day('2026-11-03', 1) }, { op: 'progressDay', day: day('2026-11-05', 2) }] });
+      expect(await ks.progress()).toEqual([day('2026-11-03', 1), day('2026-11-05', 2)]);
+      expect((await ks.snapshot([])).progressDay).toEqual(day('2026-11-05', 2));
+      // The last day again, then a new one: replaced, then added after it.
+      await ks.apply({ expectedCheckpoint: '1/1', checkpoint: '2/1', writes: [{ op: 'progressDay', day: day('2026-11-05', 3) }, { op: 'progressDay', day: day('2026-12-01', 4) }] });
+      expect(await ks.progress()).toEqual([day('2026-11-03', 1), day('2026-11-05', 3), day('2026-12-01', 4)]);
+      expect((await ks.snapshot([])).progressDay).toEqual(day('2026-12-01', 4));
+      expect((await ks.dump()).progress).toEqual(await ks.progress());
+      // Another keyspace has days of its own.
+      expect(await store.keyspace('ks-other').progress()).toEqual([]);
     });
 
     it('switches readers to another keyspace in one step and drops the old one', async () => {
