@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { joinFormSchema } from './forms';
+import { joinFormSchema, passwordRule } from './forms';
 
 /**
  * A member's account access: changing the password, signing out everywhere,
@@ -12,13 +12,14 @@ export const PASSWORD_RESET_TTL_MS = 60 * 60_000;
 
 export const ACCOUNT_ACCESS_MESSAGES = {
   currentPasswordRequired: 'Please enter your current password',
+  newPasswordRequired: 'Please enter your new password',
   wrongCurrentPassword: 'Your current password is not correct',
   resetLinkInvalid: 'This reset link is not valid, was already used or has expired. Please ask for a new one.',
   resetRequested: 'If this email is registered, a link to set a new password is on its way. It works once, within 1 hour.',
 } as const;
 
-/** The spec's join password rule (required, 4 to 8 characters), with its messages. */
-const newPassword = joinFormSchema.shape.password;
+/** The spec's join password rule (4 to 8 characters, its messages), required as the new password. */
+const newPassword = passwordRule(ACCOUNT_ACCESS_MESSAGES.newPasswordRequired);
 
 /** POST /api/change-password. */
 export const changePasswordSchema = z.object({

@@ -17,6 +17,7 @@ import {
   postFieldsSchema,
   type FileFacts,
 } from './forms';
+import { ACCOUNT_ACCESS_MESSAGES, changePasswordSchema, passwordResetConfirmSchema } from './account-access';
 import { isSafeLink } from './links';
 import { maxClaimablePasses } from './passes';
 
@@ -89,6 +90,18 @@ describe('Join form (docs/product.md §5)', () => {
     const parsed = joinFormSchema.parse({ email: '  ann@example.co.uk ', password: 'pass1' });
     expect(parsed).toEqual({ email: 'ann@example.co.uk', password: 'pass1' });
   });
+});
+
+describe("The access forms' new password (docs/product.md §5: the join form's rule)", () => {
+  const newPasswordCases: Case[] = [
+    ['missing → required, naming the new password', undefined, ACCOUNT_ACCESS_MESSAGES.newPasswordRequired],
+    ['empty → required, naming the new password', '', ACCOUNT_ACCESS_MESSAGES.newPasswordRequired],
+    ['3 characters → min 4', 'abc', 'Enter a valid password'],
+    ['9 characters → max 8', '123456789', 'Please do not exceed 8 characters'],
+    ['4 characters', 'abcd', undefined],
+  ];
+  fieldTable(() => passwordResetConfirmSchema, { token: 't', password: 'pass1' }, 'password', newPasswordCases);
+  fieldTable(() => changePasswordSchema, { currentPassword: 'old1', newPassword: 'pass1' }, 'newPassword', newPasswordCases);
 });
 
 describe('Post form (docs/product.md §5)', () => {

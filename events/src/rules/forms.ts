@@ -27,16 +27,19 @@ export function isStorableText(value: string): boolean {
 /** A string field whose empty value reports `required`. */
 const text = (required: string) => z.string({ error: required }).trim().min(1, required).refine(isStorableText, UNSUPPORTED_CHARACTERS);
 
+/**
+ * The join form's password rule (required, 4 to 8 characters); `required` names the field, so the
+ * access forms' new password says so (docs/product.md §5).
+ */
+export const passwordRule = (required: string) =>
+  z.string({ error: required }).min(1, required).min(4, 'Enter a valid password').max(8, 'Please do not exceed 8 characters');
+
 export const joinFormSchema = z.object({
   email: text('Enter an email')
     .min(5, 'Please enter a valid email')
     .max(30, 'Invalid Email')
     .regex(EMAIL_PATTERN, 'Invalid Email'),
-  password: z
-    .string({ error: 'Please enter your password' })
-    .min(1, 'Please enter your password')
-    .min(4, 'Enter a valid password')
-    .max(8, 'Please do not exceed 8 characters'),
+  password: passwordRule('Please enter your password'),
 });
 export type JoinForm = z.infer<typeof joinFormSchema>;
 

@@ -71,7 +71,7 @@ describe('Your data', () => {
     const submit = screen.getByRole('button', { name: 'Change password' });
     fireEvent.click(submit);
     expect(await screen.findByText(ACCOUNT_ACCESS_MESSAGES.currentPasswordRequired)).toBeTruthy();
-    expect(describedErrorOf(next)).toBe('Please enter your password');
+    expect(describedErrorOf(next)).toBe(ACCOUNT_ACCESS_MESSAGES.newPasswordRequired);
     expect(document.activeElement).toBe(current);
     fireEvent.input(current, { target: { value: 'wrong1' } });
     fireEvent.input(next, { target: { value: 'toolongpassword' } });
