@@ -54,6 +54,11 @@ export interface PasswordResetRequest { email: string }
 export interface PasswordResetResponse { message: string }
 /** POST /api/password-reset/confirm → 204; every session of the member ends. `token` is the link's `#token=`. */
 export interface PasswordResetConfirmRequest { token: string; password: string }
+/**
+ * POST /api/password-reset/check `{ token }` → 200 `{ usable: true }` while the link still sets a
+ * password; a used, expired or forged one is the confirmation's 400. Asking does not use it.
+ */
+export interface PasswordResetCheckResponse { usable: true }
 
 /** GET /api/my-data (member): everything the site holds about the session's member, as a JSON download. */
 export interface MyDataExport {

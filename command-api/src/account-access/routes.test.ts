@@ -70,7 +70,7 @@ describe('POST /api/change-password', () => {
     const long = await b.request('POST', '/api/change-password', { currentPassword: 'pass1', newPassword: '123456789' });
     expect(long.body.fields).toEqual({ newPassword: 'Please do not exceed 8 characters' });
     const empty = await b.request('POST', '/api/change-password', {});
-    expect(empty.body.fields).toEqual({ currentPassword: ACCOUNT_ACCESS_MESSAGES.currentPasswordRequired, newPassword: 'Please enter your password' });
+    expect(empty.body.fields).toEqual({ currentPassword: ACCOUNT_ACCESS_MESSAGES.currentPasswordRequired, newPassword: ACCOUNT_ACCESS_MESSAGES.newPasswordRequired });
     expect((await h.browser().request('POST', '/api/change-password', { currentPassword: 'pass1', newPassword: 'new2' })).status).toBe(401);
   });
 });
@@ -158,6 +158,34 @@ describe('password reset', () => {
     nowMs += PASSWORD_RESET_TTL_MS;
     expect(await confirm(late)).toMatchObject({ status: 400, body: { error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } });
     expect(await logIn(address, 'new1')).toBe(200);
+  });
+
+  it('tells on arrival whether a link still sets a password, without using it or saying whose it is', async () => {
+    const { user, address } = await joinedMember(h, undefined, 'old1');
+    await h.browser().request('POST', '/api/password-reset', { email: address });
+    const token = await mailTo(address);
+    const check = (body: unknown) => h.browser().request('POST', '/api/password-reset/check', body);
+    const invalid = { status: 400, body: { error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid, fields: { token: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } } };
+    for (let i = 0; i < 2; i++) {
+      const usable = await check({ token });
+      expect(usable).toMatchObject({ status: 200, body: { usable: true } });
+      expect(JSON.stringify(usable.body)).not.toContain(user.id);
+    }
+    for (const bad of [{}, { token: '' }, { token: 42 }, { token: 'x'.repeat(201) }, { token: `${token}x` }, { token: `not-a-member.${token.split('.')[1]}` }]) {
+      expect(await check(bad), JSON.stringify(bad)).toMatchObject(invalid);
+    }
+    // Asking used nothing: the link still sets the password, once; then it says so on arrival.
+    expect((await h.browser().request('POST', '/api/password-reset/confirm', { token, password: 'new1' })).status).toBe(204);
+    expect(await check({ token })).toMatchObject(invalid);
+    expect(await logIn(address, 'new1')).toBe(200);
+    // An expired one too.
+    nowMs += 1_000;
+    await h.browser().request('POST', '/api/password-reset', { email: address });
+    await eventually(async () => expect(await mailTo(address)).not.toBe(token));
+    const late = await mailTo(address);
+    expect((await check({ token: late })).status).toBe(200);
+    nowMs += PASSWORD_RESET_TTL_MS;
+    expect(await check({ token: late })).toMatchObject(invalid);
   });
 
   it('limits the mails asked for one address, registered or not, with the same 429', async () => {

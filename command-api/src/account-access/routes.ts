@@ -5,10 +5,12 @@ import {
   changePasswordSchema,
   isDomainError,
   normalizeEmail,
+  passwordResetCheckSchema,
   passwordResetConfirmSchema,
   passwordResetSchema,
   streams,
   type CommandContext,
+  type PasswordResetCheckResponse,
   type PasswordResetResponse,
 } from '@pass/events';
 import { Router } from 'express';
@@ -76,14 +78,19 @@ export function accessRoutes(services: CommandServices): Router {
     res.status(202).json(body);
   });
 
+  // The link's page asks on arrival, so a used or expired link says so before a password is typed.
+  router.post('/api/password-reset/check', async (req, res) => {
+    const { token } = passwordResetCheckSchema.parse(req.body ?? {});
+    await openHoldingLink(services, token);
+    const body: PasswordResetCheckResponse = { usable: true };
+    res.status(200).json(body);
+  });
+
   router.post('/api/password-reset/confirm', async (req, res) => {
     const form = passwordResetConfirmSchema.parse(req.body ?? {});
-    const link = services.resetLinks.open(form.token);
-    if (!link) throw invalidLink();
-    const { userId, issuedAt, tokenHash } = link;
     // Checked before the hash is paid for; the decider checks again on the state it appends to.
-    const { state } = await services.handler.load(userDecider, streams.user(userId));
-    if (!resetLinkHolds(state, issuedAt, services.clock())) throw invalidLink();
+    const { link, state } = await openHoldingLink(services, form.token);
+    const { userId, issuedAt, tokenHash } = link;
     const passwordHash = await hashPassword(form.password);
     try {
       const command = { type: 'ResetPassword', data: { userId, tokenHash, passwordHash, issuedAt: issuedAt.toISOString() }, now: services.clock() } as const;
@@ -101,6 +108,15 @@ export function accessRoutes(services: CommandServices): Router {
   });
 
   return router;
+}
+
+/** The link a token names and its member's state, while it still sets a password; else the one refusal. Reads only. */
+async function openHoldingLink(services: CommandServices, token: string) {
+  const link = services.resetLinks.open(token);
+  if (!link) throw invalidLink();
+  const { state } = await services.handler.load(userDecider, streams.user(link.userId));
+  if (!resetLinkHolds(state, link.issuedAt, services.clock())) throw invalidLink();
+  return { link, state };
 }
 
 /**

@@ -35,9 +35,13 @@ export type ChangePasswordForm = z.infer<typeof changePasswordSchema>;
 export const passwordResetSchema = z.object({ email: joinFormSchema.shape.email });
 export type PasswordResetForm = z.infer<typeof passwordResetSchema>;
 
+/** A reset link's token, as the page read it from its `#token=`: any other shape is a bad link. */
+const resetToken = z.string({ error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid }).min(1, ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid).max(200, ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid);
+
 /** POST /api/password-reset/confirm: the link's token and the new password. */
-export const passwordResetConfirmSchema = z.object({
-  token: z.string({ error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid }).min(1, ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid).max(200, ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid),
-  password: newPassword,
-});
+export const passwordResetConfirmSchema = z.object({ token: resetToken, password: newPassword });
 export type PasswordResetConfirmForm = z.infer<typeof passwordResetConfirmSchema>;
+
+/** POST /api/password-reset/check: whether the link's token still sets a password (it is not used by asking). */
+export const passwordResetCheckSchema = z.object({ token: resetToken });
+export type PasswordResetCheckForm = z.infer<typeof passwordResetCheckSchema>;

@@ -25,6 +25,7 @@ import type {
   PaymentsConfigResponse,
   UserView,
   ChangePasswordForm,
+  PasswordResetCheckResponse,
   PasswordResetConfirmForm,
 } from '@pass/events/kernel';
 import { CHAT_PANEL_MESSAGES } from '@pass/events/kernel';
@@ -163,6 +164,8 @@ export const api = {
   deleteMyAccount: (password: string) => request<void>('DELETE', '/api/my-account', { password }),
   /** Answers 202 and the same body whether or not the e-mail is registered. */
   requestPasswordReset: (email: string) => request<unknown>('POST', '/api/password-reset', { email }),
+  /** Whether the mailed link still sets a password (a 400 when not); the token goes in the body, never in a URL. */
+  checkPasswordReset: (token: string) => request<PasswordResetCheckResponse>('POST', '/api/password-reset/check', { token }),
   confirmPasswordReset: (body: PasswordResetConfirmForm) => request<void>('POST', '/api/password-reset/confirm', body),
   /** DELETE /api/admin/members/:userId (admin): the member's personal data is erased. */
   eraseMember: (userId: string) => request<void>('DELETE', `/api/admin/members/${encodeURIComponent(userId)}`),

@@ -127,6 +127,7 @@ export function fakeApi(): { [K in keyof Api]: ReturnType<typeof vi.fn> } & Api 
     logoutEverywhere: vi.fn(async () => undefined),
     deleteMyAccount: vi.fn(async () => undefined),
     requestPasswordReset: vi.fn(async () => ({})),
+    checkPasswordReset: vi.fn(async () => ({ usable: true as const })),
     confirmPasswordReset: vi.fn(async () => undefined),
     eraseMember: vi.fn(async () => undefined),
   } as never;

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useLocation, useNavigate, type Location } from 'react-router-dom';
 import { useForm, type FieldErrors, type FieldPath, type Resolver, type UseFormSetError } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -67,7 +67,7 @@ function ForgotPasswordForm() {
 /** The mailed link's page: a new password, twice. */
 function NewPasswordFormSection({ token }: { token: string }) {
   const dispatch = useAppDispatch();
-  const { pending, done, linkInvalid, errors } = useAppSelector(selectPasswordReset);
+  const { pending, done, checking, linkInvalid, errors } = useAppSelector(selectPasswordReset);
   const { register, handleSubmit, formState, setError } = useForm<NewPasswordForm>({
     resolver: newPasswordResolver,
     mode: 'onSubmit',
@@ -82,6 +82,8 @@ function NewPasswordFormSection({ token }: { token: string }) {
         <p className="notice" role="status">
           {T.done} <Link to={contentPath('join')}>{T.signIn}</Link>
         </p>
+      ) : checking ? (
+        <p className="muted" role="status">{T.checking}</p>
       ) : (
         <>
           {errors.form && (
@@ -89,7 +91,8 @@ function NewPasswordFormSection({ token }: { token: string }) {
               {errors.form} {linkInvalid && <Link to={contentPath('reset-password')}>{T.askAgain}</Link>}
             </p>
           )}
-          <form noValidate onSubmit={handleSubmit((v) => dispatch(passwordResetActions.confirmRequested({ token, password: v.password })))}>
+          {/* A dead link offers no form: only the way to a new one. */}
+          {!linkInvalid && <form noValidate onSubmit={handleSubmit((v) => dispatch(passwordResetActions.confirmRequested({ token, password: v.password })))}>
             <Field label={T.newPassword} hint={T.newPasswordHint} error={formState.errors.password?.message}>
               <input type="password" autoComplete="new-password" {...register('password')} />
             </Field>
@@ -97,7 +100,7 @@ function NewPasswordFormSection({ token }: { token: string }) {
               <input type="password" autoComplete="new-password" {...register('confirm')} />
             </Field>
             <button type="submit" className="button primary" disabled={pending}>{T.resetButton}</button>
-          </form>
+          </form>}
         </>
       )}
     </section>
@@ -128,9 +131,13 @@ export default function ResetPasswordPage() {
   const { token, inAddress } = tokenOf(location);
   useTitle(`${token ? T.resetTitle : T.forgotTitle} · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
-  // A link opened again in the same tab (a fragment navigation, no reload) starts over too.
+  // A link opened again in the same tab (a fragment navigation, no reload) starts over too, its
+  // token checked at once; taking the token out of the address bar (below) is no new opening.
+  const opened = useRef<string | null>(null);
   useEffect(() => {
-    dispatch(passwordResetActions.opened());
+    if (!inAddress && opened.current === token) return;
+    opened.current = token;
+    dispatch(passwordResetActions.opened(token));
   }, [dispatch, token, inAddress]);
   // Read once, then out of the address bar (history.replaceState): no screenshot, shared screen,
   // bookmark or later script on the page sees it.

@@ -54,7 +54,38 @@ describe('setting the new password from the link', () => {
     const app = startApp();
     app.store.dispatch(passwordResetActions.confirmRequested({ token: 't1', password: 'new1' }));
     await run();
-    app.store.dispatch(passwordResetActions.opened());
+    app.store.dispatch(passwordResetActions.opened(''));
     expect(app.state().passwordReset).toMatchObject({ done: false, requested: false, errors: {} });
+  });
+});
+
+describe('the mailed link, on arrival', () => {
+  it('is checked with its token in the body; a usable one shows the form', async () => {
+    const app = startApp();
+    app.store.dispatch(passwordResetActions.opened('t1'));
+    expect(app.state().passwordReset).toMatchObject({ checking: true, linkInvalid: false });
+    await run();
+    expect(app.api.checkPasswordReset).toHaveBeenCalledWith('t1');
+    expect(app.state().passwordReset).toMatchObject({ checking: false, linkInvalid: false, errors: {} });
+  });
+
+  it('a used or expired link (400) says so before anything is typed', async () => {
+    const app = startApp();
+    app.api.checkPasswordReset.mockRejectedValueOnce(new HttpError(400, { error: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid, fields: { token: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } }));
+    app.store.dispatch(passwordResetActions.opened('used'));
+    await run();
+    expect(app.state().passwordReset).toMatchObject({ checking: false, linkInvalid: true, errors: { form: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } });
+  });
+
+  it('any other failure leaves the form to the confirmation; the e-mail form checks nothing', async () => {
+    const app = startApp();
+    app.api.checkPasswordReset.mockRejectedValueOnce(new HttpError(503, { error: 'Service unavailable' }));
+    app.store.dispatch(passwordResetActions.opened('t1'));
+    await run();
+    expect(app.state().passwordReset).toMatchObject({ checking: false, linkInvalid: false });
+    app.store.dispatch(passwordResetActions.opened(''));
+    await run();
+    expect(app.api.checkPasswordReset).toHaveBeenCalledTimes(1);
+    expect(app.state().passwordReset.checking).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import type { SagaIterator } from 'redux-saga';
-import { call, put, takeLeading } from 'redux-saga/effects';
+import { call, put, takeLatest, takeLeading } from 'redux-saga/effects';
 import { HttpError, refusalText } from '../../lib/http';
 import type { Services } from '../../lib/services';
 import { passwordResetActions, type PasswordResetErrorPlace } from './slice';
@@ -9,7 +9,7 @@ import { passwordResetActions, type PasswordResetErrorPlace } from './slice';
  * confirmation is about the link (used, expired or forged); the rest (a 429's wait, a network
  * failure) in the form's line.
  */
-function* refused(services: Services, error: unknown, confirming: boolean): SagaIterator {
+function* refused(services: Services, error: unknown, aboutTheLink: boolean): SagaIterator {
   if (!(error instanceof HttpError)) services.logError('Password reset failed', error);
   const message = refusalText(error);
   if (error instanceof HttpError && error.status === 400) {
@@ -19,7 +19,7 @@ function* refused(services: Services, error: unknown, confirming: boolean): Saga
       yield put(passwordResetActions.failed({ place, message: fields[place]! }));
       return;
     }
-    if (confirming) {
+    if (aboutTheLink) {
       yield put(passwordResetActions.failed({ place: 'form', message, linkInvalid: true }));
       return;
     }
@@ -38,6 +38,25 @@ function* requestReset(services: Services, action: ReturnType<typeof passwordRes
   }
 }
 
+/**
+ * The mailed link, on arrival (POST /api/password-reset/check, the token in the body): a used or
+ * expired one says so before a password is typed. Anything but its 400 (a network failure, a
+ * wait) leaves the form to the confirmation, which checks again.
+ */
+function* checkLink(services: Services, action: ReturnType<typeof passwordResetActions.opened>): SagaIterator {
+  if (!action.payload) return;
+  try {
+    yield call(services.api.checkPasswordReset, action.payload);
+  } catch (error) {
+    if (error instanceof HttpError && error.status === 400) {
+      yield call(refused, services, error, true);
+      return;
+    }
+    if (!(error instanceof HttpError)) services.logError('Password reset link check failed', error);
+  }
+  yield put(passwordResetActions.linkChecked());
+}
+
 function* confirmReset(services: Services, action: ReturnType<typeof passwordResetActions.confirmRequested>): SagaIterator {
   try {
     yield call(services.api.confirmPasswordReset, action.payload);
@@ -51,4 +70,5 @@ function* confirmReset(services: Services, action: ReturnType<typeof passwordRes
 export function* passwordResetSaga(services: Services): SagaIterator {
   yield takeLeading(passwordResetActions.resetRequested.type, requestReset, services);
   yield takeLeading(passwordResetActions.confirmRequested.type, confirmReset, services);
+  yield takeLatest(passwordResetActions.opened.type, checkLink, services);
 }

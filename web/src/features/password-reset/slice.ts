@@ -11,6 +11,8 @@ export interface PasswordResetState {
   requested: boolean;
   /** The new password was set. */
   done: boolean;
+  /** The mailed link is being checked: its form waits, so a dead link never shows it. */
+  checking: boolean;
   /** The link is used, expired or forged: the member asks for a new one. */
   linkInvalid: boolean;
   errors: Partial<Record<PasswordResetErrorPlace, string>>;
@@ -22,15 +24,19 @@ declare module '../../lib/store-types' {
   }
 }
 
-const initialState: PasswordResetState = { pending: false, requested: false, done: false, linkInvalid: false, errors: {} };
+const initialState: PasswordResetState = { pending: false, requested: false, done: false, checking: false, linkInvalid: false, errors: {} };
 
 const passwordResetSlice = createSlice({
   name: 'passwordReset',
   initialState,
   reducers: {
-    /** The page opened: whatever an earlier visit left is gone. */
-    opened() {
-      return initialState;
+    /** The page opened (from the mailed link: with its token, checked at once): whatever an earlier visit left is gone. */
+    opened(_state, action: PayloadAction<string>) {
+      return { ...initialState, checking: action.payload !== '' };
+    },
+    /** The link still sets a password, or its check failed for another reason (the confirmation will say). */
+    linkChecked(state) {
+      state.checking = false;
     },
     resetRequested(state, _action: PayloadAction<string>) {
       state.pending = true;
@@ -51,6 +57,7 @@ const passwordResetSlice = createSlice({
     },
     failed(state, action: PayloadAction<{ place: PasswordResetErrorPlace; message: string; linkInvalid?: boolean }>) {
       state.pending = false;
+      state.checking = false;
       state.errors[action.payload.place] = action.payload.message;
       if (action.payload.linkInvalid) state.linkInvalid = true;
     },

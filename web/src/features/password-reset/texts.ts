@@ -10,6 +10,7 @@ export const RESET_TEXTS = {
   repeatPassword: 'Repeat the new password',
   mismatch: 'The two passwords do not match',
   resetButton: 'Set my new password',
+  checking: 'Checking your link…',
   done: 'Your new password is set.',
   signIn: 'Sign in with it',
   askAgain: 'Ask for a new link',

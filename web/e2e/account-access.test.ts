@@ -1,0 +1,126 @@
+/**
+ * Browser suite (vitest project "browser"), a member's access against the real standalone, as a
+ * member notices it: a used or expired reset link says so on arrival (no form to fill first), an
+ * empty new password is named as such. At a touch phone (390×844) and a desktop (1366×768);
+ * axe-core (no serious or critical violation) on the new states.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { ACCOUNT_ACCESS_MESSAGES, PASSWORD_RESET_TTL_MS } from '@pass/events/kernel';
+import { recordSkippedSuite } from '@pass/events/test-support';
+import { ResetLinks } from '../../command-api/src/account-access/reset-links';
+import { CHROMIUM_PATH } from './browser';
+import { ensureWebBuild, joinAsMember, seriousAxeViolations, serveAxe, startSite, type Site } from './site';
+
+const SUITE = 'browser: a member\'s access (web/e2e/account-access.test.ts)';
+const hasChromium = existsSync(CHROMIUM_PATH);
+if (!hasChromium) recordSkippedSuite(SUITE, `no Chromium at ${CHROMIUM_PATH}`);
+
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true };
+const DESKTOP = { viewport: { width: 1366, height: 768 } };
+const DEVICES = { phone: PHONE, desktop: DESKTOP } as const;
+/** The site's key, so this test can sign a link made over an hour ago (a genuinely expired one). */
+const SESSION_SECRET = 'account-access-e2e-secret-0123456789abcdef';
+
+/** The body of an .eml file as text: quoted-printable soft breaks and escapes undone. */
+function mailText(raw: string): string {
+  if (!/Content-Transfer-Encoding:\s*quoted-printable/i.test(raw)) return raw;
+  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+describe.skipIf(!hasChromium)("A member's access on the standalone build", () => {
+  let site: Site;
+  let dataDir: string;
+  const seenMails = new Set<string>();
+
+  beforeAll(async () => {
+    // The site's DATA_DIR is this test's, so the outbox can be read.
+    dataDir = mkdtempSync(join(tmpdir(), 'pass-e2e-access-'));
+    // A busy machine (2 cores shared) may take a while to build the web app and start the site.
+    site = await startSite(ensureWebBuild(), { DATA_DIR: dataDir, SESSION_SECRET }, { startTimeoutMs: 240_000 });
+  }, 600_000);
+
+  afterAll(async () => {
+    await site?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function device(kind: keyof typeof DEVICES): Promise<Page> {
+    const context: BrowserContext = await site.browser.newContext({ ...DEVICES[kind], timezoneId: 'UTC', locale: 'en-US' });
+    await serveAxe(context);
+    return site.newPage(context);
+  }
+
+  /** Asks for a link for `email` and returns it from the newest mail in the outbox, on this site's address. */
+  async function resetLinkFor(page: Page, email: string): Promise<string> {
+    const status = await page.evaluate(async (address) => (await fetch('/api/password-reset', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: address }) })).status, email);
+    expect(status).toBe(202);
+    const outbox = join(dataDir, 'outbox');
+    const fresh = () => (existsSync(outbox) ? readdirSync(outbox).filter((f) => f.endsWith('.eml') && !seenMails.has(f)) : []);
+    await expect.poll(() => fresh().length, { timeout: 15_000 }).toBe(1);
+    const [file] = fresh();
+    seenMails.add(file!);
+    const link = /https?:\/\/\S+\/content\/reset-password#token=[^\s"<>]+/.exec(mailText(readFileSync(join(outbox, file!), 'utf8')))?.[0];
+    expect(link).toBeTruthy();
+    const url = new URL(link!);
+    return site.url + url.pathname + url.hash;
+  }
+
+  async function expectDeadLinkOnArrival(page: Page, link: string): Promise<void> {
+    await page.goto(link);
+    await page.getByRole('heading', { level: 1, name: 'Set a new password' }).waitFor();
+    const said = page.getByRole('alert');
+    await said.getByText(ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid).waitFor();
+    await said.getByRole('link', { name: 'Ask for a new link' }).waitFor();
+    // Nothing to fill in for a dead link.
+    expect(await page.getByLabel('New password', { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Set my new password' }).count()).toBe(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+  }
+
+  test.each(Object.keys(DEVICES) as (keyof typeof DEVICES)[])('%s: a used reset link says so on arrival, with the way to a new one', async (kind) => {
+    const page = await device(kind);
+    const email = await joinAsMember(page, site.url);
+    const link = await resetLinkFor(page, email);
+    // A fresh link: its form, and opening it (the check) did not use it.
+    await page.goto(link);
+    await page.getByLabel('New password', { exact: true }).fill('pass7');
+    await page.getByLabel('Repeat the new password').fill('pass7');
+    await page.getByRole('button', { name: 'Set my new password' }).click();
+    await page.getByRole('status').getByText('Your new password is set.').waitFor();
+    await expectDeadLinkOnArrival(page, link);
+    await page.getByRole('link', { name: 'Ask for a new link' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Forgot your password?' }).waitFor();
+    await page.context().close();
+  });
+
+  test.each(Object.keys(DEVICES) as (keyof typeof DEVICES)[])('%s: an expired reset link says so on arrival', async (kind) => {
+    const page = await device(kind);
+    await joinAsMember(page, site.url);
+    const userId = await page.evaluate(() => localStorage.getItem('userId'));
+    expect(userId).toBeTruthy();
+    // Signed with the site's key, made just over an hour ago: as the mail would have carried it.
+    const token = new ResetLinks(SESSION_SECRET).make(userId!, new Date(Date.now() - PASSWORD_RESET_TTL_MS - 60_000));
+    await expectDeadLinkOnArrival(page, `${site.url}/content/reset-password#token=${token}`);
+    await page.context().close();
+  });
+
+  test('an empty new password is named as such, on the reset link and on "Your data"', async () => {
+    const page = await device('phone');
+    const email = await joinAsMember(page, site.url);
+    await page.goto(await resetLinkFor(page, email));
+    await page.getByRole('button', { name: 'Set my new password' }).click();
+    await page.getByText(ACCOUNT_ACCESS_MESSAGES.newPasswordRequired).waitFor();
+    expect(await page.getByText('Please enter your password', { exact: true }).count()).toBe(0);
+
+    await page.goto(site.url + '/content/my-data');
+    await page.getByLabel('Current password').fill('pass1');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText(ACCOUNT_ACCESS_MESSAGES.newPasswordRequired).waitFor();
+    expect(await page.getByText('Please enter your password', { exact: true }).count()).toBe(0);
+    await page.context().close();
+  });
+});
