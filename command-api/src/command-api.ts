@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { GOAL_PASSES, emailStreams, type CommandContext, type CommandGateway, type EventStore, type FastLane, type SessionVerifier, type UserView } from '@pass/events';
+import { GOAL_PASSES, emailStreams, type CommandContext, type CommandGateway, type EventStore, type FastLane, type SessionNotices, type SessionVerifier, type UserView } from '@pass/events';
 import express, { Router } from 'express';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -88,6 +88,8 @@ export interface CommandApiAdapters {
    * keeps outside the event store (standalone: the read-model snapshot file) are cleared here.
    */
   afterErasure?: (userId: string) => Promise<void>;
+  /** Where a member's ended sessions are announced to their open pages (query-api's sockets); none: nowhere. */
+  sessionNotices?: SessionNotices;
 }
 
 export interface CommandApiDeps extends CommandApiAdapters {
@@ -139,7 +141,7 @@ function commandServices(deps: CommandApiDeps, logger: Logger, clock: Clock): Co
   return {
     handler: new CommandHandler({ eventStore: deps.eventStore, logger, ...(deps.snapshots ? { snapshots: deps.snapshots } : {}), ...(deps.metrics ? { metrics: deps.metrics } : {}) }),
     sessionStore,
-    sessions: new Sessions({ store: sessionStore, secret, cookieSecure: config.cookieSecure, clock }),
+    sessions: new Sessions({ store: sessionStore, secret, cookieSecure: config.cookieSecure, clock, ...(deps.sessionNotices ? { notices: deps.sessionNotices } : {}) }),
     throttle: (deps.loginThrottle ?? LoginThrottle.inMemory(config.loginLimits)).keyedBy(emailStream),
     devices: new DeviceCookies({ secret, cookieSecure: config.cookieSecure, clock }),
     actions: deps.actionThrottle ?? ActionThrottle.inMemory(config.actionLimits),

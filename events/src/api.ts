@@ -305,6 +305,13 @@ export interface UpdatedMainDataPayload { mainData: MainDataView; countries: Cou
 /** Acknowledgement of a client→server event that changes state. */
 export type Ack<T> = (answer: { ok: true; data: T } | { ok: false; error: string; status: number; retryAfterSeconds?: number }) => void;
 
+/**
+ * Why a member's sessions ended elsewhere: signed out everywhere, the account deleted, or the
+ * password changed (from another device, or with a reset link).
+ */
+export type SignedOutReason = 'everywhere' | 'deleted' | 'password-changed';
+export interface SignedOutNotice { reason: SignedOutReason }
+
 export interface ServerToClientEvents {
   connectedUsers: (count: number) => void;
   updatedMainData: (payload: UpdatedMainDataPayload) => void;
@@ -315,6 +322,8 @@ export interface ServerToClientEvents {
   chatMessages: (history: ChatHistory) => void;
   /** The current day of GET /api/progress, after a batch changed it (coalesced like the figures). */
   progress: (day: ProgressDay) => void;
+  /** To the sockets of a member whose session just ended (not the one that ended it, when it goes on): it is a guest now. */
+  signedOut: (notice: SignedOutNotice) => void;
 }
 
 export interface ClientToServerEvents {

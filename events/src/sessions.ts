@@ -8,6 +8,7 @@ import type {
   FreePointResponse,
   SendChatMessageRequest,
   SendChatMessageResponse,
+  SignedOutReason,
   UserView,
 } from './api';
 
@@ -30,6 +31,15 @@ export interface AuthenticatedRequest {
 export interface SessionVerifier {
   /** Reads the Cookie header; revoked, expired or forged cookies give null principals. */
   verify(cookieHeader: string | undefined): Promise<AuthenticatedRequest>;
+}
+
+/**
+ * Tells a member's open pages (their sockets) that their sessions ended, so they switch to the
+ * guest state without a reload: command-api announces, query-api's sockets hear it (in-process,
+ * or over Redis). Fire and forget: a page that misses it finds out on its next request.
+ */
+export interface SessionNotices {
+  signedOut(userId: string, reason: SignedOutReason, exceptSessionId?: string): void;
 }
 
 /** Outcome of a command forwarded from a socket: the HTTP status it would have had (and a 429's wait, in seconds). */

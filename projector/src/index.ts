@@ -11,7 +11,7 @@ export { toMainDataView, toCountriesView, toProgressView, readProgressView, read
 export { projectBatch, UNPROJECTED_TYPES } from './projections/batch';
 export type { PositionedEvent, LiveNotice } from './projections/types';
 export { projectInto, toPositioned } from './projections/apply';
-export { broadcastPublisher, redisEmitterPublisher, liveEventsFor, type LiveEvent, type LivePublisher, type Broadcaster } from './live/publisher';
+export { broadcastPublisher, redisEmitterPublisher, redisRoomEmitter, liveEventsFor, type LiveEvent, type LivePublisher, type Broadcaster } from './live/publisher';
 export { createProjector, type Projector, type ProjectorDeps, type ProjectorStatus } from './projector';
 export type { ProjectorHealth } from './subscription/health';
 export { startHeartbeat, readHeartbeat, type Heartbeat, type HeartbeatReading } from './subscription/heartbeat';

@@ -1,7 +1,9 @@
 /**
  * Browser suite (vitest project "browser"), a member's access against the real standalone, as a
  * member notices it: a used or expired reset link says so on arrival (no form to fill first), an
- * empty new password is named as such. At a touch phone (390×844) and a desktop (1366×768);
+ * empty new password is named as such, and signing out everywhere or deleting the account is
+ * confirmed on the page the member lands on while their other signed-in browser switches to the
+ * guest state and says why, without a reload. At a touch phone (390×844) and a desktop (1366×768);
  * axe-core (no serious or critical violation) on the new states.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -24,6 +26,8 @@ const DESKTOP = { viewport: { width: 1366, height: 768 } };
 const DEVICES = { phone: PHONE, desktop: DESKTOP } as const;
 /** The site's key, so this test can sign a link made over an hour ago (a genuinely expired one). */
 const SESSION_SECRET = 'account-access-e2e-secret-0123456789abcdef';
+/** Within this long a member's other browser learns that its session ended. */
+const NOTICE_MS = 5_000;
 
 /** The body of an .eml file as text: quoted-printable soft breaks and escapes undone. */
 function mailText(raw: string): string {
@@ -52,6 +56,14 @@ describe.skipIf(!hasChromium)("A member's access on the standalone build", () =>
     const context: BrowserContext = await site.browser.newContext({ ...DEVICES[kind], timezoneId: 'UTC', locale: 'en-US' });
     await serveAxe(context);
     return site.newPage(context);
+  }
+
+  async function signIn(page: Page, email: string, password: string): Promise<void> {
+    await page.goto(site.url + '/content/join');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Join' }).click();
+    await page.waitForURL('**/content/check');
   }
 
   /** Asks for a link for `email` and returns it from the newest mail in the outbox, on this site's address. */
@@ -122,5 +134,61 @@ describe.skipIf(!hasChromium)("A member's access on the standalone build", () =>
     await page.getByText(ACCOUNT_ACCESS_MESSAGES.newPasswordRequired).waitFor();
     expect(await page.getByText('Please enter your password', { exact: true }).count()).toBe(0);
     await page.context().close();
+  });
+  /**
+   * One member signed in on a desktop (which ends the sessions) and on a touch phone left on the
+   * participants page (its "Logout" showing); the phone is marked so a reload would show.
+   */
+  async function memberOnTwoDevices(): Promise<{ desktop: Page; phone: Page }> {
+    const desktop = await device('desktop');
+    const email = await joinAsMember(desktop, site.url);
+    const phone = await device('phone');
+    await signIn(phone, email, 'pass1');
+    await phone.goto(site.url + '/content/participants');
+    await phone.getByRole('button', { name: 'Logout' }).waitFor();
+    await phone.evaluate(() => Object.assign(window, { notReloaded: true }));
+    // The phone's socket has joined its member's room (its handshake is read once it connects).
+    await phone.waitForTimeout(1_000);
+    return { desktop, phone };
+  }
+
+  /** The phone, without a reload: a guest on the join page, which says why; no "Logout" left. */
+  async function expectToldWithoutReload(phone: Page, why: string): Promise<void> {
+    await phone.waitForURL('**/content/join', { timeout: NOTICE_MS });
+    await phone.getByRole('status').getByText(why).waitFor({ timeout: NOTICE_MS });
+    expect(await phone.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await phone.getByRole('button', { name: 'Logout' }).count()).toBe(0);
+    expect(await phone.evaluate(() => localStorage.getItem('userId'))).toBeNull();
+    expect(await seriousAxeViolations(phone)).toEqual([]);
+  }
+
+  test('sign out everywhere: this device confirms it on the page it lands on; the other switches to a guest and says why, without a reload', async () => {
+    const { desktop, phone } = await memberOnTwoDevices();
+    await desktop.goto(site.url + '/content/my-data');
+    await desktop.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await desktop.waitForURL('**/content/join');
+    await desktop.getByRole('status').getByText('You have been signed out on every device.').waitFor();
+    // Not the guest's reason for "Your data".
+    expect(await desktop.getByText(/Your data is kept with your account/).count()).toBe(0);
+    expect(await seriousAxeViolations(desktop)).toEqual([]);
+    await expectToldWithoutReload(phone, 'You were signed out: your account was signed out on every device. Sign in again to continue.');
+    await desktop.context().close();
+    await phone.context().close();
+  });
+
+  test('delete my account: this device confirms it on the page it lands on; the other switches to a guest and says why, without a reload', async () => {
+    const { desktop, phone } = await memberOnTwoDevices();
+    await desktop.goto(site.url + '/content/my-data');
+    await desktop.getByRole('button', { name: 'Delete my account' }).click();
+    const dialog = desktop.getByRole('dialog', { name: 'Delete your account?' });
+    await dialog.getByLabel('Your password').fill('pass1');
+    await dialog.getByRole('button', { name: 'Delete my account for good' }).click();
+    await desktop.waitForURL('**/content/join');
+    await desktop.getByRole('status').getByText('Your account has been deleted.').waitFor();
+    expect(await desktop.getByText(/Your data is kept with your account/).count()).toBe(0);
+    expect(await seriousAxeViolations(desktop)).toEqual([]);
+    await expectToldWithoutReload(phone, 'You were signed out: your account has been deleted.');
+    await desktop.context().close();
+    await phone.context().close();
   });
 });

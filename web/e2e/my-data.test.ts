@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)('Your data, password reset and erasure on the stan
     await member.getByText(/^Your password has been changed\./).waitFor();
   });
 
-  test('sign out everywhere: this page goes home signed out, and a second browser is signed out too', async () => {
+  test('sign out everywhere: this page lands on join, which says so, and a second browser is signed out too', async () => {
     other = await site.newContext();
     const second = await site.newPage(other);
     await second.goto(site.url + '/content/join');
@@ -112,11 +112,13 @@ describe.skipIf(!hasChromium)('Your data, password reset and erasure on the stan
     await second.waitForURL('**/content/check');
 
     await member.getByRole('button', { name: 'Sign out everywhere' }).click();
-    await member.waitForURL(site.url + '/');
-    await member.getByText('You have been signed out on every device.').waitFor();
+    await member.waitForURL('**/content/join');
+    await member.getByRole('status').getByText('You have been signed out on every device.').waitFor();
     expect(await member.evaluate(() => localStorage.getItem('userId'))).toBeNull();
 
-    // The second browser's session is gone: "Your data" sends it to join, which says why.
+    // The second browser is told at once (web/e2e/account-access.test.ts); its session is gone
+    // too: "Your data" sends it to join, which says why.
+    await second.waitForURL('**/content/join');
     await second.goto(site.url + '/content/my-data');
     await second.waitForURL('**/content/join');
     await second.getByText(/Your data is kept with your account/).waitFor();
@@ -202,7 +204,7 @@ describe.skipIf(!hasChromium)('Your data, password reset and erasure on the stan
     await dialog.waitFor({ state: 'detached' });
   });
 
-  test('delete account: a wrong password shows beside the field; the right one deletes it; home, signed out', async () => {
+  test('delete account: a wrong password shows beside the field; the right one deletes it; on join, signed out', async () => {
     await member.goto(site.url + '/content/my-data');
     await member.getByRole('button', { name: 'Delete my account' }).click();
     const dialog = member.getByRole('dialog', { name: 'Delete your account?' });
@@ -213,8 +215,8 @@ describe.skipIf(!hasChromium)('Your data, password reset and erasure on the stan
     axeFound.push(...(await axeAtBothSizes(member, 'my-data delete dialog, wrong password')));
     await dialog.getByLabel('Your password').fill('pass3');
     await dialog.getByRole('button', { name: 'Delete my account for good' }).click();
-    await member.waitForURL(site.url + '/');
-    await member.getByText('Your account has been deleted.').waitFor();
+    await member.waitForURL('**/content/join');
+    await member.getByRole('status').getByText('Your account has been deleted.').waitFor();
     expect(await member.evaluate(() => localStorage.getItem('userId'))).toBeNull();
     const status = await member.evaluate(async () => (await fetch('/api/my-data', { credentials: 'include' })).status);
     expect(status).toBe(401);

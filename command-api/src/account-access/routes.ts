@@ -55,14 +55,14 @@ export function accessRoutes(services: CommandServices): Router {
     }
     const passwordHash = await hashPassword(form.newPassword);
     await services.handler.handle(userDecider, streams.user(principal.id), { type: 'ChangePassword', data: { userId: principal.id, passwordHash }, now: services.clock() }, commandContext(req, principal, services.clock));
-    const ended = await services.sessions.endAllOf('user', principal.id, principal.sessionId);
+    const ended = await services.sessions.endAllOf('user', principal.id, principal.sessionId, 'password-changed');
     req.log?.info({ userId: principal.id, sessionsEnded: ended }, 'password changed');
     res.status(204).end();
   });
 
   router.post('/api/logout-everywhere', async (req, res) => {
     const principal = requireUser(res);
-    const ended = await services.sessions.endAllOf('user', principal.id);
+    const ended = await services.sessions.endAllOf('user', principal.id, undefined, 'everywhere');
     services.sessions.clearCookie(res, 'user');
     req.log?.info({ userId: principal.id, sessionsEnded: ended }, 'signed out everywhere');
     res.status(204).end();
@@ -99,7 +99,7 @@ export function accessRoutes(services: CommandServices): Router {
       // Used meanwhile by a request in flight, or expired during the hash.
       throw isDomainError(error, 'invalid') ? invalidLink() : error;
     }
-    const ended = await services.sessions.endAllOf('user', userId);
+    const ended = await services.sessions.endAllOf('user', userId, undefined, 'password-changed');
     // The mail proved the owner: the account's ceiling starts over, and this browser is theirs.
     await services.throttle.clearAccount(state.email);
     services.devices.issue(res, 'user', state.email);

@@ -27,7 +27,7 @@ export async function eraseMember(services: CommandServices, userId: string, req
   await services.handler.handle(userDecider, stream, { type: 'EraseMember', data: { userId, ...request }, now: ctx.now }, ctx);
   if (email) await services.handler.handle(emailDecider, services.emailStream(email), { type: 'ReleaseEmail', data: { userId }, now: ctx.now }, ctx);
   const files = (await removeCardFiles(services.uploadsDir, userId)) + (email ? await removeOutboxMails(services.mailer, email) : 0);
-  const sessions = await services.sessions.endAllOf('user', userId);
+  const sessions = await services.sessions.endAllOf('user', userId, undefined, 'deleted');
   await services.afterErasure?.(userId);
   services.logger.info({ userId, requestedBy: request.requestedBy, files, sessionsEnded: sessions }, 'member erased');
 }

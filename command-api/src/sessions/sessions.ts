@@ -6,7 +6,9 @@ import {
   USER_SESSION_COOKIE,
   type AuthenticatedRequest,
   type Principal,
+  type SessionNotices,
   type SessionVerifier,
+  type SignedOutReason,
 } from '@pass/events';
 import type { Clock } from '../kernel/clock';
 import { isLive, LAST_SEEN_GRANULARITY_MS, type SessionRecord, type SessionStore } from './session-store';
@@ -21,6 +23,8 @@ export interface SessionsOptions {
   secret: string;
   cookieSecure: boolean;
   clock: Clock;
+  /** Where ended sessions are announced (query-api's sockets); none: nowhere. */
+  notices?: SessionNotices;
 }
 
 /** Cookie header → name/value pairs (first occurrence wins, as browsers send the most specific first). */
@@ -104,10 +108,13 @@ export class Sessions implements SessionVerifier {
 
   /**
    * Ends every session of a member but `exceptSessionId` (none: every one): on this process at
-   * once, and on every other (command-api's caches, query-api) by the store's revocation.
+   * once, and on every other (command-api's caches, query-api) by the store's revocation. With a
+   * `reason`, the member's open pages are told why (all but the one of `exceptSessionId`).
    */
-  async endAllOf(kind: Principal['kind'], subjectId: string, exceptSessionId?: string): Promise<number> {
-    return (await this.options.store.revokeAllOf(kind, subjectId, exceptSessionId)).length;
+  async endAllOf(kind: Principal['kind'], subjectId: string, exceptSessionId?: string, reason?: SignedOutReason): Promise<number> {
+    const ended = (await this.options.store.revokeAllOf(kind, subjectId, exceptSessionId)).length;
+    if (kind === 'user' && reason) this.options.notices?.signedOut(subjectId, reason, exceptSessionId);
+    return ended;
   }
 
   private async principal(kind: Principal['kind'], cookieValue: string | undefined): Promise<Principal | null> {

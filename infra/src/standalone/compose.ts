@@ -18,7 +18,7 @@ import {
   type ReadModelSnapshots,
   type RebuildState,
 } from '@pass/projector';
-import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
+import { attachSocketServer, createQueryReads, readSideChecks, socketSessionNotices, type RoomBroadcaster } from '@pass/query-api';
 import { backupRouter, registerDataDirMetrics, siteSecret } from '../backup';
 import type { Settings } from '../config/settings';
 import { socketSecurity } from '../http/security-headers';
@@ -54,10 +54,14 @@ export async function startStandalone(settings: Settings, logger: Logger): Promi
     registerDataDirMetrics(registry, settings.dataDir);
     // Bound once the projection exists (below); an erasure cannot be asked before the server listens.
     const erasure = { after: async (_userId: string): Promise<void> => {} };
-    const { commandApi } = await composeCommandApi(settings, eventStore, logger, resources, registry, 'in-process', { afterErasure: (userId) => erasure.after(userId) });
+    // Ended sessions go to the member's sockets once they are attached (serve); none is open before.
+    const rooms: { io?: RoomBroadcaster } = {};
+    const sessionNotices = socketSessionNotices(() => rooms.io, (error) => logger.warn({ err: error }, 'sign-out notice not sent'));
+    const { commandApi } = await composeCommandApi(settings, eventStore, logger, resources, registry, 'in-process', { afterErasure: (userId) => erasure.after(userId), sessionNotices });
     const readSide = await buildReadSide(settings, eventStore, logger, registry);
     erasure.after = snapshotAfterErasure(readSide, logger);
-    const { url, server } = await serve(settings, eventStore, logger, registry, commandApi, readSide, resources);
+    const { url, server, io } = await serve(settings, eventStore, logger, registry, commandApi, readSide, resources);
+    rooms.io = io;
     await catchUp(readSide.projection, logger);
     savePeriodically(readSide.snapshots, resources);
     return { url, server, eventStore, close: resources.close };
@@ -140,7 +144,7 @@ async function serve(
   commandApi: CommandApi,
   readSide: ReadSide,
   resources: Resources,
-): Promise<{ url: string; server: Server }> {
+): Promise<{ url: string; server: Server; io: RoomBroadcaster }> {
   const { readModels, projection, snapshots } = readSide;
   const reads = createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore, logger, metrics: registry, projections: projection });
   const routers = [
@@ -182,7 +186,7 @@ async function serve(
     await stopServing(server, sockets);
     await projection.stop();
   });
-  return { url, server };
+  return { url, server, io: sockets.io as unknown as RoomBroadcaster };
 }
 
 /** The snapshot rewritten every SNAPSHOT_EVERY_MS while running, stopped at shutdown. */

@@ -23,10 +23,12 @@ import {
   type CommandApiAdapters,
   type Mailer,
 } from '@pass/command-api';
+import { redisRoomEmitter } from '@pass/projector';
+import { socketSessionNotices, type RoomBroadcaster } from '@pass/query-api';
 import type { Settings } from '../config/settings';
 import { emailStreamKeyOf } from './email-stream-key';
 import type { Resources } from './lifecycle';
-import { closeRedis, openRedis } from './redis';
+import { closeRedis, openRedis, redisKeys } from './redis';
 
 export interface CommandSide {
   commandApi: CommandApi;
@@ -68,7 +70,10 @@ export type ImageJobsPlacement = 'in-process' | 'image-worker';
  */
 async function redisAdapters(settings: Settings, redis: Redis, logger: Logger, images: ImageJobsPlacement): Promise<CommandApiAdapters> {
   const keys = commandApiRedisKeys(settings.redisPrefix);
+  // Ended sessions reach the member's sockets on every query-api through their Socket.IO adapter's channel.
+  const rooms = redisRoomEmitter(redis, { key: redisKeys(settings.redisPrefix).socketIo }) as unknown as RoomBroadcaster;
   return {
+    sessionNotices: socketSessionNotices(() => rooms, (error) => logger.warn({ err: error }, 'sign-out notice not published')),
     // Each instance verifies a member's requests from memory after the first; logouts are announced.
     sessionStore: await RedisSessionStore.withLocalCache(redis, keys.sessions, { logger }),
     snapshots: new RedisAggregateSnapshots(redis, keys.aggregateSnapshots),
@@ -113,7 +118,7 @@ export async function composeCommandApi(
   resources: Resources,
   registry?: Registry,
   images: ImageJobsPlacement = 'in-process',
-  hooks: Pick<CommandApiAdapters, 'afterErasure'> = {},
+  hooks: Pick<CommandApiAdapters, 'afterErasure' | 'sessionNotices'> = {},
 ): Promise<CommandSide> {
   // First: a store written before keyed e-mail stream names is refused before anything opens.
   const emailStreamKey = await emailStreamKeyOf(eventStore);

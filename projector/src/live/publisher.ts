@@ -48,6 +48,14 @@ export function redisEmitterPublisher(redis: Redis, options: { key?: string } = 
   };
 }
 
+/**
+ * Distributed mode: a Redis emitter on the query-api instances' adapter `key`, for a process with
+ * no sockets of its own that sends to a room (command-api's notices of ended sessions).
+ */
+export function redisRoomEmitter(redis: Redis, options: { key?: string } = {}): Emitter<ServerToClientEvents> {
+  return new Emitter<ServerToClientEvents>(redis, options.key ? { key: options.key } : {});
+}
+
 /** What a broadcast reads from the read models once its batch is stored. */
 export interface LiveReads {
   /** The top countries of the figures broadcast and how many there are, as stored now. */

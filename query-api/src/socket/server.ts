@@ -29,6 +29,7 @@ import { createSocketBudgets, tooManyEventsMessage, type BudgetStore, type Event
 import { coalesceWrites } from './coalesce';
 import { cutOff, guardConnections, type EngineConnection } from './connections';
 import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './limits';
+import { memberRoom, sessionRoom } from './member-rooms';
 
 interface SocketDeps {
   readModels: ReadModelStore;
@@ -124,6 +125,7 @@ export function attachSocketServer(target: HttpServer, deps: SocketDeps): { io: 
       connectedUsers.changed();
     });
     handle(socket);
+    joinMemberRooms(socket, deps.sessions, log);
   });
 
   return {
@@ -133,6 +135,21 @@ export function attachSocketServer(target: HttpServer, deps: SocketDeps): { io: 
       await io.close();
     },
   };
+}
+
+/**
+ * A member's socket joins their room and their session's (member-rooms.ts), where command-api
+ * announces sessions that end; a guest's joins none. Read once, from the handshake's cookie: the
+ * web opens a new socket on every sign-in and sign-out.
+ */
+function joinMemberRooms(socket: PassSocket, sessions: SessionVerifier, log: Logger): void {
+  if (!socket.handshake.headers.cookie) return;
+  sessions.verify(socket.handshake.headers.cookie).then(
+    ({ user }) => {
+      if (user && socket.connected) void socket.join([memberRoom(user.id), sessionRoom(user.sessionId)]);
+    },
+    (error: unknown) => log.warn({ err: error, socket: socket.id }, 'socket session not read; its member is not told of a sign-out'),
+  );
 }
 
 /** connectedUsers (visitors, not sockets), across instances: announced (debounced) on every change and re-announced locally every so often. */

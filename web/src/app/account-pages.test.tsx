@@ -100,12 +100,12 @@ describe('Your data', () => {
     expect(screen.getByRole('status').textContent).toBe(JOIN_REASONS['my-data']);
   });
 
-  it('sign out everywhere: home, signed out', async () => {
+  it('sign out everywhere: signed out, on the join page, which says so (not why a guest cannot see "Your data")', async () => {
     const app = renderApp('/content/my-data', { storage: member });
     fireEvent.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
-    await waitFor(() => expect(app.router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/content/join'));
     expect(app.store.getState().user.user.email).toBe('');
-    expect(app.toasts.map((t) => t.message)).toContain('You have been signed out on every device.');
+    expect((await screen.findByRole('status')).textContent).toBe('You have been signed out on every device.');
   });
 
   it('delete: the dialog names what goes and asks for the password; a wrong one shows beside it', async () => {
@@ -138,7 +138,8 @@ describe('Your data', () => {
     expect(document.activeElement).toBe(password);
     fireEvent.input(password, { target: { value: 'pass1' } });
     fireEvent.click(confirm);
-    await waitFor(() => expect(app.router.state.location.pathname).toBe('/'));
+    await waitFor(() => expect(app.router.state.location.pathname).toBe('/content/join'));
+    expect((await screen.findByRole('status')).textContent).toBe('Your account has been deleted.');
     expect(app.api.deleteMyAccount).toHaveBeenLastCalledWith('pass1');
     expect(app.store.getState().user.user.email).toBe('');
     expect(screen.queryByRole('dialog', { name: 'Delete your account?' })).toBeNull();

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Navigate, useLocation } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -7,18 +7,33 @@ import { PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { useTitle } from '../../lib/hooks';
-import { joinReasonText } from '../../lib/join-reason';
+import { isSessionEndState, joinReasonText, type JoinRedirectState } from '../../lib/join-reason';
 import { userActions } from '../../lib/state/session';
 import { selectIsRegistered } from '../../lib/state/session-selectors';
+
+/**
+ * Why the guest is here, in one line: their session just ended (the navigation says so, else the
+ * store, when a member-only page's own redirect came first), or a member-only page sent them
+ * (components/JoinRedirect.tsx). The store's reason is taken once, so a later visit does not repeat it.
+ */
+function useJoinReason(endedReason: JoinRedirectState['joinReason'] | ''): string | null {
+  const dispatch = useAppDispatch();
+  const navigation = useLocation().state;
+  const [ended] = useState(endedReason);
+  useEffect(() => {
+    if (endedReason) dispatch(userActions.endedReasonShown());
+  }, [dispatch, endedReason]);
+  if (isSessionEndState(navigation)) return joinReasonText(navigation);
+  return ended ? joinReasonText({ joinReason: ended }) : joinReasonText(navigation);
+}
 
 /** Sign in or register (docs/product.md §2 /content/join). */
 export default function JoinPage() {
   useTitle(`Join · ${PRODUCT_NAME}`);
   const dispatch = useAppDispatch();
   const registered = useAppSelector(selectIsRegistered);
-  const { registerError, pending } = useAppSelector((state) => state.user);
-  // A member-only page sent the guest here: say why (components/JoinRedirect.tsx).
-  const reason = joinReasonText(useLocation().state);
+  const { registerError, pending, endedReason } = useAppSelector((state) => state.user);
+  const reason = useJoinReason(endedReason);
   // After a registration from this page the saga navigates (to /content/check); the guard is for arrivals.
   const [submitted, setSubmitted] = useState(false);
   const { register, handleSubmit, formState } = useForm<JoinForm>({

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../lib/http';
 import { userActions } from '../../lib/state/session';
+import { joinReasonText } from '../../lib/join-reason';
 import { startApp, sampleUser } from '../../testing/fake-services';
 
 beforeEach(() => vi.useFakeTimers());
@@ -59,5 +60,31 @@ describe('start with a failing server', () => {
     expect(h.storage.has('userId')).toBe(false);
     expect(store.getState().user.storedId).toBe('');
     expect(store.getState().loading.isLoading).toBe(false);
+  });
+});
+
+describe('a session ended elsewhere (the live connection says so)', () => {
+  it('the member becomes a guest on the join page, which says why; the socket reconnects as a guest', async () => {
+    const app = startApp({ userId: 'u1' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().user.user.email).not.toBe('');
+    const reconnects = app.socket.reconnects;
+    app.socket.serverEmit('signedOut', { reason: 'deleted' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().user.user.email).toBe('');
+    expect(app.storage.has('userId')).toBe(false);
+    expect(app.state().user.endedReason).toBe('deleted-elsewhere');
+    expect(app.navigate).toHaveBeenCalledWith('/content/join', { state: { joinReason: 'deleted-elsewhere' } });
+    expect(joinReasonText(app.navigate.mock.calls[0]![1]!.state)).toBe('You were signed out: your account has been deleted.');
+    expect(app.socket.reconnects).toBe(reconnects + 1);
+  });
+
+  it('a guest page (it signed out itself) does nothing', async () => {
+    const app = startApp();
+    await vi.advanceTimersByTimeAsync(0);
+    app.socket.serverEmit('signedOut', { reason: 'everywhere' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.navigate).not.toHaveBeenCalled();
+    expect(app.state().user.endedReason).toBe('');
   });
 });

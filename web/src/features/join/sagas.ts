@@ -3,6 +3,8 @@ import { call, fork, put, select, takeEvery, takeLatest } from 'redux-saga/effec
 import type { RegisterUserResponse, UserView } from '@pass/events/kernel';
 import { contentPath, httpStatusOf } from '@pass/events/kernel';
 import { errorText, HttpError } from '../../lib/http';
+import { ENDED_ELSEWHERE, type JoinRedirectState } from '../../lib/join-reason';
+import { liveSignedOut } from '../../lib/state/live';
 import { STORAGE_KEYS, type Services } from '../../lib/services';
 import { userActions } from '../../lib/state/session';
 import { loadingActions, updateMainDataActions } from '../../lib/state/site';
@@ -41,6 +43,19 @@ function* logout(services: Services): SagaIterator {
   yield put(userActions.userReset());
 }
 
+/**
+ * The member's session ended elsewhere (the live connection says so): a guest now, on the join
+ * page, which says why. A page already a guest's (it signed out itself) has nothing to do.
+ */
+function* endedElsewhere(services: Services, action: ReturnType<typeof liveSignedOut>): SagaIterator {
+  const signedIn: boolean = yield select((state: RootState) => state.user.user.id !== '' || state.user.storedId !== '');
+  if (!signedIn) return;
+  const joinReason = ENDED_ELSEWHERE[action.payload];
+  services.storage.remove(STORAGE_KEYS.userId);
+  yield put(userActions.sessionEnded(joinReason));
+  services.navigate(contentPath('join'), { state: { joinReason } satisfies JoinRedirectState });
+}
+
 /** On start, the user whose id is stored (docs/product.md §7 verify-access); a failed fetch clears the loading flag (§8). */
 function* restoreStoredUser(services: Services, userId: string): SagaIterator {
   try {
@@ -63,5 +78,6 @@ export function* joinSaga(services: Services): SagaIterator {
   const userId: string = yield select((state: RootState) => state.user.storedId);
   yield takeLatest(userActions.registerRequested.type, register, services);
   yield takeEvery(userActions.logoutRequested.type, logout, services);
+  yield takeEvery(liveSignedOut.type, endedElsewhere, services);
   if (userId) yield fork(restoreStoredUser, services, userId);
 }

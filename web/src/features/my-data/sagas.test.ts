@@ -82,15 +82,16 @@ describe('change password', () => {
 });
 
 describe('sign out everywhere', () => {
-  it('ends this session too: home, signed out, with a toast', async () => {
+  it('ends this session too: signed out, on the join page, which says so', async () => {
     const app = await member();
     app.store.dispatch(myDataActions.logoutEverywhereRequested());
     await run();
     expect(app.api.logoutEverywhere).toHaveBeenCalled();
     expect(app.storage.has('userId')).toBe(false);
     expect(app.state().user.user.email).toBe('');
-    expect(app.toasts).toEqual([{ kind: 'success', message: MY_DATA_TEXTS.everywhereDone }]);
-    expect(app.navigate).toHaveBeenCalledWith('/', { replace: true });
+    expect(app.state().user.endedReason).toBe('signed-out-everywhere');
+    expect(app.navigate).toHaveBeenCalledWith('/content/join', { replace: true, state: { joinReason: 'signed-out-everywhere' } });
+    expect(joinReasonText(app.navigate.mock.calls[0]![1]!.state)).toBe('You have been signed out on every device.');
   });
 
   it('a failure keeps the member signed in and says why in the section', async () => {
@@ -105,7 +106,7 @@ describe('sign out everywhere', () => {
 });
 
 describe('delete account', () => {
-  it('sends the password; after 204 the member is signed out at home with a toast', async () => {
+  it('sends the password; after 204 the member is signed out, on the join page, which says so', async () => {
     const app = await member();
     app.store.dispatch(myDataActions.deleteDialogOpened());
     app.store.dispatch(myDataActions.deleteAccountRequested('pass1'));
@@ -114,8 +115,9 @@ describe('delete account', () => {
     expect(app.storage.has('userId')).toBe(false);
     expect(app.state().user.user.email).toBe('');
     expect(app.state().myData.confirmingDelete).toBe(false);
-    expect(app.toasts).toEqual([{ kind: 'success', message: MY_DATA_TEXTS.deleted }]);
-    expect(app.navigate).toHaveBeenCalledWith('/', { replace: true });
+    expect(app.state().user.endedReason).toBe('account-deleted');
+    expect(app.navigate).toHaveBeenCalledWith('/content/join', { replace: true, state: { joinReason: 'account-deleted' } });
+    expect(joinReasonText(app.navigate.mock.calls[0]![1]!.state)).toBe('Your account has been deleted.');
   });
 
   it('a wrong password (400) goes beside the dialog field; the dialog and the member stay', async () => {

@@ -2,7 +2,7 @@ import type { SagaIterator } from 'redux-saga';
 import { call, put, takeLeading } from 'redux-saga/effects';
 import { contentPath, httpStatusOf } from '@pass/events/kernel';
 import { HttpError, refusalText, type DownloadedFile } from '../../lib/http';
-import type { JoinRedirectState } from '../../lib/join-reason';
+import type { JoinRedirectState, SessionEndReason } from '../../lib/join-reason';
 import { STORAGE_KEYS, type Services } from '../../lib/services';
 import { userActions } from '../../lib/state/session';
 import { myDataActions, type MyDataAction, type MyDataErrorPlace } from './slice';
@@ -16,6 +16,17 @@ function* signedOut(services: Services): SagaIterator {
   services.storage.remove(STORAGE_KEYS.userId);
   yield put(userActions.userReset());
   yield put(myDataActions.reset());
+}
+
+/**
+ * The member ended their session here: a guest, on the join page, which confirms what happened
+ * (the same reason in the store, should this page's own guest redirect get there first).
+ */
+function* ended(services: Services, joinReason: SessionEndReason): SagaIterator {
+  services.storage.remove(STORAGE_KEYS.userId);
+  yield put(userActions.sessionEnded(joinReason));
+  yield put(myDataActions.reset());
+  services.navigate(contentPath('join'), { replace: true, state: { joinReason } satisfies JoinRedirectState });
 }
 
 /**
@@ -64,7 +75,7 @@ function* changePassword(services: Services, action: ReturnType<typeof myDataAct
   }
 }
 
-/** Every session ends, this one too: home, signed out, with a toast. */
+/** Every session ends, this one too: signed out, on the join page, which says so. */
 function* logoutEverywhere(services: Services): SagaIterator {
   try {
     yield call(services.api.logoutEverywhere);
@@ -72,9 +83,7 @@ function* logoutEverywhere(services: Services): SagaIterator {
     yield call(refused, services, 'logoutEverywhere', error);
     return;
   }
-  yield call(signedOut, services);
-  services.toast.success(MY_DATA_TEXTS.everywhereDone);
-  services.navigate('/', { replace: true });
+  yield call(ended, services, 'signed-out-everywhere');
 }
 
 function* deleteAccount(services: Services, action: ReturnType<typeof myDataActions.deleteAccountRequested>): SagaIterator {
@@ -85,9 +94,7 @@ function* deleteAccount(services: Services, action: ReturnType<typeof myDataActi
     return;
   }
   yield put(myDataActions.succeeded('deleteAccount'));
-  yield call(signedOut, services);
-  services.toast.success(MY_DATA_TEXTS.deleted);
-  services.navigate('/', { replace: true });
+  yield call(ended, services, 'account-deleted');
 }
 
 /** "Your data": download, change password, sign out everywhere, delete the account. */

@@ -15,7 +15,6 @@ export const MY_DATA_TEXTS = {
   everywhereTitle: 'Sign out everywhere',
   everywhereText: 'Ends every session of your account, on this device too. You sign in again with your e-mail and password.',
   everywhereButton: 'Sign out everywhere',
-  everywhereDone: 'You have been signed out on every device.',
   deleteTitle: 'Delete your account',
   deleteText: 'Your account and your personal data are deleted for good. You are asked to confirm first.',
   deleteButton: 'Delete my account',
@@ -26,7 +25,6 @@ export const MY_DATA_TEXTS = {
   dialogPasswordRequired: 'Please enter your password',
   dialogConfirm: 'Delete my account for good',
   dialogCancel: 'Cancel',
-  deleted: 'Your account has been deleted.',
 } as const;
 
 /** What a deletion takes away, named in the confirmation. */

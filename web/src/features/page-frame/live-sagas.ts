@@ -3,7 +3,7 @@ import { call, put, take, takeEvery } from 'redux-saga/effects';
 import type { Action } from '@reduxjs/toolkit';
 import type { Services } from '../../lib/services';
 import type { LiveSocket } from '../../lib/socket';
-import { liveConnected, liveDisconnected, liveGlobalMemberRequested, liveMainDataRequested } from '../../lib/state/live';
+import { liveConnected, liveDisconnected, liveGlobalMemberRequested, liveMainDataRequested, liveSignedOut } from '../../lib/state/live';
 import { userActions } from '../../lib/state/session';
 import { mainDataActions } from '../../lib/state/site';
 import { connectedUsersActions } from './connected-users-slice';
@@ -18,6 +18,7 @@ export function liveChannel(socket: LiveSocket): EventChannel<Action> {
     socket.on('updatedMainData', (payload) => emit(mainDataActions.updatedMainDataReceived(payload)));
     socket.on('globalMember', (post) => emit(globalPostActions.globalPostReceived(post)));
     socket.on('globalMessage', (post) => emit(globalPostActions.globalPostReceived(post)));
+    socket.on('signedOut', (notice) => emit(liveSignedOut(notice.reason)));
     return () => socket.disconnect();
   });
 }
@@ -30,7 +31,7 @@ export function liveChannel(socket: LiveSocket): EventChannel<Action> {
 export function* liveSaga(_services: Services, socket: LiveSocket): SagaIterator {
   const channel: EventChannel<Action> = yield call(liveChannel, socket);
   // The server reads the user from the handshake's session cookie: sign-in and sign-out need a new one.
-  yield takeEvery([userActions.registerSucceeded.type, userActions.userReset.type], () => socket.reconnect());
+  yield takeEvery([userActions.registerSucceeded.type, userActions.userReset.type, userActions.sessionEnded.type], () => socket.reconnect());
   yield takeEvery(liveMainDataRequested.type, () => {
     if (socket.connected) socket.emit('getUpdatedMainData');
   });

@@ -1,5 +1,6 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
 import type { UserView, RegisterUserRequest } from '@pass/events/kernel';
+import type { SessionEndReason } from '../join-reason';
 
 // Who is using the site (docs/product.md §4, §6): the member (the spec's `user` slice, which every
 // capability reads) and the admin flag. Join registers and logs out, pass claim claims, the
@@ -41,6 +42,11 @@ export interface SessionState {
   pending: boolean;
   /** Set after a successful pass claim (docs/product.md §4). */
   newMember: boolean;
+  /**
+   * Why the session just ended ('' when it did not): the join page says it, whichever page sent
+   * the member there (a member-only page's own redirect may come first).
+   */
+  endedReason: SessionEndReason | '';
 }
 
 const initialState: SessionState = {
@@ -50,6 +56,7 @@ const initialState: SessionState = {
   claimError: '',
   pending: false,
   newMember: false,
+  endedReason: '',
 };
 
 const userSlice = createSlice({
@@ -63,12 +70,23 @@ const userSlice = createSlice({
       state.user = guestUser;
       state.storedId = '';
     },
+    /** The session ended (signed out everywhere, the account deleted, or from elsewhere): a guest, with the reason to say. */
+    sessionEnded(state, action: PayloadAction<SessionEndReason>) {
+      state.user = guestUser;
+      state.storedId = '';
+      state.endedReason = action.payload;
+    },
+    /** The join page has taken the reason to say. */
+    endedReasonShown(state) {
+      state.endedReason = '';
+    },
     registerRequested(state, _action: PayloadAction<RegisterUserRequest>) {
       state.pending = true;
       state.registerError = '';
     },
     registerSucceeded(state, action: PayloadAction<UserView>) {
       state.pending = false;
+      state.endedReason = '';
       state.user = action.payload;
       state.storedId = action.payload.id;
     },
