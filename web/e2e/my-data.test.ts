@@ -55,10 +55,11 @@ describe.skipIf(!hasChromium)('Your data, password reset and erasure on the stan
   beforeAll(async () => {
     // The site's DATA_DIR is this test's, so the outbox can be read.
     dataDir = mkdtempSync(join(tmpdir(), 'pass-e2e-my-data-'));
-    site = await startSite(ensureWebBuild(), { DATA_DIR: dataDir });
+    // A busy machine (2 cores shared) may take a while to build the web app and start the site.
+    site = await startSite(ensureWebBuild(), { DATA_DIR: dataDir }, { startTimeoutMs: 240_000 });
     member = await site.newPage(await site.newContext());
     email = await joinAsMember(member, site.url);
-  });
+  }, 600_000);
 
   afterAll(async () => {
     await site?.stop();
@@ -168,11 +169,8 @@ describe.skipIf(!hasChromium)('Your data, password reset and erasure on the stan
     await done.getByText('Your new password is set.').waitFor();
     axeFound.push(...(await axeAtBothSizes(member, 'reset-password (done)')));
 
-    // Used once: the same link is refused, with a way to ask again.
+    // Used once: the same link says so on arrival, with a way to ask again.
     await member.goto(resetLink);
-    await member.getByLabel('New password', { exact: true }).fill('pass5');
-    await member.getByLabel('Repeat the new password').fill('pass5');
-    await member.getByRole('button', { name: 'Set my new password' }).click();
     const refused = member.getByRole('alert');
     await refused.getByText(/This reset link is not valid/).waitFor();
     await refused.getByRole('link', { name: 'Ask for a new link' }).waitFor();
