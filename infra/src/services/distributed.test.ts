@@ -7,6 +7,7 @@ import { io as connect } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdViewTickets } from '@pass/command-api';
 import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
+import { readMail } from '../mail/outbox';
 import { Browser, nextEvent, type LiveClient } from '../test-support/client';
 import { distributedDeployment, pollUntil } from '../test-support/distributed';
 import { spawnService, type SpawnedService } from '../test-support/spawn-process';
@@ -159,10 +160,8 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
       (files) => files.length === 1,
     );
     expect(mail).toHaveLength(1);
-    const raw = readFileSync(join(outbox, mail[0]!), 'utf8')
-      .replace(/=\r\n/g, '')
-      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    const token = decodeURIComponent(/\/content\/reset-password#token=(\S+)/.exec(raw)![1]!);
+    const { links } = readMail(mail[0]!, readFileSync(join(outbox, mail[0]!), 'latin1'));
+    const token = decodeURIComponent(links.map((link) => /\/content\/reset-password#token=(\S+)/.exec(link)?.[1]).find(Boolean)!);
     expect((await browser(proxy.url).request('POST', '/api/password-reset/confirm', { token, password: 'new1' })).status).toBe(204);
 
     for (const q of [queryA, queryB]) expect(await meOn(q), q.name).toBe(401);

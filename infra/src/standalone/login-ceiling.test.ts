@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dropRedisPrefix, eventually, requireService, testRedisUrl } from '@pass/events/test-support';
+import { readMail } from '../mail/outbox';
 import { Actor, type Answer } from '../test-support/hostile/client';
 import { spawnStandalone, type SpawnedService } from '../test-support/spawn-process';
 
@@ -40,10 +41,9 @@ function resetTokenFor(dataDir: string, to: string): string | undefined {
   const outbox = join(dataDir, 'outbox');
   if (!existsSync(outbox)) return undefined;
   for (const file of readdirSync(outbox).sort().reverse()) {
-    const raw = readFileSync(join(outbox, file), 'utf8');
-    if (!raw.includes(`To: ${to}`)) continue;
-    const body = raw.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-    const token = /[?#&]token=([\w.-]+)/.exec(body)?.[1];
+    const mail = readMail(file, readFileSync(join(outbox, file), 'latin1'));
+    if (mail.to !== to) continue;
+    const token = mail.links.map((link) => /[?#&]token=([^&\s]+)/.exec(link)?.[1]).find(Boolean);
     if (token) return decodeURIComponent(token);
   }
   return undefined;
