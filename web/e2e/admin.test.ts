@@ -122,9 +122,7 @@ describe.skipIf(!hasChromium)('the admin dashboard, chat highlighting and about 
     await site?.stop();
   });
 
-  // Skipped: in the real build the success toast still shows 600 ms after the refused form (the
-  // saga's dismiss is covered by sagas.test.ts with fake services); not yet understood.
-  test.skip('a refused "Establecer vistas" replaces the earlier success: one outcome at a time', async () => {
+  test('a refused "Establecer vistas" replaces the earlier success: one outcome at a time', async () => {
     const mainData = admin.locator('form').filter({ has: admin.getByRole('heading', { name: 'Editar datos principales' }) });
     await expect.poll(() => mainData.getByLabel('Pases disponibles').inputValue()).not.toBe('');
     const outcome = successAfterRefusal(admin, 'Datos principales actualizados');

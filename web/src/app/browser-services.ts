@@ -17,7 +17,8 @@ export function browserServices(navigate: Navigate): Services {
       blank: (m) => void toast(m),
       success: (m, options) => void toast.success(m, options),
       error: (m, options) => void toast.error(m, options),
-      dismiss: (id) => toast.dismiss(id),
+      // Removed at once: a dismissed toast stays on screen for its exit animation, beside the new outcome.
+      dismiss: (id) => toast.remove(id),
     },
     ads: { count: (slot) => countAdSlots(slot) },
     storage: {
