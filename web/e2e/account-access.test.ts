@@ -15,7 +15,7 @@ import { ACCOUNT_ACCESS_MESSAGES, PASSWORD_RESET_TTL_MS } from '@pass/events/ker
 import { recordSkippedSuite } from '@pass/events/test-support';
 import { ResetLinks } from '../../command-api/src/account-access/reset-links';
 import { CHROMIUM_PATH } from './browser';
-import { ensureWebBuild, joinAsMember, seriousAxeViolations, serveAxe, startSite, type Site } from './site';
+import { ensureWebBuild, joinAsMember, mailText, seriousAxeViolations, serveAxe, type Site, startSite } from './site';
 
 const SUITE = 'browser: a member\'s access (web/e2e/account-access.test.ts)';
 const hasChromium = existsSync(CHROMIUM_PATH);
@@ -28,12 +28,6 @@ const DEVICES = { phone: PHONE, desktop: DESKTOP } as const;
 const SESSION_SECRET = 'account-access-e2e-secret-0123456789abcdef';
 /** Within this long a member's other browser learns that its session ended. */
 const NOTICE_MS = 5_000;
-
-/** The body of an .eml file as text: quoted-printable soft breaks and escapes undone. */
-function mailText(raw: string): string {
-  if (!/Content-Transfer-Encoding:\s*quoted-printable/i.test(raw)) return raw;
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
 
 describe.skipIf(!hasChromium)("A member's access on the standalone build", () => {
   let site: Site;

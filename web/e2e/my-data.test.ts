@@ -15,7 +15,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { PRODUCT_NAME } from '@pass/events/kernel';
 import { recordSkippedSuite } from '@pass/events/test-support';
 import { CHROMIUM_PATH, VIEWPORTS } from './browser';
-import { ADMIN, ensureWebBuild, joinAsMember, seriousAxeViolations, startSite, type Site } from './site';
+import { ADMIN, ensureWebBuild, joinAsMember, mailText, seriousAxeViolations, type Site, startSite } from './site';
 import { tinyPng } from './png';
 
 const SUITE = 'browser: Your data, password reset and erasure (web/e2e/my-data.test.ts)';
@@ -35,12 +35,6 @@ async function axeAtBothSizes(page: Page, what: string): Promise<string[]> {
   }
   if (before) await page.setViewportSize(before);
   return found;
-}
-
-/** The body of an .eml file as text: quoted-printable soft breaks and escapes undone. */
-function mailText(raw: string): string {
-  if (!/Content-Transfer-Encoding:\s*quoted-printable/i.test(raw)) return raw;
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
 
 describe.skipIf(!hasChromium)('Your data, password reset and erasure on the standalone build', () => {

@@ -161,3 +161,9 @@ export async function isUncovered(page: Page, selector: string): Promise<boolean
 export function overlaps(a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
+
+/** The body of an .eml file as text: quoted-printable soft breaks and escapes undone. */
+export function mailText(raw: string): string {
+  if (!/Content-Transfer-Encoding:\s*quoted-printable/i.test(raw)) return raw;
+  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
