@@ -11,16 +11,13 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { recordSkippedSuite } from '@pass/events/test-support';
 import { CHROMIUM_PATH } from './browser';
 import { tinyPng } from './png';
-import { ensureWebBuild, joinAsMember, PHONES, seriousAxeViolations, serveAxe, startSite, type Site } from './site';
+import { ensureWebBuild, joinAsMember, seriousAxeViolations, serveAxe, startSite, type Site, DEVICE_SIZES } from './site';
 
 const SUITE = 'browser: member flows (web/e2e/member-flows.test.ts)';
 const hasChromium = existsSync(CHROMIUM_PATH);
 if (!hasChromium) recordSkippedSuite(SUITE, `no Chromium at ${CHROMIUM_PATH}`);
 
-const SIZES = {
-  phone: { viewport: PHONES['phone-390'], hasTouch: true, isMobile: true },
-  desktop: { viewport: { width: 1366, height: 768 }, hasTouch: false, isMobile: false },
-} as const;
+const SIZES = DEVICE_SIZES;
 type SizeName = keyof typeof SIZES;
 
 const POINT_ADDED = 'A new point has been added';

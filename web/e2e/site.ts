@@ -23,6 +23,12 @@ export const PHONES = {
 } as const;
 export type PhoneName = keyof typeof PHONES;
 
+/** The two devices the member journeys run on: a touch phone and a desktop. */
+export const DEVICE_SIZES = {
+  phone: { viewport: PHONES['phone-390'], hasTouch: true, isMobile: true },
+  desktop: { viewport: { width: 1366, height: 768 }, hasTouch: false, isMobile: false },
+} as const;
+
 function newestMtime(paths: string[]): number {
   let newest = 0;
   const visit = (path: string) => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { recordSkippedSuite } from '@pass/events/test-support';
 import { CHROMIUM_PATH } from './browser';
-import { ensureWebBuild, isUncovered, joinAsMember, overlaps, PHONES, seriousAxeViolations, serveAxe, startSite, type Site } from './site';
+import { ensureWebBuild, isUncovered, joinAsMember, overlaps, seriousAxeViolations, serveAxe, startSite, type Site, DEVICE_SIZES } from './site';
 
 const SUITE = 'browser: typing across the ads popup, the chat panel (web/e2e/typing.test.ts)';
 const JOIN_REASON = "Each chat message costs a point from a member's account: join (or sign in) first, then send your message.";
@@ -21,10 +21,7 @@ const JOIN_REASON = "Each chat message costs a point from a member's account: jo
 const hasChromium = existsSync(CHROMIUM_PATH);
 if (!hasChromium) recordSkippedSuite(SUITE, `no Chromium at ${CHROMIUM_PATH}`);
 
-const SIZES = {
-  phone: { viewport: PHONES['phone-390'], hasTouch: true, isMobile: true },
-  desktop: { viewport: { width: 1366, height: 768 }, hasTouch: false, isMobile: false },
-} as const;
+const SIZES = DEVICE_SIZES;
 type Size = keyof typeof SIZES;
 const sizes = Object.keys(SIZES) as Size[];
 
