@@ -8,6 +8,7 @@ export { WatchedCheckpoints, readCheckpoint, type CheckpointOf } from './read-mo
 export { deleteKeysUnder, type RedisConnection } from './read-models/redis-admin';
 export { parseQuery, displayDate, wordTokens, rowHasWordsStarting, POSTED_SET, type ParsedQuery } from './read-models/search';
 export { toMainDataView, toCountriesView, toProgressView, readProgressView, readUpdatedMainData } from './read-models/views';
+export { progressBodyBuilder } from './read-models/progress-body';
 export { projectBatch, UNPROJECTED_TYPES } from './projections/batch';
 export type { PositionedEvent, LiveNotice } from './projections/types';
 export { projectInto, toPositioned } from './projections/apply';

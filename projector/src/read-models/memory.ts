@@ -64,6 +64,7 @@ import {
   type CountriesRecord,
   type IndexState,
   type MainRecord,
+  type ProgressTail,
   type ReadModelDump,
   type ReadModelWrite,
   type UserPage,
@@ -417,6 +418,11 @@ class MemoryKeyspace implements Keyspace {
 
   async progress(): Promise<ProgressDay[]> {
     return this.progressDays.map((day) => ({ ...day }));
+  }
+
+  async progressTail(): Promise<ProgressTail> {
+    const last = this.progressDays.at(-1);
+    return { last: last ? { ...last } : null, days: this.progressDays.length };
   }
 
   async dump(): Promise<ReadModelDump> {

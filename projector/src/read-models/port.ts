@@ -1,6 +1,7 @@
 import type { ChatHistory, GlobalPostView, ProgressDay } from '@pass/events';
 import type {
   BatchSnapshot,
+  ProgressTail,
   CountriesRecord,
   IndexState,
   MainRecord,
@@ -51,6 +52,11 @@ export interface Keyspace {
   posts(): Promise<GlobalPostView[]>;
   /** The progress read model: the days on which something was counted, oldest first (gaps are filled on read: continuousProgress). */
   progress(): Promise<ProgressDay[]>;
+  /**
+   * The last stored progress day and how many days are stored: all a reader needs after a batch,
+   * since a batch only ever rewrites the last day or adds days after it.
+   */
+  progressTail(): Promise<ProgressTail>;
 
   /** Everything, for comparisons and support. Not for request paths. */
   dump(): Promise<ReadModelDump>;

@@ -185,3 +185,9 @@ export interface ReadModelDump {
   /** The progress read model's stored days, oldest first. */
   progress: ProgressDay[];
 }
+
+/** The last stored progress day (null: none yet) and the number of days stored. */
+export interface ProgressTail {
+  last: ProgressDay | null;
+  days: number;
+}

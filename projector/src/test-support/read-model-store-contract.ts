@@ -54,6 +54,7 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       expect(await ks.posts()).toEqual([]);
       expect(await ks.userById('nobody')).toBeNull();
       expect(await ks.progress()).toEqual([]);
+      expect(await ks.progressTail()).toEqual({ last: null, days: 0 });
       expect((await ks.snapshot([])).progressDay).toBeNull();
     });
 
@@ -360,13 +361,16 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [{ op: 'progressDay', day: day('2026-11-03', 1) }, { op: 'progressDay', day: day('2026-11-05', 2) }] });
       expect(await ks.progress()).toEqual([day('2026-11-03', 1), day('2026-11-05', 2)]);
       expect((await ks.snapshot([])).progressDay).toEqual(day('2026-11-05', 2));
+      expect(await ks.progressTail()).toEqual({ last: day('2026-11-05', 2), days: 2 });
       // The last day again, then a new one: replaced, then added after it.
       await ks.apply({ expectedCheckpoint: '1/1', checkpoint: '2/1', writes: [{ op: 'progressDay', day: day('2026-11-05', 3) }, { op: 'progressDay', day: day('2026-12-01', 4) }] });
       expect(await ks.progress()).toEqual([day('2026-11-03', 1), day('2026-11-05', 3), day('2026-12-01', 4)]);
       expect((await ks.snapshot([])).progressDay).toEqual(day('2026-12-01', 4));
+      expect(await ks.progressTail()).toEqual({ last: day('2026-12-01', 4), days: 3 });
       expect((await ks.dump()).progress).toEqual(await ks.progress());
       // Another keyspace has days of its own.
       expect(await store.keyspace('ks-other').progress()).toEqual([]);
+      expect(await store.keyspace('ks-other').progressTail()).toEqual({ last: null, days: 0 });
     });
 
     it('switches readers to another keyspace in one step and drops the old one', async () => {

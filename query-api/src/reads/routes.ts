@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
 import { z } from 'zod';
-import { CHAT_PANEL_MESSAGES, LIMITS, normalizeEmail, sendFastLaneAnswer, type ChatHistory, type CountriesView, type FastLaneRoute, type GlobalPostView, type MainDataView, type Page, type ProgressView, type RankingEntry, type RegistryRow } from '@pass/events';
-import { CHAT_HISTORY_LIMIT, readProgressView, toCountriesView, toMainDataView } from '@pass/projector';
+import { CHAT_PANEL_MESSAGES, LIMITS, normalizeEmail, sendFastLaneAnswer, type ChatHistory, type CountriesView, type FastLaneRoute, type GlobalPostView, type MainDataView, type Page, type RankingEntry, type RegistryRow } from '@pass/events';
+import { CHAT_HISTORY_LIMIT, progressBodyBuilder, toCountriesView, toMainDataView } from '@pass/projector';
 import type { QueryApiDeps } from '../deps';
 import { authOf } from '../http/auth';
 import { reader } from '../http/handler';
 import { pageQuery, parseOr400, validated } from '../http/validate';
 import { searchUsers } from './search';
-import { versionedBody } from './versioned-body';
+import { versionedBody, versionedPrepared } from './versioned-body';
 import { toRankingEntry, toRegistryRow } from './views';
 
 const chatQuery = z.object({ limit: z.coerce.number().int().min(1).max(CHAT_HISTORY_LIMIT).default(CHAT_PANEL_MESSAGES) });
@@ -22,8 +22,8 @@ export function publicFastLaneRoutes(deps: QueryApiDeps): FastLaneRoute<'GET'>[]
   const ks = () => deps.readModels.active();
   const mainData = versionedBody(async (keyspace): Promise<MainDataView> => toMainDataView(await keyspace.main()), deps.checkpointOf);
   const countries = versionedBody(async (keyspace): Promise<CountriesView> => toCountriesView(await keyspace.countries(LIMITS.topCountries)), deps.checkpointOf);
-  // Shared like the figures: serialised once per state of the read models, so a request costs what /api/main-data costs.
-  const progress = versionedBody((keyspace): Promise<ProgressView> => readProgressView(keyspace), deps.checkpointOf);
+  // Shared like the figures, and after a batch only its last day is read and serialised again.
+  const progress = versionedPrepared(progressBodyBuilder(), deps.checkpointOf);
   return [
     { method: 'GET', path: '/api/main-data', answer: async () => ({ status: 200, prepared: await mainData(await ks()) }) },
     { method: 'GET', path: '/api/countries', answer: async () => ({ status: 200, prepared: await countries(await ks()) }) },

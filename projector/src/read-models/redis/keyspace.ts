@@ -1,7 +1,7 @@
 import type { ChatHistory, ChatMessageView, GlobalPostView, ProgressDay } from '@pass/events';
 import type { Keyspace } from '../port';
 import { scanKeys, unlinkKeys, type RedisConnection } from '../redis-admin';
-import { emptyMain, type BatchSnapshot, type CountriesRecord, type IndexState, type MainRecord, type ReadModelDump, type UserPage, type UserPageQuery, type UserRow, type WriteBatch } from '../types';
+import { emptyMain, type BatchSnapshot, type CountriesRecord, type IndexState, type MainRecord, type ProgressTail, type ReadModelDump, type UserPage, type UserPageQuery, type UserRow, type WriteBatch } from '../types';
 import { applyBatch, readSnapshot } from './batches';
 import { dumpKeyspace } from './dump';
 import { indexStateAt, keyspacePrefix, parseJson } from './keys';
@@ -14,6 +14,7 @@ import { readUserPage } from './user-pages';
  * a single reply.
  */
 const COUNTRIES = loadLua(new URL('./countries.lua', import.meta.url));
+const PROGRESS_TAIL = loadLua(new URL('./progress-tail.lua', import.meta.url));
 
 /** One keyspace's read models in Redis, under keyspacePrefix(root, id). */
 export class RedisKeyspace implements Keyspace {
@@ -92,6 +93,11 @@ export class RedisKeyspace implements Keyspace {
     // At most a few hundred days (one field each); the body built from them is shared (query-api's versionedBody).
     const days = Object.values(await this.redis.hgetall(`${this.prefix}progress`)).map((json) => JSON.parse(json) as ProgressDay);
     return days.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  }
+
+  async progressTail(): Promise<ProgressTail> {
+    const [last, days] = (await runLua(this.redis, PROGRESS_TAIL, 2, [`${this.prefix}progress:last`, `${this.prefix}progress`])) as [string | null, number];
+    return { last: parseJson(last, null as ProgressDay | null), days };
   }
 
   dump(): Promise<ReadModelDump> {
