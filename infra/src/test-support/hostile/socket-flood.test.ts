@@ -52,7 +52,7 @@ describe('socket floods against the standalone process', () => {
   });
 
   it(
-    'four silent guest sockets asking 5,000 chat histories each: memory rises by under 50 MB and comes back, /healthz answers throughout',
+    'four silent guest sockets asking 5,000 chat histories each: memory rises by under 50 MB and comes back within 30 s, /healthz answers throughout',
     { timeout: 120_000 },
     async () => {
       const pid = app.child.pid!;
@@ -92,8 +92,10 @@ describe('socket floods against the standalone process', () => {
 
       for (const client of clients) client.destroy();
       const closedAt = performance.now();
+      // V8 gives pages back only after its memory reducer's next full collection, which a busy
+      // machine (CI runs many suites beside this one) can put off for well over 10 s.
       let backAfterMs: number | undefined;
-      while (performance.now() - closedAt < 10_000) {
+      while (performance.now() - closedAt < 30_000) {
         if (residentBytes(pid) - before < 20 * MB) {
           backAfterMs = performance.now() - closedAt;
           break;
