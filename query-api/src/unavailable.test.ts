@@ -46,7 +46,7 @@ describe('query-api with its read models unreachable', () => {
   });
 
   it('answers 503 { error } to reads', async () => {
-    for (const path of ['/api/main-data', '/api/countries', '/api/ranking', '/api/registry?q=ana', '/api/chat-messages', '/api/global-post']) {
+    for (const path of ['/api/main-data', '/api/countries', '/api/progress', '/api/ranking', '/api/registry?q=ana', '/api/chat-messages', '/api/global-post']) {
       const res = await fetch(url + path);
       expect(res.status, path).toBe(503);
       expect(await res.json(), path).toEqual({ error: 'Read models unavailable, try again shortly' });

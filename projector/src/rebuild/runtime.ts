@@ -84,9 +84,10 @@ class Runtime implements ProjectionRuntime {
     this.deps.onRebuildState?.(this.state, this.rebuildError);
     this.current ??= this.projector(activeId, this.deps.publisher);
     await this.current.start();
-    // Read models of an older search index are re-projected; readers keep them until the switch.
+    // Read models older code projected (an older search index, or no progress read model from the
+    // start) are re-projected; readers keep them until the switch.
     if (await this.deps.readModels.outdated(activeId)) {
-      this.log.warn({ keyspace: activeId }, 'read models projected by an older search index; rebuilding them');
+      this.log.warn({ keyspace: activeId }, 'read models projected by older code (search index or progress days); rebuilding them');
       void this.runRebuild();
     }
   }
