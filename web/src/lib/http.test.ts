@@ -35,6 +35,26 @@ describe('the access calls', () => {
   });
 });
 
+describe('the time machine calls', () => {
+  it('ask for a replay at a moment, and read a refusal that says only `message` as its text', async () => {
+    const fetch = answer(202, '{"id":"r1"}');
+    vi.stubGlobal('fetch', fetch);
+    await expect(api.createReplay({ at: '2026-03-01T10:00:00.000Z' })).resolves.toEqual({ id: 'r1' });
+    expect(fetch).toHaveBeenLastCalledWith('/api/admin/replays', expect.objectContaining({ method: 'POST', body: '{"at":"2026-03-01T10:00:00.000Z"}' }));
+    vi.stubGlobal('fetch', answer(400, '{"message":"Ese momento aún no ha llegado"}'));
+    await expect(api.createReplay({ at: '2030-01-01T00:00:00.000Z' })).rejects.toMatchObject({ status: 400, body: { error: 'Ese momento aún no ha llegado' } });
+  });
+
+  it('read a replay like the public routes, searched and paged the same way', async () => {
+    const fetch = answer(200, '{"total":0,"page":1,"pageSize":50,"items":[]}');
+    vi.stubGlobal('fetch', fetch);
+    await api.replayRanking('r/1', 'ana');
+    expect(fetch).toHaveBeenLastCalledWith('/api/admin/replays/r%2F1/ranking?page=1&pageSize=50&q=ana', expect.objectContaining({ method: 'GET' }));
+    await api.replayDiff('now', 'r1');
+    expect(fetch).toHaveBeenLastCalledWith('/api/admin/replays/now/diff/r1', expect.objectContaining({ method: 'GET' }));
+  });
+});
+
 describe('refusalText', () => {
   it("says the server's words; a 429 without words says the wait", () => {
     expect(refusalText(new HttpError(400, { error: 'Your current password is not correct' }))).toBe('Your current password is not correct');

@@ -73,8 +73,15 @@ function failure(status: number, text: string): HttpError {
   } catch {
     parsed = undefined;
   }
-  const apiError = parsed && typeof parsed === 'object' && 'error' in parsed ? (parsed as ApiError) : { error: '' };
-  return new HttpError(status, apiError);
+  return new HttpError(status, apiErrorOf(parsed));
+}
+
+/** The body as an ApiError; a body that says only `{ message }` gives that as its error text. */
+function apiErrorOf(parsed: unknown): ApiError {
+  if (!parsed || typeof parsed !== 'object') return { error: '' };
+  if ('error' in parsed) return parsed as ApiError;
+  const { message } = parsed as { message?: unknown };
+  return { error: typeof message === 'string' ? message : '' };
 }
 
 /** A file the server sends as an attachment: its bytes and the name its Content-Disposition gives. */
@@ -169,6 +176,26 @@ export const api = {
   confirmPasswordReset: (body: PasswordResetConfirmForm) => request<void>('POST', '/api/password-reset/confirm', body),
   /** DELETE /api/admin/members/:userId (admin): the member's personal data is erased. */
   eraseMember: (userId: string) => request<void>('DELETE', `/api/admin/members/${encodeURIComponent(userId)}`),
+
+  // The admin's time machine: a replay of the events up to a moment, read like the public routes.
+  // Its status and diff bodies are typed where they are read (features/admin/time-machine/replay-types.ts).
+  /** 202 `{ id }`; a 400 for a moment in the future or before the first event, a 429 when too many are kept. */
+  createReplay: (moment: { at: string } | { position: string }) => request<{ id: string }>('POST', '/api/admin/replays', moment),
+  replayStatus: (id: string) => request<unknown>('GET', replayPath(id)),
+  /** A replay's bodies are the public routes' (a 409 while it still runs). */
+  replayMainData: (id: string) => request<MainDataView>('GET', `${replayPath(id)}/main-data`),
+  replayCountries: (id: string) => request<CountriesView>('GET', `${replayPath(id)}/countries`),
+  replayRanking: (id: string, q: string, pageSize = 50) =>
+    request<Page<RankingEntry>>('GET', `${replayPath(id)}/ranking?${qs({ page: 1, pageSize, q })}`),
+  replayChatMessages: (id: string, limit = CHAT_PANEL_MESSAGES) =>
+    request<ChatHistory>('GET', `${replayPath(id)}/chat-messages?limit=${limit}`),
+  /** Either id may be `now`, the live state. */
+  replayDiff: (id: string, otherId: string) => request<unknown>('GET', `${replayPath(id)}/diff/${encodeURIComponent(otherId)}`),
+  deleteReplay: (id: string) => request<void>('DELETE', replayPath(id)),
 };
+
+function replayPath(id: string): string {
+  return `/api/admin/replays/${encodeURIComponent(id)}`;
+}
 
 export type Api = typeof api;

@@ -130,6 +130,14 @@ export function fakeApi(): { [K in keyof Api]: ReturnType<typeof vi.fn> } & Api 
     checkPasswordReset: vi.fn(async () => ({ usable: true as const })),
     confirmPasswordReset: vi.fn(async () => undefined),
     eraseMember: vi.fn(async () => undefined),
+    createReplay: vi.fn(async () => ({ id: 'r1' })),
+    replayStatus: vi.fn(async (id: string) => ({ id, status: 'ready', progress: 1, at: '2026-03-01T10:00:00.000Z', position: '42', events: 42 })),
+    replayMainData: vi.fn(async () => sampleMainData),
+    replayCountries: vi.fn(async () => ({ distinct: 1, top: [{ country: 'Spain', users: 3 }] })),
+    replayRanking: vi.fn(async () => ({ total: 0, page: 1, pageSize: 50, items: [] })),
+    replayChatMessages: vi.fn(async () => ({ total: 0, messages: [] })),
+    replayDiff: vi.fn(async () => ({ joined: 0, left: 0, passes: { then: 0, now: 0 }, points: { then: 0, now: 0 }, funds: { then: 0, now: 0 }, movers: [] })),
+    deleteReplay: vi.fn(async () => undefined),
   } as never;
 }
 
