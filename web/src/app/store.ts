@@ -5,7 +5,7 @@ import { popupReducer } from '../lib/state/popup';
 import { sessionReducer } from '../lib/state/session';
 import { loadingReducer, mainDataReducer, updateMainDataReducer } from '../lib/state/site';
 import type { AppDispatch, RootState } from '../lib/store-types';
-import { adminReducer } from '../features/admin';
+import { adminReducer, timeMachineReducer } from '../features/admin';
 import { chatReducer } from '../features/chat';
 import { myDataReducer } from '../features/my-data';
 import { passwordResetReducer } from '../features/password-reset';
@@ -33,6 +33,7 @@ export const rootReducer = combineReducers({
   loading: loadingReducer,
   updateMainData: updateMainDataReducer,
   admin: adminReducer,
+  timeMachine: timeMachineReducer,
   purchase: purchaseReducer,
   myData: myDataReducer,
   passwordReset: passwordResetReducer,

@@ -13,6 +13,7 @@ import { selectAdminAuthorized } from '../../lib/state/session-selectors';
 import { selectMainData } from '../../lib/state/site-selectors';
 import { adminActions } from './slice';
 import { AdminPosts, EraseDialog } from './AdminPosts';
+import { TimeMachine } from './time-machine/TimeMachine';
 
 function MainDataEditor() {
   const dispatch = useAppDispatch();
@@ -251,6 +252,7 @@ export default function AdminDashboardPage() {
         <ProjectionsCard />
         <ImageJobsCard />
       </div>
+      <TimeMachine />
       <AdminPosts onErase={setErasing} />
       <HistoryPanel />
       {erasing && (

@@ -4,3 +4,4 @@ export const loadAdminLoginPage = () => import('./AdminLoginPage');
 export const loadAdminDashboardPage = () => import('./AdminDashboardPage');
 export { adminActions, adminReducer } from './slice';
 export { adminSaga } from './sagas';
+export { timeMachineReducer } from './time-machine/replays-slice';

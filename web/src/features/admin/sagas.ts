@@ -10,6 +10,7 @@ import { popupActions } from '../../lib/state/popup';
 import { updateMainDataActions } from '../../lib/state/site';
 import type { RootState } from '../../lib/store-types';
 import { adminActions } from './slice';
+import { timeMachineSaga } from './time-machine/replays-sagas';
 
 export const ADMIN_TEXTS = {
   unauthorized: 'Credenciales inválidas',
@@ -181,5 +182,6 @@ export function* adminSaga(services: Services): SagaIterator {
   yield takeEvery(adminActions.formRefused.type, function* () {
     yield call(services.toast.dismiss, ADMIN_OUTCOME_TOAST);
   });
+  yield fork(timeMachineSaga, services);
   if (adminId) yield fork(verifyStoredAdmin, services, adminId);
 }

@@ -1,0 +1,104 @@
+import { useState, type FormEvent } from 'react';
+import { Field } from '../../../components/Field';
+import { formatFunds, formatNumber } from '../../../lib/format';
+import { replayName } from './ReplayList';
+import { NOW, type ReplayDiff, type ReplayStatus, type Then } from './replay-types';
+import type { TimeMachineState } from './replays-slice';
+
+const signed = (n: number, format: (n: number) => string) => (n > 0 ? `+${format(n)}` : format(n));
+
+function Change({ label, figure, format = formatNumber }: { label: string; figure: Then<number>; format?: (n: number) => string }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>{format(figure.then)} → {format(figure.now)} ({signed(figure.now - figure.then, format)})</dd>
+    </>
+  );
+}
+
+const rank = (n: number | null) => (n === null ? '—' : formatNumber(n));
+
+/** What changed between the two moments, and the ranking's biggest movers. */
+export function DiffView({ diff }: { diff: ReplayDiff }) {
+  const dollars = (n: number) => (n < 0 ? `-$${formatFunds(-n)}` : `$${formatFunds(n)}`);
+  return (
+    <>
+      <dl className="facts" aria-label="Cambios entre los dos momentos">
+        <dt>Miembros nuevos</dt>
+        <dd>{formatNumber(diff.joined)}</dd>
+        <dt>Miembros que se fueron</dt>
+        <dd>{formatNumber(diff.left)}</dd>
+        <Change label="Pases" figure={diff.passes} />
+        <Change label="Puntos" figure={diff.points} />
+        <Change label="Fondos" figure={diff.funds} format={dollars} />
+      </dl>
+      {diff.movers.length === 0 ? (
+        <p className="muted">Nadie cambió de puesto.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="registry" aria-label="Los que más se movieron en la clasificación">
+            <thead>
+              <tr>
+                <th scope="col">Nombre</th>
+                <th scope="col">Puesto antes</th>
+                <th scope="col">Puesto después</th>
+                <th scope="col">Pases antes</th>
+                <th scope="col">Pases después</th>
+              </tr>
+            </thead>
+            <tbody>
+              {diff.movers.map((m, i) => (
+                <tr key={`${m.fullname}-${i}`}>
+                  <td>{m.fullname}</td>
+                  <td>{rank(m.rankThen)}</td>
+                  <td>{rank(m.rankNow)}</td>
+                  <td>{formatNumber(m.passesThen)}</td>
+                  <td>{formatNumber(m.passesNow)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}
+
+export interface ReplayComparisonProps {
+  /** The ready replays, newest first. */
+  replays: ReplayStatus[];
+  comparison: TimeMachineState['comparison'];
+  onCompare: (pair: { from: string; to: string }) => void;
+}
+
+/** Two moments side by side: two ready replays, or one and now. */
+export function ReplayComparison({ replays, comparison, onCompare }: ReplayComparisonProps) {
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState(NOW);
+  const chosenFrom = from || replays[0]?.id || '';
+  const options = [...replays.map((r) => ({ id: r.id, name: replayName(r) })), { id: NOW, name: 'Ahora' }];
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onCompare({ from: chosenFrom, to });
+  };
+  if (replays.length === 0) return <p className="muted">Para comparar, reconstruye antes algún momento.</p>;
+  return (
+    <>
+      <form className="row-actions" noValidate onSubmit={submit} aria-label="Comparar dos momentos">
+        <Field label="Antes">
+          <select value={chosenFrom} onChange={(e) => setFrom(e.target.value)}>
+            {options.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+          </select>
+        </Field>
+        <Field label="Después">
+          <select value={to} onChange={(e) => setTo(e.target.value)}>
+            {options.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+          </select>
+        </Field>
+        <button type="submit" className="button" disabled={comparison.loading || chosenFrom === to}>Comparar</button>
+      </form>
+      {comparison.error && <p className="error" role="alert">{comparison.error}</p>}
+      {comparison.diff && <DiffView diff={comparison.diff} />}
+    </>
+  );
+}
