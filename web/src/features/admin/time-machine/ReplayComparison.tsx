@@ -75,11 +75,14 @@ export interface ReplayComparisonProps {
 export function ReplayComparison({ replays, comparison, onCompare }: ReplayComparisonProps) {
   const [from, setFrom] = useState('');
   const [to, setTo] = useState(NOW);
-  const chosenFrom = from || replays[0]?.id || '';
   const options = [...replays.map((r) => ({ id: r.id, name: replayName(r) })), { id: NOW, name: 'Ahora' }];
+  // A choice whose replay was deleted falls back to the newest replay, and to now.
+  const kept = (id: string) => options.some((o) => o.id === id);
+  const chosenFrom = kept(from) ? from : (replays[0]?.id ?? '');
+  const chosenTo = kept(to) ? to : NOW;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    onCompare({ from: chosenFrom, to });
+    onCompare({ from: chosenFrom, to: chosenTo });
   };
   if (replays.length === 0) return <p className="muted">Para comparar, reconstruye antes algún momento.</p>;
   return (
@@ -91,11 +94,11 @@ export function ReplayComparison({ replays, comparison, onCompare }: ReplayCompa
           </select>
         </Field>
         <Field label="Después">
-          <select value={to} onChange={(e) => setTo(e.target.value)}>
+          <select value={chosenTo} onChange={(e) => setTo(e.target.value)}>
             {options.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
           </select>
         </Field>
-        <button type="submit" className="button" disabled={comparison.loading || chosenFrom === to}>Comparar</button>
+        <button type="submit" className="button" disabled={comparison.loading || chosenFrom === chosenTo}>Comparar</button>
       </form>
       {comparison.error && <p className="error" role="alert">{comparison.error}</p>}
       {comparison.diff && <DiffView diff={comparison.diff} />}

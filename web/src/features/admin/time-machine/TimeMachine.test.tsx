@@ -126,7 +126,7 @@ describe('time machine: the site as it was', () => {
     expect(messages[0]?.textContent).toContain('Ana: hola a todos');
   });
 
-  it('compares a replay with now and lists the biggest movers', async () => {
+  it('compares a replay with now, or two replays, and lists the biggest movers', async () => {
     const diff: ReplayDiff = {
       joined: 5,
       left: 1,
@@ -150,5 +150,18 @@ describe('time machine: the site as it was', () => {
     expect(facts.getByText('Puntos').nextElementSibling?.textContent).toBe('300 → 280 (-20)');
     expect(facts.getByText('Fondos').nextElementSibling?.textContent).toBe('$1.00 → $3.50 (+$2.50)');
     expect(facts.getByText('Miembros nuevos').nextElementSibling?.textContent).toBe('5');
+
+    // Two past moments: the newer replay first, then the older one.
+    app.api.createReplay.mockResolvedValueOnce({ id: 'r2' });
+    app.api.replayStatus.mockImplementation(async (id: string) => ({ ...status('ready', 1), id, at: id === 'r2' ? '2026-03-05T10:00:00.000Z' : AT }));
+    pickDate('2026-03-05T10:00');
+    await screen.findByRole('heading', { name: /^Así estaba el 05\/03\/2026/ });
+    const before = within(compare).getByLabelText('Antes') as HTMLSelectElement;
+    expect([...before.options].map((o) => o.value)).toEqual(['r2', 'r1', 'now']);
+    fireEvent.change(before, { target: { value: 'r1' } });
+    fireEvent.change(within(compare).getByLabelText('Después'), { target: { value: 'r2' } });
+    fireEvent.click(within(compare).getByRole('button', { name: 'Comparar' }));
+    await act(async () => {});
+    expect(app.api.replayDiff).toHaveBeenLastCalledWith('r1', 'r2');
   });
 });
