@@ -21,6 +21,7 @@ export const CONTENT_PAGES = [
   'admin/dashboard',
   'my-data',
   'reset-password',
+  'progress',
 ] as const;
 
 export type ContentPage = (typeof CONTENT_PAGES)[number];

@@ -1,4 +1,5 @@
 import type { ProgressDay } from '../api';
+import { parseDayMonthYear } from './site';
 
 /** Progress toward the goal, day by day (docs/product.md, "Progress"). Browser-safe. */
 
@@ -47,4 +48,18 @@ export function continuousProgress(days: readonly ProgressDay[], through?: strin
   }
   if (previous && through !== undefined) for (let date = nextUtcDay(previous.date); date <= through; date = nextUtcDay(date)) out.push(quietDay(date, previous));
   return out;
+}
+
+/**
+ * The passes the goal's pace needs by the end of `date` (YYYY-MM-DD): the goal spread evenly over
+ * its days from the start date (day/month/year, as main data gives it), so day i of the run (0 on
+ * the start date) needs passes × (i + 1) / days, rounded up to a whole pass, and the whole goal
+ * from its last day on; 0 before the start date. Null without a start date (empty or malformed).
+ */
+export function goalPace(goal: { passes: number; days: number }, startDate: string, date: string): number | null {
+  const start = parseDayMonthYear(startDate);
+  if (start === null) return null;
+  const index = Math.floor((Date.parse(`${date}T00:00:00.000Z`) - start) / DAY_MS);
+  if (index < 0) return 0;
+  return Math.ceil((goal.passes * Math.min(index + 1, goal.days)) / goal.days);
 }

@@ -8,6 +8,7 @@ import { maskEmail, normalizeEmail } from './members';
 import { dayCounter, fundsRaised } from './site';
 import { HTTP_STATUS_OF_ERROR, httpStatusOf } from './errors';
 import { pointsForUsd } from './payments';
+import { goalPace } from './progress';
 
 const at = (s: number) => new Date(Date.UTC(2026, 10, 24, 12, 0, s));
 
@@ -79,6 +80,16 @@ describe('chat, members, site, payments', () => {
     expect(dayCounter('', now)).toBe(0);
     expect(dayCounter('31/02/2026', now)).toBe(0);
     expect(dayCounter('01/12/2026', now)).toBe(0);
+  });
+  it("spreads the goal's passes evenly over its days from the start date", () => {
+    const goal = { passes: 1_000_000, days: 365 };
+    expect(goalPace(goal, '01/11/2026', '2026-11-01')).toBe(2740);
+    expect(goalPace(goal, '01/11/2026', '2026-11-12')).toBe(32877);
+    expect(goalPace(goal, '01/11/2026', '2026-10-31')).toBe(0);
+    expect(goalPace(goal, '01/11/2026', '2027-10-31')).toBe(1_000_000);
+    expect(goalPace(goal, '01/11/2026', '2028-01-01')).toBe(1_000_000);
+    expect(goalPace(goal, '', '2026-11-12')).toBeNull();
+    expect(goalPace(goal, '31/02/2026', '2026-11-12')).toBeNull();
   });
   it('buys 100 points per dollar', () => {
     expect(pointsForUsd(5)).toBe(500);

@@ -19,9 +19,9 @@ describe('slices', () => {
     const state = init();
     expect(Object.keys(state).sort()).toEqual(
       // …plus `purchase`, the checkout panel's state (settings, error), which the spec's UI did not
-      // have, and the account pages' `myData` ("Your data") and `passwordReset` (the reset page),
-      // and the admin dashboard's `timeMachine` (its replays of past moments).
-      ['admin', 'chat', 'check', 'checkseconds', 'connectedUsers', 'globalPost', 'loading', 'mainData', 'myData', 'passwordReset', 'popup', 'purchase', 'sidebar', 'timeMachine', 'updateMainData', 'user', 'users'].sort(),
+      // have, the account pages' `myData` ("Your data") and `passwordReset` (the reset page),
+      // `progress` (the progress page's days) and the admin dashboard's `timeMachine` (its replays of past moments).
+      ['admin', 'chat', 'check', 'checkseconds', 'connectedUsers', 'globalPost', 'loading', 'mainData', 'myData', 'passwordReset', 'popup', 'progress', 'purchase', 'sidebar', 'timeMachine', 'updateMainData', 'user', 'users'].sort(),
     );
     expect(state.popup).toMatchObject({ showPopup: false, acceptedCookie: false, showAds: true, blockMessage: false, bannerTwoLoaded: false, bannerThree: false, seconds: 10 });
     expect(state.checkseconds.seconds).toBe(30);

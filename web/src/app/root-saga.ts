@@ -11,6 +11,7 @@ import { myDataSaga } from '../features/my-data';
 import { passwordResetSaga } from '../features/password-reset';
 import { passClaimSaga } from '../features/pass-claim';
 import { purchaseSaga } from '../features/points-purchase';
+import { progressSaga } from '../features/progress';
 import { rankingSaga } from '../features/ranking';
 import { registrySaga } from '../features/registry';
 import { pageFrameSagas } from '../features/page-frame';
@@ -40,6 +41,7 @@ export function* rootSaga(services: Services): SagaIterator {
     adminSaga,
     myDataSaga,
     passwordResetSaga,
+    progressSaga,
   ];
   yield all(sagas.map((saga) => spawn(isolated, saga, services, live)));
 }

@@ -8,6 +8,7 @@ import { loadJoinPage } from '../features/join';
 import { loadMyDataPage } from '../features/my-data';
 import { loadResetPasswordPage } from '../features/password-reset';
 import { loadAmountPage, loadPostPage } from '../features/pass-claim';
+import { loadProgressPage } from '../features/progress';
 import { loadPointsPage } from '../features/points-purchase';
 import { RankingSections } from '../features/ranking';
 import { loadParticipantsPage } from '../features/registry';
@@ -41,6 +42,7 @@ const contentPages: Record<ContentPage, PageLoader> = {
   'admin/dashboard': loadAdminDashboardPage,
   'my-data': loadMyDataPage,
   'reset-password': loadResetPasswordPage,
+  progress: loadProgressPage,
 };
 
 

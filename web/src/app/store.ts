@@ -11,6 +11,7 @@ import { myDataReducer } from '../features/my-data';
 import { passwordResetReducer } from '../features/password-reset';
 import { checkReducer, checksecondsReducer } from '../features/free-points';
 import { NON_SERIALIZABLE_PURCHASE_ACTIONS, purchaseReducer } from '../features/points-purchase';
+import { progressReducer } from '../features/progress';
 import { rankingReducer } from '../features/ranking';
 import { registryReducer } from '../features/registry';
 import { connectedUsersReducer, globalPostReducer, sidebarReducer } from '../features/page-frame';
@@ -37,6 +38,7 @@ export const rootReducer = combineReducers({
   purchase: purchaseReducer,
   myData: myDataReducer,
   passwordReset: passwordResetReducer,
+  progress: progressReducer,
 });
 
 /**

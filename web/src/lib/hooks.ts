@@ -1,4 +1,4 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 
 /**
  * Modal behaviour for a dialog: focus moves into it when it opens and back when it closes,
@@ -47,4 +47,14 @@ export function useHydrated(): boolean {
     () => true,
     () => false,
   );
+}
+
+/** The clock, read again every `intervalMs` (a minute): enough for what counts days. */
+export function useNow(intervalMs = 60_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(id);
+  }, [intervalMs]);
+  return now;
 }

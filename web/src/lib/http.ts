@@ -15,6 +15,7 @@ import type {
   MainDataView,
   Page,
   PointHistoryEntry,
+  ProgressView,
   ProjectionStatus,
   RankingEntry,
   RegisterSpecialUserResponse,
@@ -138,6 +139,7 @@ export const api = {
 
   mainData: () => request<MainDataView>('GET', '/api/main-data'),
   countries: () => request<CountriesView>('GET', '/api/countries'),
+  progress: () => request<ProgressView>('GET', '/api/progress'),
   ranking: (q: string, pageSize = 50) => request<Page<RankingEntry>>('GET', `/api/ranking?${qs({ page: 1, pageSize, q })}`),
   registry: (q: string, pageSize = 50) => request<Page<RegistryRow>>('GET', `/api/registry?${qs({ page: 1, pageSize, q })}`),
   chatMessages: (limit = CHAT_PANEL_MESSAGES) => request<ChatHistory>('GET', `/api/chat-messages?limit=${limit}`),

@@ -1,5 +1,5 @@
 import { vi, type Mock } from 'vitest';
-import type { ChatMessageView, ClientToServerEvents, MainDataView, ServerToClientEvents, UserView } from '@pass/events/kernel';
+import type { ChatMessageView, ClientToServerEvents, MainDataView, ProgressView, ServerToClientEvents, UserView } from '@pass/events/kernel';
 import { createAppStore, rootReducer, type RootState } from '../app/store';
 import type { Api } from '../lib/http';
 import type { AdSlot, Services } from '../lib/services';
@@ -66,6 +66,16 @@ export const sampleMainData: MainDataView = {
   globalMessages: 4,
 };
 
+/** GET /api/progress two days into the run (main data's start date, 01/01/2026). */
+export const sampleProgress: ProgressView = {
+  goal: { passes: 1_000_000, days: 365 },
+  startDate: '01/01/2026',
+  days: [
+    { date: '2026-01-01', passesTaken: 10, members: 2, fundsRaised: 5, freePoints: 4, pointsBought: 100, chatMessages: 3 },
+    { date: '2026-01-02', passesTaken: 25, members: 3, fundsRaised: 17, freePoints: 6, pointsBought: 0, chatMessages: 1 },
+  ],
+};
+
 export const sampleUser: UserView = {
   ...guestUser,
   id: 'u1',
@@ -96,6 +106,7 @@ export function fakeApi(): { [K in keyof Api]: ReturnType<typeof vi.fn> } & Api 
     sendChatMessage: vi.fn(never),
     mainData: vi.fn(async () => sampleMainData),
     countries: vi.fn(async () => ({ distinct: 1, top: [{ country: 'Spain', users: 3 }] })),
+    progress: vi.fn(async () => sampleProgress),
     ranking: vi.fn(async () => ({ total: 0, page: 1, pageSize: 50, items: [] })),
     registry: vi.fn(async () => ({ total: 0, page: 1, pageSize: 50, items: [] })),
     chatMessages: vi.fn(async () => ({ total: 0, messages: [] })),

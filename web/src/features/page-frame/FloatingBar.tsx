@@ -11,11 +11,11 @@ export interface FloatingBarProps {
   onChat: () => void;
 }
 
-/** Day counter, chat toggle, viewers badge and donation icon (docs/product.md §2). */
+/** Day counter (to the progress page), chat toggle, viewers badge and donation icon (docs/product.md §2). */
 export function FloatingBar({ day, messagesBadge, viewersText, chatOpen, onChat }: FloatingBarProps) {
   return (
     <div className="floating-bar" role="toolbar" aria-label="Live">
-      <span className="day-counter">Day {day}</span>
+      <Link to={contentPath('progress')} className="day-counter" aria-label={`Day ${day}: progress toward the goal`}>Day {day}</Link>
       <button type="button" className="chat-toggle" onClick={onChat} aria-pressed={chatOpen}
         aria-label={`${chatOpen ? 'Close' : 'Open'} chat, ${messagesBadge} messages`}>
         <ChatIcon /> <span>{messagesBadge}</span>

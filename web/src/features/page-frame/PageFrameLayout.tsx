@@ -1,7 +1,8 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { TOASTS } from '@pass/events/kernel';
 import { AdBanner } from '../../components/AdBanner';
+import { useNow } from '../../lib/hooks';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
 import { selectCertificateHref, selectGetPassHref, selectIsRegistered } from '../../lib/state/session-selectors';
 import { selectGlobalMessagesBadge, selectMembersText } from '../../lib/state/site-selectors';
@@ -12,16 +13,6 @@ import { DockToasts } from './DockToasts';
 import { CookieNoticeContainer, NewMemberPopupContainer } from './Overlays';
 import { sidebarActions } from './sidebar-slice';
 import { selectConnectedUsersText, selectDayCounter } from './selectors';
-
-/** The day counter re-reads the clock once a minute. */
-function useNow(intervalMs = 60_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const id = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(id);
-  }, [intervalMs]);
-  return now;
-}
 
 /** Scrolls to `#anchor` links such as /#sponsors after navigation. */
 function useHashScroll() {

@@ -7,14 +7,14 @@ import { NewMemberPopup } from './NewMemberPopup';
 afterEach(cleanup);
 
 describe('FloatingBar', () => {
-  it('shows the day, the +N message badge and the viewers link', () => {
+  it('shows the day (a link to the progress page), the +N message badge and the viewers link', () => {
     const onChat = vi.fn();
     render(
       <MemoryRouter>
         <FloatingBar day={12} messagesBadge="+3" viewersText="1,024" chatOpen={false} onChat={onChat} />
       </MemoryRouter>,
     );
-    expect(screen.getByText('Day 12')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Day 12: progress toward the goal' }).getAttribute('href')).toBe('/content/progress');
     fireEvent.click(screen.getByRole('button', { name: 'Open chat, +3 messages' }));
     expect(onChat).toHaveBeenCalled();
     expect(screen.getByRole('link', { name: '1,024 connected users' }).getAttribute('href')).toBe('/content/registered');

@@ -1,0 +1,81 @@
+import { useEffect, useRef } from 'react';
+import type uPlot from 'uplot';
+import { formatNumber } from '../../lib/format';
+import type { ProgressRow } from './selectors';
+import { T } from './texts';
+
+const HEIGHT = 260;
+const PASSES_COLOR = '#14213d';
+const PACE_COLOR = '#b54708';
+
+/** uPlot's columns: the days (UTC midnight, in seconds), the passes taken, the pace. */
+function chartData(rows: readonly ProgressRow[]): uPlot.AlignedData {
+  return [
+    rows.map((row) => Date.parse(`${row.date}T00:00:00.000Z`) / 1000),
+    rows.map((row) => row.passesTaken),
+    rows.map((row) => row.pace),
+  ];
+}
+
+function chartOptions(uplot: typeof uPlot, width: number): uPlot.Options {
+  const count = (_: uPlot, splits: number[]) => splits.map((n) => formatNumber(n));
+  return {
+    width,
+    height: HEIGHT,
+    legend: { show: false },
+    cursor: { drag: { x: false, y: false } },
+    // The days are UTC days, whatever the visitor's time zone.
+    tzDate: (ts) => uplot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
+    scales: { y: { range: (_u, _min, max) => [0, Math.max(10, max)] } },
+    axes: [{}, { values: count, size: 64 }],
+    series: [
+      {},
+      { label: T.passesLine, stroke: PASSES_COLOR, width: 2, fill: 'rgba(20, 33, 61, 0.08)' },
+      { label: T.paceLine, stroke: PACE_COLOR, width: 2, dash: [6, 4] },
+    ],
+  };
+}
+
+/**
+ * The passes taken per day against the goal's pace, drawn by uPlot, which loads with this chart
+ * only (the progress page's own chunk, not the start-up bundle). A picture for the eye: the
+ * table beside it is the accessible form, so the drawing is one labelled image.
+ */
+export function ProgressChart({ rows }: { rows: readonly ProgressRow[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<uPlot | null>(null);
+  const latest = useRef(rows);
+  latest.current = rows;
+
+  useEffect(() => {
+    let gone = false;
+    let resize: ResizeObserver | undefined;
+    void Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')]).then(([{ default: uplot }]) => {
+      const target = box.current;
+      if (gone || !target) return;
+      chart.current = new uplot(chartOptions(uplot, target.clientWidth), chartData(latest.current), target);
+      resize = new ResizeObserver(() => chart.current?.setSize({ width: target.clientWidth, height: HEIGHT }));
+      resize.observe(target);
+      // A chunk that failed to load (a network blip) leaves the space empty: the table says it all.
+    }, () => undefined);
+    return () => {
+      gone = true;
+      resize?.disconnect();
+      chart.current?.destroy();
+      chart.current = null;
+    };
+  }, []);
+
+  useEffect(() => {
+    chart.current?.setData(chartData(rows));
+  }, [rows]);
+
+  return (
+    <div className="progress-chart" role="img" aria-label={T.chartLabel}>
+      <div className="progress-legend">
+        <span className="passes">{T.passesLine}</span> <span className="pace">{T.paceLine}</span>
+      </div>
+      <div ref={box} className="progress-chart-plot" />
+    </div>
+  );
+}
