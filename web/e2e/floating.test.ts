@@ -13,8 +13,7 @@ import { PRODUCT_NAME } from '@pass/events/kernel';
 import { recordSkippedSuite } from '@pass/events/test-support';
 import { CHROMIUM_PATH } from './browser';
 import { floatingOverlaps, floatingShown, type FloatingOverlap } from './floating';
-import { tinyPng } from './png';
-import { ADMIN, ensureWebBuild, isUncovered, joinAsMember, seriousAxeViolations, serveAxe, startSite, type Site } from './site';
+import { ADMIN, claimPasses, ensureWebBuild, isUncovered, joinAsMember, seriousAxeViolations, serveAxe, startSite, type Site } from './site';
 
 const SUITE = 'browser: floating elements cover no control (web/e2e/floating.test.ts)';
 const hasChromium = existsSync(CHROMIUM_PATH);
@@ -34,6 +33,7 @@ const PAGES: Array<{ path: string; as: 'guest' | 'member' | 'admin'; ready: stri
   { path: '/content/about', as: 'guest', ready: /./ },
   { path: '/content/join', as: 'guest', ready: /^Join / },
   { path: '/content/participants', as: 'guest', ready: 'Participants' },
+  { path: '/content/progress', as: 'guest', ready: 'Progress' },
   { path: '/content/admin', as: 'guest', ready: 'Administración' },
   { path: '/', as: 'member', ready: /Get Your Free Pass Today!/ },
   { path: '/content/check', as: 'member', ready: 'Free Points' },
@@ -48,22 +48,7 @@ const PAGES: Array<{ path: string; as: 'guest' | 'member' | 'admin'; ready: stri
 async function postCard(site: Site): Promise<void> {
   const poster = await site.newPage(await site.newContext());
   await joinAsMember(poster, site.url);
-  await poster.goto(site.url + '/content/points');
-  await poster.getByRole('button', { name: 'Buy 100 points for $1' }).click();
-  await poster.getByRole('dialog').getByRole('button', { name: 'Pay $1 (test mode, no real payment)' }).click();
-  await poster.waitForURL('**/content/registered');
-  await poster.goto(site.url + '/content/post');
-  await poster.getByRole('heading', { name: `Get your ${PRODUCT_NAME}` }).waitFor();
-  await poster.getByLabel('Full name').fill(POSTER.fullname);
-  await poster.getByLabel('Country').selectOption('Spain');
-  await poster.getByLabel('Personal link').fill('https://example.com/fiona');
-  await poster.getByLabel('Image').setInputFiles({ name: 'fiona.png', mimeType: 'image/png', buffer: tinyPng() });
-  await poster.getByRole('textbox', { name: 'Message' }).fill(POSTER.message);
-  await poster.getByRole('button', { name: `Get ${PRODUCT_NAME}!` }).click();
-  await poster.waitForURL('**/content/amount');
-  await poster.getByRole('spinbutton', { name: 'Passes' }).fill('1');
-  await poster.getByRole('button', { name: 'Confirm' }).click();
-  await poster.waitForURL(site.url + '/', { timeout: 20_000 });
+  await claimPasses(poster, site.url, { ...POSTER, passes: 1 });
   await poster.context().close();
 }
 

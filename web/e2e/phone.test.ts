@@ -157,6 +157,7 @@ describe.skipIf(!hasChromium)('phone layout, keyboard, guards and axe', () => {
     { path: '/content/about', as: 'guest', ready: /./ },
     { path: '/content/join', as: 'guest', ready: /^Join / },
     { path: '/content/participants', as: 'guest', ready: 'Participants' },
+    { path: '/content/progress', as: 'guest', ready: 'Progress' },
     { path: '/content/admin', as: 'guest', ready: 'Administración' },
     { path: '/', as: 'member', ready: /Get Your Free Pass Today!/ },
     { path: '/content/check', as: 'member', ready: 'Free Points' },

@@ -9,7 +9,9 @@ import { join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { spawnStandalone, type SpawnedService } from '@pass/infra/test-support';
+import { PRODUCT_NAME } from '@pass/events/kernel';
 import { launchBrowser } from './browser';
+import { tinyPng } from './png';
 
 export const WEB = resolve(import.meta.dirname, '..');
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -128,6 +130,29 @@ export async function joinAsMember(page: Page, url: string, email = `member${Dat
   await page.getByRole('button', { name: 'Join' }).click();
   await page.waitForURL('**/content/check');
   return email;
+}
+
+/**
+ * A member with a card claims passes (at most 5): buys 100 points in test mode, posts the card
+ * on /content/post, confirms the passes on /content/amount and is sent home.
+ */
+export async function claimPasses(page: Page, url: string, card: { fullname: string; message: string; passes: number }): Promise<void> {
+  await page.goto(url + '/content/points');
+  await page.getByRole('button', { name: 'Buy 100 points for $1' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Pay $1 (test mode, no real payment)' }).click();
+  await page.waitForURL('**/content/registered');
+  await page.goto(url + '/content/post');
+  await page.getByRole('heading', { name: `Get your ${PRODUCT_NAME}` }).waitFor();
+  await page.getByLabel('Full name').fill(card.fullname);
+  await page.getByLabel('Country').selectOption('Spain');
+  await page.getByLabel('Personal link').fill('https://example.com/card');
+  await page.getByLabel('Image').setInputFiles({ name: 'card.png', mimeType: 'image/png', buffer: tinyPng() });
+  await page.getByRole('textbox', { name: 'Message' }).fill(card.message);
+  await page.getByRole('button', { name: `Get ${PRODUCT_NAME}!` }).click();
+  await page.waitForURL('**/content/amount');
+  await page.getByRole('spinbutton', { name: 'Passes' }).fill(String(card.passes));
+  await page.getByRole('button', { name: 'Confirm' }).click();
+  await page.waitForURL(url + '/', { timeout: 20_000 });
 }
 
 export interface AxeViolation {

@@ -7,6 +7,16 @@ import { T } from './texts';
 const HEIGHT = 260;
 const PASSES_COLOR = '#14213d';
 const PACE_COLOR = '#b54708';
+const DAY_S = 86_400;
+/** The date axis ticks whole days only: every day, 2, a week, 2 weeks, a month or a quarter apart. */
+const DAY_STEPS = [1, 2, 7, 14, 30, 91].map((days) => days * DAY_S);
+const pad = (n: number) => String(n).padStart(2, '0');
+/** dd/mm, as the site writes dates (the table has the year). */
+const dayMonth = (_: uPlot, splits: number[]) =>
+  splits.map((s) => {
+    const d = new Date(s * 1000);
+    return `${pad(d.getUTCDate())}/${pad(d.getUTCMonth() + 1)}`;
+  });
 
 /** uPlot's columns: the days (UTC midnight, in seconds), the passes taken, the pace. */
 function chartData(rows: readonly ProgressRow[]): uPlot.AlignedData {
@@ -15,6 +25,18 @@ function chartData(rows: readonly ProgressRow[]): uPlot.AlignedData {
     rows.map((row) => row.passesTaken),
     rows.map((row) => row.pace),
   ];
+}
+
+/**
+ * Draws the rows over at least a week: uPlot's own range for a single day (the site's first) runs
+ * years ahead, and a few days stretched over the whole width read badly.
+ */
+function draw(chart: uPlot, rows: readonly ProgressRow[]): void {
+  const data = chartData(rows);
+  chart.setData(data);
+  const days = data[0];
+  if (days.length === 0) return;
+  chart.setScale('x', { min: days[0]!, max: Math.max(days[days.length - 1]!, days[0]! + 7 * DAY_S) });
 }
 
 function chartOptions(uplot: typeof uPlot, width: number): uPlot.Options {
@@ -26,8 +48,8 @@ function chartOptions(uplot: typeof uPlot, width: number): uPlot.Options {
     cursor: { drag: { x: false, y: false } },
     // The days are UTC days, whatever the visitor's time zone.
     tzDate: (ts) => uplot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
-    scales: { y: { range: (_u, _min, max) => [0, Math.max(10, max)] } },
-    axes: [{}, { values: count, size: 64 }],
+    scales: { y: { range: (_u, _min, max) => [0, Math.max(10, Math.ceil(max * 1.1))] } },
+    axes: [{ incrs: DAY_STEPS, values: dayMonth }, { values: count, size: 64 }],
     series: [
       {},
       { label: T.passesLine, stroke: PASSES_COLOR, width: 2, fill: 'rgba(20, 33, 61, 0.08)' },
@@ -54,6 +76,7 @@ export function ProgressChart({ rows }: { rows: readonly ProgressRow[] }) {
       const target = box.current;
       if (gone || !target) return;
       chart.current = new uplot(chartOptions(uplot, target.clientWidth), chartData(latest.current), target);
+      draw(chart.current, latest.current);
       resize = new ResizeObserver(() => chart.current?.setSize({ width: target.clientWidth, height: HEIGHT }));
       resize.observe(target);
       // A chunk that failed to load (a network blip) leaves the space empty: the table says it all.
@@ -67,7 +90,7 @@ export function ProgressChart({ rows }: { rows: readonly ProgressRow[] }) {
   }, []);
 
   useEffect(() => {
-    chart.current?.setData(chartData(rows));
+    if (chart.current) draw(chart.current, rows);
   }, [rows]);
 
   return (

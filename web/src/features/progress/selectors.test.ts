@@ -66,5 +66,6 @@ describe('the progress series the page shows', () => {
     const { rows, summary } = progressSeries(empty, [], at('2026-02-01'));
     expect(rows).toEqual([{ date: '2026-02-01', passesTaken: 0, members: 0, fundsRaised: 0, freePoints: 0, pointsBought: 0, chatMessages: 0, pace: null }]);
     expect(summary).toBe('0 passes taken, 0% of the goal of 1,000,000. The count of 365 days starts once the start date is set.');
+    expect(progressSeries(empty, [day('2026-02-01', 1)], at('2026-02-01')).summary).toMatch(/^1 pass taken, under 0\.1% of the goal/);
   });
 });

@@ -13,9 +13,10 @@ export const T = {
   columns: ['Date', 'Passes taken', 'Pace', 'Members', 'Funds raised', 'Free points', 'Points bought', 'Chat messages'],
 } as const;
 
-/** A share of the goal in percent, rounded down to a tenth, so it never reads 100% early. */
+/** A share of the goal in percent, rounded down to a tenth, so it never reads 100% early (nor 0% once started). */
 export function percentText(part: number, whole: number): string {
-  return `${Math.floor((part * 1000) / whole) / 10}%`;
+  const tenths = Math.floor((part * 1000) / whole);
+  return part > 0 && tenths === 0 ? 'under 0.1%' : `${tenths / 10}%`;
 }
 
 /**
