@@ -1,4 +1,4 @@
-import { assertNever, isEventOf, type UserCommand, type UserEvent } from '@pass/events';
+import { assertNever, evolveUser, isEventOf, type UserCommand, type UserEvent } from '@pass/events';
 import { decideChangePassword } from '../account-access/change-password';
 import { decideResetPassword } from '../account-access/password-reset';
 import { decideDeleteMemberPost } from '../admin/delete-member-post';
@@ -9,7 +9,6 @@ import { decideRecordPassesClaim } from '../passes/record-claim';
 import { decideCreditPurchase } from '../payments/credit-purchase';
 import { decideRefundPurchase, decideReversePurchase } from '../payments/reverse-purchase';
 import type { Decider } from '../kernel/decider';
-import { evolveUser } from './evolve';
 import { decideRegisterUser } from './register';
 import { decideEraseMember } from '../erasure/decide';
 import { initialUserState, type UserState } from './state';

@@ -62,7 +62,7 @@ const PAGE = 50;
 
 /**
  * The card image a member's stream holds at `atRevision` (default: now), read backwards to the
- * last event that sets or clears it; the member evolve (members/evolve.ts) gives these three
+ * last event that sets or clears it; the member evolve (the kernel's member-state.ts) gives these three
  * events the same meaning. Never re-read from a cache: the answer decides a deletion.
  */
 export async function cardImageOf(store: EventStore, streamId: string, atRevision?: number): Promise<Image | null> {

@@ -10,6 +10,7 @@ export * from './errors';
 export * from './forms';
 export * from './links';
 export * from './account-access';
+export * from './member-state';
 export * from './point-history';
 export * from './admin';
 export * from './progress';
