@@ -223,7 +223,7 @@ export interface GlobalPostView {
 
 /** GET /api/me → UserView of the session (401 for guests). */
 
-/** GET /api/admin/members/:userId/history (admin); `?format=csv` for a CSV download. */
+/** One event of a member's stream with what it did to the balance and the running totals after it. */
 export interface PointHistoryEntry {
   revision: number;
   at: string;
@@ -235,6 +235,26 @@ export interface PointHistoryEntry {
   passes: number;
   actor: string;
   correlationId: string;
+}
+
+/**
+ * The card as the site showed it after an event of the admin's story: none, erased (the member's
+ * personal data is destroyed: shown at every step that had a card) or shown. `imageUrl` is null
+ * once a later card or the admin's deletion replaced the image (its file is deleted with it).
+ */
+export type MemberStoryCard =
+  | { status: 'none' }
+  | { status: 'erased' }
+  | { status: 'shown'; fullname: string; country: string; link: string; message: string; imageUrl: string | null };
+
+/**
+ * GET /api/admin/members/:userId/history (admin): the member's story, each event with the
+ * timeline's running totals and the priority and card after it; `?format=csv` for a CSV download
+ * (the timeline's columns, then priority and the card's).
+ */
+export interface MemberStoryEntry extends PointHistoryEntry {
+  priority: Priority;
+  card: MemberStoryCard;
 }
 
 /** GET /api/admin/posts?q=text&page=1&pageSize=50 (admin): member cards for the dashboard's post search (q also matches an e-mail). */

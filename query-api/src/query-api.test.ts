@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MemberStoryEntry } from '@pass/events';
 import { ANA, BOB, CY } from '@pass/projector/test-support';
 import { ADMIN, startRecordedReadSide, type ReadSide } from './test-support/read-side';
 
@@ -159,13 +160,30 @@ describe('query-api REST reads over HTTP', () => {
         ['PurchaseReversed', -79, 10, 1],
       ]);
       expect(rows[0]!.actor).toBe('system:test');
+      // The story: the priority and card after each event. The admin deleted the post later, so
+      // its image file is gone and the card before the deletion is shown without it.
+      const story = res.body as MemberStoryEntry[];
+      expect(story.map((r) => [r.priority, r.card.status])).toEqual([
+        ['normalUser', 'none'],
+        ['normalUser', 'none'],
+        ['normalUser', 'none'],
+        ['normalUser', 'shown'],
+        ['normalUser', 'shown'],
+        ['normalUser', 'none'],
+        ['normalUser', 'none'],
+      ]);
+      expect(story[3]!.card).toEqual({ status: 'shown', fullname: 'Cy', country: 'Peru', link: `https://example.com/${CY}`, message: 'Hi from Lima', imageUrl: null });
       const csv = await admin.request('GET', `/api/admin/members/${CY}/history?format=csv`);
       expect(csv.headers.get('content-type')).toMatch(/text\/csv/);
       expect(csv.headers.get('content-disposition')).toMatch(/^attachment; filename="?history-u-cy\.csv"?$/);
       const lines = csv.text.trim().split('\r\n');
-      expect(lines[0]).toBe('revision,at,type,description,pointsDelta,passesDelta,points,passes,actor,correlationId');
+      // The timeline's columns in their first order, the story's appended.
+      expect(lines[0]).toBe(
+        'revision,at,type,description,pointsDelta,passesDelta,points,passes,actor,correlationId,priority,card,cardFullname,cardCountry,cardLink,cardMessage,cardImage',
+      );
       expect(lines).toHaveLength(8);
-      expect(lines[7]).toMatch(/^6,.*,PurchaseReversed,Compra c2 reembolsada: 1 USD,-79,0,10,1,system:test,/);
+      expect(lines[4]).toMatch(new RegExp(`^3,.*,CertificatePosted,Publicó una tarjeta como Cy \\(Peru\\),0,0,90,1,system:test,[^,]*,normalUser,shown,Cy,Peru,https://example.com/${CY},Hi from Lima,$`));
+      expect(lines[7]).toMatch(/^6,.*,PurchaseReversed,Compra c2 reembolsada: 1 USD,-79,0,10,1,system:test,[^,]*,normalUser,none,,,,,$/);
       expect((await admin.request('GET', '/api/admin/members/nobody/history')).status).toBe(404);
       expect((await admin.request('GET', `/api/admin/members/${CY}/history?format=xml`)).status).toBe(400);
     });

@@ -1,21 +1,16 @@
-import type { PointHistoryEntry } from '../api';
-import type { DomainEvent } from '../domain-events';
+import type { MemberStoryCard, MemberStoryEntry, PointHistoryEntry } from '../api';
 import type { RecordedEvent } from '../event-store/port';
 import { isEventOf, type UserEvent } from '../stream-events';
 import { toCurrentEvent } from '../upcasters';
+import { evolveUser, initialUserState, type UserState } from './member-state';
 
 /**
  * A member's own stream as a timeline: every event with what it did to the balance and the
  * passes, the running totals after it, who caused it and the correlation id that ties it to a
- * request. One function for the admin's point history (query-api) and the member's own data
- * export (command-api), so both show the same numbers. Browser-safe.
+ * request. One fold for the admin's story (query-api, which adds the priority and card after
+ * each event) and the member's own data export (command-api), so both show the same numbers;
+ * that fold is the member aggregate's `evolveUser`. Browser-safe.
  */
-
-interface Change {
-  description: string;
-  pointsDelta: number;
-  passesDelta: number;
-}
 
 const isUserEvent = isEventOf('user');
 
@@ -89,46 +84,37 @@ const TEXTS: Record<TimelineLanguage, TimelineTexts> = {
   },
 };
 
-const change = (description: string, pointsDelta = 0, passesDelta = 0): Change => ({ description, pointsDelta, passesDelta });
-
-/** What an event of a member's stream did (the kernel's list of the user stream's events, every one described). */
-function describeUserEvent(event: UserEvent, t: TimelineTexts): Change {
+/** What an event of a member's stream did, in words (the kernel's list of the user stream's events, every one described). */
+function describeUserEvent(event: UserEvent, t: TimelineTexts): string {
   const shown = (value: string) => value || t.erased;
   switch (event.type) {
     case 'UserRegistered':
-      return change(t.registered(shown(event.data.email), event.data.points), event.data.points);
+      return t.registered(shown(event.data.email), event.data.points);
     case 'FreePointAwarded':
-      return change(t.freePoint, event.data.points);
+      return t.freePoint;
     case 'PointsPurchased':
-      return change(t.purchased(event.data), event.data.points);
+      return t.purchased(event.data);
     case 'PurchaseReversed':
-      return change(t.reversed(event.data), -event.data.points);
+      return t.reversed(event.data);
     case 'PassesClaimed':
-      return change(t.claimed(event.data.passes), -event.data.pointsSpent, event.data.passes);
+      return t.claimed(event.data.passes);
     case 'PriorityChanged':
-      return change(t.priority(event.data.priority));
+      return t.priority(event.data.priority);
     case 'CertificatePosted':
-      return change(t.posted(shown(event.data.fullname), event.data.country));
+      return t.posted(shown(event.data.fullname), event.data.country);
     case 'CertificateUpdated':
-      return change(t.updated(shown(event.data.fullname), event.data.country));
-    case 'ChatMessageSent': {
-      const text = event.data.message.length > 60 ? `${event.data.message.slice(0, 57)}...` : shown(event.data.message);
-      return change(t.chat(text), -event.data.pointsSpent);
-    }
+      return t.updated(shown(event.data.fullname), event.data.country);
+    case 'ChatMessageSent':
+      return t.chat(event.data.message.length > 60 ? `${event.data.message.slice(0, 57)}...` : shown(event.data.message));
     case 'MemberPostDeleted':
-      return change(t.postDeleted(event.data.deletedBy));
+      return t.postDeleted(event.data.deletedBy);
     case 'PasswordChanged':
-      return change(t.passwordChanged(event.data.via));
+      return t.passwordChanged(event.data.via);
     case 'PasswordResetRequested':
-      return change(t.resetRequested);
+      return t.resetRequested;
     case 'MemberErased':
-      return change(t.memberErased(event.data));
+      return t.memberErased(event.data);
   }
-}
-
-/** Another stream's event in a member's stream would be a bug; it is shown by its type, changing nothing. */
-function describe(event: DomainEvent, t: TimelineTexts): Change {
-  return isUserEvent(event) ? describeUserEvent(event, t) : change(event.type);
 }
 
 function actorOf(metadata: Record<string, unknown>): string {
@@ -137,31 +123,76 @@ function actorOf(metadata: Record<string, unknown>): string {
   return actor.id ? `${actor.type}:${actor.id}` : actor.type;
 }
 
-/** The recorded events of one member's stream, oldest first, as the timeline with running totals. */
-export function pointTimeline(events: readonly RecordedEvent[], language: TimelineLanguage = 'en'): PointHistoryEntry[] {
-  const t = TEXTS[language];
-  let points = 0;
-  let passes = 0;
+/** One recorded event with its timeline entry and the member's state after it. */
+interface Step {
+  entry: PointHistoryEntry;
+  after: UserState;
+}
+
+/**
+ * The member aggregate's own fold (`evolveUser`, the one the decide steps use) over the stream,
+ * keeping each event's state: the running totals and deltas are what the fold holds, so they are
+ * the balances the commands decided on. Another stream's event (a bug) or an unreadable one is
+ * shown by its type and changes nothing.
+ */
+function steps(events: readonly RecordedEvent[], t: TimelineTexts): Step[] {
+  let state = initialUserState();
   return events.map((recorded) => {
-    let change: Change;
+    const before = state;
+    let description: string;
     try {
-      change = describe(toCurrentEvent(recorded), t);
+      const event = toCurrentEvent(recorded);
+      if (isUserEvent(event)) {
+        description = describeUserEvent(event, t);
+        state = evolveUser(state, event);
+      } else description = event.type;
     } catch {
-      change = { description: t.unreadable(recorded.type), pointsDelta: 0, passesDelta: 0 };
+      description = t.unreadable(recorded.type);
     }
-    points += change.pointsDelta;
-    passes += change.passesDelta;
-    return {
+    const entry: PointHistoryEntry = {
       revision: recorded.revision,
       at: typeof recorded.metadata.occurredAt === 'string' ? recorded.metadata.occurredAt : recorded.recordedAt.toISOString(),
       type: recorded.type,
-      description: change.description,
-      pointsDelta: change.pointsDelta,
-      passesDelta: change.passesDelta,
-      points,
-      passes,
+      description,
+      pointsDelta: state.points - before.points,
+      passesDelta: state.passes - before.passes,
+      points: state.points,
+      passes: state.passes,
       actor: actorOf(recorded.metadata),
       correlationId: typeof recorded.metadata.correlationId === 'string' ? recorded.metadata.correlationId : '',
     };
+    return { entry, after: state };
   });
+}
+
+/** The recorded events of one member's stream, oldest first, as the timeline with running totals. */
+export function pointTimeline(events: readonly RecordedEvent[], language: TimelineLanguage = 'en'): PointHistoryEntry[] {
+  return steps(events, TEXTS[language]).map((step) => step.entry);
+}
+
+/**
+ * The card as the site showed it after one step (docs/product.md §2, the admin's story of a
+ * member). An erased member's card reads as erased at every step that had one: its personal
+ * fields are destroyed and its image deleted, so nothing of it is shown, before the erasure or
+ * after. An image another card (or the admin's deletion) has replaced since is deleted from the
+ * site: its address is left out, the rest of that card is shown.
+ */
+function cardAfter(state: UserState, erasedSince: boolean, keptImageUrl: string | undefined): MemberStoryCard {
+  if (erasedSince && (state.erased || state.certificate)) return { status: 'erased' };
+  if (!state.certificate) return { status: 'none' };
+  const { fullname, country, link, message, image } = state.certificate;
+  return { status: 'shown', fullname, country, link, message, imageUrl: image.url === keptImageUrl ? image.url : null };
+}
+
+/**
+ * A member's story for the admin: the timeline, and after each event the member's priority and
+ * card as they stood then (points and passes are the timeline's running totals), so a dispute can
+ * be stepped through event by event.
+ */
+export function memberStory(events: readonly RecordedEvent[], language: TimelineLanguage = 'en'): MemberStoryEntry[] {
+  const all = steps(events, TEXTS[language]);
+  const now = all.at(-1)?.after;
+  const erasedSince = now?.erased ?? false;
+  const keptImageUrl = now?.certificate?.image.url;
+  return all.map(({ entry, after }) => ({ ...entry, priority: after.priority, card: cardAfter(after, erasedSince, keptImageUrl) }));
 }
