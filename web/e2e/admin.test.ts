@@ -1,9 +1,10 @@
 /**
  * Browser suite (vitest project "browser"), the admin dashboard against the real standalone: one
  * outcome at a time (a refused form takes the standing success away), the dashboard in Spanish
- * (form messages, the point history), the posts counted as cards on the site, the erase dialog
- * named by the member, the certificate page's way back; the chat highlighting special users only;
- * the about page's social links from the settings. axe-core at 1366×768 and 390×844.
+ * (form messages, the point history), a member's story stepped back to the card as it was, the
+ * posts counted as cards on the site, the erase dialog named by the member, the certificate
+ * page's way back; the chat highlighting special users only; the about page's social links from
+ * the settings. axe-core at 1366×768 and 390×844.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -83,6 +84,22 @@ async function postCard(site: Site): Promise<Page> {
   await poster.getByRole('button', { name: 'Confirm' }).click();
   await poster.waitForURL(site.url + '/', { timeout: 20_000 });
   return poster;
+}
+
+/** The poster's card again with a new message: the post form, then one more pass (the amount form's least). */
+async function updateCardMessage(poster: Page, site: Site, message: string): Promise<void> {
+  await poster.goto(site.url + '/content/post');
+  await poster.getByRole('heading', { name: 'Update your certificate' }).waitFor();
+  await poster.getByLabel('Full name').fill(fullname);
+  await poster.getByLabel('Country').selectOption('Spain');
+  await poster.getByLabel('Personal link').fill('https://example.com/paula');
+  await poster.getByLabel('Image').setInputFiles({ name: 'paula-2.png', mimeType: 'image/png', buffer: tinyPng() });
+  await poster.getByRole('textbox', { name: 'Message' }).fill(message);
+  await poster.getByRole('button', { name: 'Update Certificate!' }).click();
+  await poster.waitForURL('**/content/amount');
+  await poster.getByRole('spinbutton', { name: 'Passes' }).fill('1');
+  await poster.getByRole('button', { name: 'Confirm' }).click();
+  await poster.waitForURL(site.url + '/', { timeout: 20_000 });
 }
 
 async function sendChat(page: Page, site: Site, text: string): Promise<void> {
@@ -165,6 +182,33 @@ describe.skipIf(!hasChromium)('the admin dashboard, chat highlighting and about 
     await history.getByRole('button', { name: 'Cerrar historial' }).click();
   });
 
+  test("the member's story: stepped back, the card as it was after posting, before the later edit", async () => {
+    await updateCardMessage(poster, site, 'Adiós a todos');
+    await admin.getByRole('button', { name: `Historial de ${fullname}` }).click();
+    const history = admin.getByRole('dialog', { name: 'Historial de puntos' });
+    await history.getByRole('table').waitFor();
+    // It opens on the newest entry: the card as it is now.
+    const newest = history.getByRole('region', { name: /^Estado tras el evento (\d+) de \1$/ });
+    await expect.poll(() => newest.textContent()).toContain('Adiós a todos');
+    expect(await newest.getByRole('img', { name: `Imagen de la tarjeta de ${fullname}` }).count()).toBe(1);
+
+    const posted = history.locator('tbody tr').filter({ hasText: `Publicó una tarjeta como ${fullname} (Spain)` });
+    await posted.getByRole('button', { name: /^Ver el estado tras el evento \d+$/ }).click();
+    const step = history.getByRole('region', { name: /^Estado tras el evento \d+ de \d+$/ });
+    await expect.poll(() => step.textContent()).toContain('Hola a todos');
+    const text = (await step.textContent())!;
+    expect(text).toContain('Spain');
+    expect(text).toContain('https://example.com/paula');
+    expect(text).not.toContain('Adiós a todos');
+    // The edit replaced that image, and its file with it.
+    expect(text).toContain('Reemplazada después');
+    await axeAt(admin, 'member story', axeFound);
+
+    await step.getByRole('button', { name: 'Anterior' }).click();
+    await expect.poll(() => step.textContent()).toContain('Sin tarjeta publicada.');
+    await history.getByRole('button', { name: 'Cerrar historial' }).click();
+  });
+
   test('the erase dialog is titled by the member as the list names them; cancelled, nothing goes', async () => {
     await admin.getByRole('button', { name: `Borrar miembro ${fullname}` }).click();
     const dialog = admin.getByRole('dialog', { name: `¿Borrar al miembro ${fullname}?` });
@@ -194,7 +238,7 @@ describe.skipIf(!hasChromium)('the admin dashboard, chat highlighting and about 
     await admin.setViewportSize(DESKTOP);
   });
 
-  test('chat: a special user (10 passes) is highlighted with the member icon, a member with no pass is plain', async () => {
+  test('chat: a special user (10 passes and more) is highlighted with the member icon, a member with no pass is plain', async () => {
     await sendChat(poster, site, 'Ten passes here');
     await sendChat(plain, site, 'No pass yet');
     const chat = plain.getByRole('complementary', { name: 'Global chat' });

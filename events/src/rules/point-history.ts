@@ -177,8 +177,8 @@ export function pointTimeline(events: readonly RecordedEvent[], language: Timeli
  * after. An image another card (or the admin's deletion) has replaced since is deleted from the
  * site: its address is left out, the rest of that card is shown.
  */
-function cardAfter(state: UserState, erasedSince: boolean, keptImageUrl: string | undefined): MemberStoryCard {
-  if (erasedSince && (state.erased || state.certificate)) return { status: 'erased' };
+function cardAfter(state: UserState, memberErased: boolean, keptImageUrl: string | undefined): MemberStoryCard {
+  if (memberErased && (state.erased || state.certificate)) return { status: 'erased' };
   if (!state.certificate) return { status: 'none' };
   const { fullname, country, link, message, image } = state.certificate;
   return { status: 'shown', fullname, country, link, message, imageUrl: image.url === keptImageUrl ? image.url : null };
@@ -192,7 +192,7 @@ function cardAfter(state: UserState, erasedSince: boolean, keptImageUrl: string 
 export function memberStory(events: readonly RecordedEvent[], language: TimelineLanguage = 'en'): MemberStoryEntry[] {
   const all = steps(events, TEXTS[language]);
   const now = all.at(-1)?.after;
-  const erasedSince = now?.erased ?? false;
+  const memberErased = now?.erased ?? false;
   const keptImageUrl = now?.certificate?.image.url;
-  return all.map(({ entry, after }) => ({ ...entry, priority: after.priority, card: cardAfter(after, erasedSince, keptImageUrl) }));
+  return all.map(({ entry, after }) => ({ ...entry, priority: after.priority, card: cardAfter(after, memberErased, keptImageUrl) }));
 }

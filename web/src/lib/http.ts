@@ -13,8 +13,8 @@ import type {
   FailedImageJobs,
   FreePointResponse,
   MainDataView,
+  MemberStoryEntry,
   Page,
-  PointHistoryEntry,
   ProgressView,
   ProjectionStatus,
   RankingEntry,
@@ -150,7 +150,7 @@ export const api = {
   adminPosts: (q: string, pageSize = 50) =>
     request<Page<AdminPostEntry>>('GET', `/api/admin/posts?${qs({ page: 1, pageSize, q })}`),
   memberHistory: (userId: string) =>
-    request<PointHistoryEntry[]>('GET', `/api/admin/members/${encodeURIComponent(userId)}/history`),
+    request<MemberStoryEntry[]>('GET', `/api/admin/members/${encodeURIComponent(userId)}/history`),
   projections: () => request<ProjectionStatus>('GET', '/api/admin/projections'),
   rebuildProjections: () => request<ProjectionStatus['rebuild']>('POST', '/api/admin/projections/rebuild'),
   imageJobFailures: () => request<FailedImageJobs>('GET', '/api/admin/image-jobs'),

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
-import type { FailedImageJobs } from '@pass/events/kernel';
+import type { FailedImageJobs, MemberStoryEntry } from '@pass/events/kernel';
 import { HttpError } from '../../lib/http';
 import { startApp } from '../../testing/fake-services';
 import { adminActions } from './slice';
@@ -104,5 +104,48 @@ describe('admin dashboard: erasing a member', () => {
     await act(async () => {});
     expect(app.toasts).toContainEqual(expect.objectContaining({ kind: 'error', message: 'No se pudo completar la acción: Este miembro no existe' }));
     expect(app.state().admin.erased).toEqual([]);
+  });
+});
+
+describe("admin dashboard: a member's story", () => {
+  const entry = (revision: number, description: string, card: MemberStoryEntry['card']): MemberStoryEntry => ({
+    revision,
+    at: '2026-11-03T10:00:00.000Z',
+    type: 'X',
+    description,
+    pointsDelta: 0,
+    passesDelta: 0,
+    points: 10 + revision,
+    passes: revision,
+    actor: 'user:u7',
+    correlationId: 'c',
+    priority: revision > 0 ? 'normalUser' : '',
+    card,
+  });
+  const shown = { status: 'shown', fullname: 'Ana', country: 'Spain', link: 'https://example.com/ana', message: 'Hola', imageUrl: '/uploads/a.webp' } as const;
+
+  it('opens on the newest entry and steps back to the card as it was after an earlier event', async () => {
+    const app = await dashboard({ queue: 'in-process', total: 0, jobs: [] });
+    app.api.memberHistory.mockResolvedValue([
+      entry(0, 'Registrado', { status: 'none' }),
+      entry(1, 'Publicó una tarjeta como Ana (Spain)', shown),
+      entry(2, 'Miembro borrado', { status: 'erased' }),
+    ]);
+    await act(async () => void app.store.dispatch(adminActions.historyRequested('u7')));
+    const story = screen.getByRole('region', { name: 'Estado tras el evento 3 de 3' });
+    expect(story.textContent).toContain('Tarjeta borrada');
+    expect(within(story).getByRole('button', { name: 'Siguiente' })).toHaveProperty('disabled', true);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Ver el estado tras el evento 2' }));
+    const step2 = screen.getByRole('region', { name: 'Estado tras el evento 2 de 3' });
+    expect(within(step2).getByRole('img', { name: 'Imagen de la tarjeta de Ana' }).getAttribute('src')).toBe('/uploads/a.webp');
+    expect(step2.textContent).toContain('https://example.com/ana');
+    expect(step2.textContent).toContain('normalUser');
+
+    fireEvent.click(within(step2).getByRole('button', { name: 'Anterior' }));
+    const step1 = screen.getByRole('region', { name: 'Estado tras el evento 1 de 3' });
+    expect(step1.textContent).toContain('Sin tarjeta publicada.');
+    expect(step1.textContent).toContain('ninguna');
+    expect(within(step1).getByRole('button', { name: 'Anterior' })).toHaveProperty('disabled', true);
   });
 });

@@ -5,14 +5,14 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { adViewsSchema, mainDataSchema, type AdminPostEntry, type MainDataForm } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
-import { CloseIcon } from '../../components/Icons';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
-import { useDialog, useTitle } from '../../lib/hooks';
+import { useTitle } from '../../lib/hooks';
 import { selectAdminAuthorized } from '../../lib/state/session-selectors';
 import { selectMainData } from '../../lib/state/site-selectors';
 import { adminActions } from './slice';
 import { AdminPosts, EraseDialog } from './AdminPosts';
+import { HistoryPanel } from './AdminHistory';
 import { TimeMachine } from './time-machine/TimeMachine';
 
 function MainDataEditor() {
@@ -155,59 +155,6 @@ function ImageJobsCard() {
       )}
       <div className="row-actions">
         <button type="button" className="button" onClick={() => dispatch(adminActions.imageJobsRequested())}>Actualizar</button>
-      </div>
-    </div>
-  );
-}
-
-function HistoryPanel() {
-  const dispatch = useAppDispatch();
-  const { userId, entries, loading } = useAppSelector((state) => state.admin.history);
-  const close = () => dispatch(adminActions.historyClosed());
-  const ref = useDialog<HTMLDivElement>(close);
-  if (!userId) return null;
-  return (
-    <div ref={ref} tabIndex={-1} className="checkout" role="dialog" aria-modal="true" aria-labelledby="history-title">
-      <div className="checkout-inner wide">
-        <header>
-          <h2 id="history-title">Historial de puntos</h2>
-          <button type="button" className="icon-button" aria-label="Cerrar historial" onClick={close}>
-            <CloseIcon />
-          </button>
-        </header>
-        <p>
-          <a className="button" href={`/api/admin/members/${encodeURIComponent(userId)}/history?format=csv`} download>
-            Descargar CSV
-          </a>
-        </p>
-        {loading ? (
-          <p className="muted">Cargando…</p>
-        ) : (
-          <div className="table-scroll">
-            <table className="registry">
-              <thead>
-                <tr>
-                  <th scope="col">Fecha</th>
-                  <th scope="col">Evento</th>
-                  <th scope="col">Puntos</th>
-                  <th scope="col">Saldo</th>
-                  <th scope="col">Pases</th>
-                </tr>
-              </thead>
-              <tbody>
-                {entries.map((e) => (
-                  <tr key={e.revision}>
-                    <td>{formatDate(e.at)}</td>
-                    <td>{e.description}</td>
-                    <td>{e.pointsDelta > 0 ? `+${formatNumber(e.pointsDelta)}` : formatNumber(e.pointsDelta)}</td>
-                    <td>{formatNumber(e.points)}</td>
-                    <td>{formatNumber(e.passes)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
       </div>
     </div>
   );

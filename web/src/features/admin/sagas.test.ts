@@ -53,7 +53,7 @@ describe('admin', () => {
   it('post search is debounced; history opens and closes', async () => {
     const app = startApp({ adminId: 'a1' }, (h) =>
       h.api.memberHistory.mockResolvedValue([
-        { revision: 0, at: '2026-01-01T00:00:00Z', type: 'UserRegistered', description: 'Registered', pointsDelta: 10, passesDelta: 0, points: 10, passes: 0, actor: 'user:u7', correlationId: 'c' },
+        { revision: 0, at: '2026-01-01T00:00:00Z', type: 'UserRegistered', description: 'Registered', pointsDelta: 10, passesDelta: 0, points: 10, passes: 0, actor: 'user:u7', correlationId: 'c', priority: '', card: { status: 'none' } },
       ]),
     );
     app.store.dispatch(adminActions.postsRequested('a'));

@@ -1,6 +1,6 @@
 import type { SagaIterator } from 'redux-saga';
 import { call, delay, fork, put, select, takeEvery, takeLatest } from 'redux-saga/effects';
-import type { AdminPostEntry, AdminView, FailedImageJobs, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/kernel';
+import type { AdminPostEntry, AdminView, FailedImageJobs, MemberStoryEntry, Page, ProjectionStatus } from '@pass/events/kernel';
 import type { PayloadAction } from '@reduxjs/toolkit';
 import { contentPath } from '@pass/events/kernel';
 import { HttpError } from '../../lib/http';
@@ -104,7 +104,7 @@ function* searchPosts(services: Services, action: PayloadAction<string>): SagaIt
 
 function* loadHistory(services: Services, action: PayloadAction<string>): SagaIterator {
   try {
-    const entries: PointHistoryEntry[] = yield call(services.api.memberHistory, action.payload);
+    const entries: MemberStoryEntry[] = yield call(services.api.memberHistory, action.payload);
     yield put(adminActions.historyReceived(entries));
   } catch (error) {
     services.logError('Fetching the history failed', error);

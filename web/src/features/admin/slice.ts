@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { AdminLoginRequest, AdminPostEntry, AdminView, EditMainDataRequest, FailedImageJobs, Page, PointHistoryEntry, ProjectionStatus } from '@pass/events/kernel';
+import type { AdminLoginRequest, AdminPostEntry, AdminView, EditMainDataRequest, FailedImageJobs, MemberStoryEntry, Page, ProjectionStatus } from '@pass/events/kernel';
 
 export interface AdminState {
   id: string;
@@ -11,8 +11,11 @@ export interface AdminState {
   pending: boolean;
   /** The dashboard's post search (GET /api/admin/posts). */
   posts: { items: AdminPostEntry[]; total: number; query: string; loaded: boolean };
-  /** The point history of one member, opened from a post. */
-  history: { userId: string; entries: PointHistoryEntry[]; loading: boolean };
+  /**
+   * The story of one member, opened from a post: each event with the state after it. `step` is
+   * the entry whose card and balances are shown (the newest when it opens).
+   */
+  history: { userId: string; entries: MemberStoryEntry[]; loading: boolean; step: number };
   /** Read-model health for ops (GET /api/admin/projections). */
   projections: ProjectionStatus | null;
   /** Image jobs that failed every attempt, for ops (GET /api/admin/image-jobs). */
@@ -35,7 +38,7 @@ const initialState: AdminState = {
   error: '',
   pending: false,
   posts: { items: [], total: 0, query: '', loaded: false },
-  history: { userId: '', entries: [], loading: false },
+  history: { userId: '', entries: [], loading: false, step: 0 },
   projections: null,
   imageJobs: null,
   erased: [],
@@ -74,11 +77,16 @@ const adminSlice = createSlice({
       state.posts.loaded = true;
     },
     historyRequested(state, action: PayloadAction<string>) {
-      state.history = { userId: action.payload, entries: [], loading: true };
+      state.history = { userId: action.payload, entries: [], loading: true, step: 0 };
     },
-    historyReceived(state, action: PayloadAction<PointHistoryEntry[]>) {
+    historyReceived(state, action: PayloadAction<MemberStoryEntry[]>) {
       state.history.entries = action.payload;
       state.history.loading = false;
+      state.history.step = Math.max(0, action.payload.length - 1);
+    },
+    /** The admin steps to another entry of the story (held within it). */
+    historyStepped(state, action: PayloadAction<number>) {
+      state.history.step = Math.min(Math.max(0, action.payload), Math.max(0, state.history.entries.length - 1));
     },
     projectionsRequested() {},
     projectionsReceived(state, action: PayloadAction<ProjectionStatus>) {
