@@ -1,17 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { Router } from 'express';
-import { z } from 'zod';
-import { CHAT_PANEL_MESSAGES, LIMITS, normalizeEmail, sendFastLaneAnswer, type ChatHistory, type CountriesView, type FastLaneRoute, type GlobalPostView, type MainDataView, type Page, type RankingEntry, type RegistryRow } from '@pass/events';
-import { CHAT_HISTORY_LIMIT, progressBodyBuilder, toCountriesView, toMainDataView } from '@pass/projector';
+import { normalizeEmail, sendFastLaneAnswer, type ChatHistory, type FastLaneRoute, type GlobalPostView } from '@pass/events';
+import { progressBodyBuilder } from '@pass/projector';
 import type { QueryApiDeps } from '../deps';
 import { authOf } from '../http/auth';
 import { reader } from '../http/handler';
 import { pageQuery, parseOr400, validated } from '../http/validate';
-import { searchUsers } from './search';
+import { chatBody, chatQuery, countriesBody, mainDataBody, rankingBody, registryBody } from './bodies';
 import { versionedBody, versionedPrepared } from './versioned-body';
-import { toRankingEntry, toRegistryRow } from './views';
-
-const chatQuery = z.object({ limit: z.coerce.number().int().min(1).max(CHAT_HISTORY_LIMIT).default(CHAT_PANEL_MESSAGES) });
 
 /**
  * The public reads that need no session (home figures, country top 5, progress toward the goal,
@@ -20,8 +16,8 @@ const chatQuery = z.object({ limit: z.coerce.number().int().min(1).max(CHAT_HIST
  */
 export function publicFastLaneRoutes(deps: QueryApiDeps): FastLaneRoute<'GET'>[] {
   const ks = () => deps.readModels.active();
-  const mainData = versionedBody(async (keyspace): Promise<MainDataView> => toMainDataView(await keyspace.main()), deps.checkpointOf);
-  const countries = versionedBody(async (keyspace): Promise<CountriesView> => toCountriesView(await keyspace.countries(LIMITS.topCountries)), deps.checkpointOf);
+  const mainData = versionedBody(mainDataBody, deps.checkpointOf);
+  const countries = versionedBody(countriesBody, deps.checkpointOf);
   // Shared like the figures, and after a batch only its last day is read and serialised again.
   const progress = versionedPrepared(progressBodyBuilder(), deps.checkpointOf);
   return [
@@ -34,10 +30,7 @@ export function publicFastLaneRoutes(deps: QueryApiDeps): FastLaneRoute<'GET'>[]
       answer: async (input) => {
         const query = validated(pageQuery, input);
         if ('invalid' in query) return query.invalid;
-        const { page, pageSize } = query.data;
-        const found = await searchUsers(await ks(), { ...query.data, allowEmail: false, membersOnly: true });
-        const body: Page<RankingEntry> = { total: found.total, page, pageSize, items: found.rows.map((r) => toRankingEntry(r.rank, r.row)) };
-        return { status: 200, body };
+        return { status: 200, body: await rankingBody(await ks(), query.data) };
       },
     },
     {
@@ -46,7 +39,7 @@ export function publicFastLaneRoutes(deps: QueryApiDeps): FastLaneRoute<'GET'>[]
       answer: async (input) => {
         const query = validated(chatQuery, input);
         if ('invalid' in query) return query.invalid;
-        const body: ChatHistory = await (await ks()).chat(query.data.limit);
+        const body: ChatHistory = await chatBody(await ks(), query.data.limit);
         return { status: 200, body };
       },
     },
@@ -85,14 +78,7 @@ export function readRoutes(deps: QueryApiDeps, publicRoutes: readonly FastLaneRo
       const own = viewer.userId === null ? null : await keyspace.userById(viewer.userId);
       return own !== null && normalizeEmail(own.email) === email;
     };
-    const found = await searchUsers(keyspace, { ...query, allowEmail: true, membersOnly: false, mayLookUpEmail });
-    const body: Page<RegistryRow> = {
-      total: found.total,
-      page: query.page,
-      pageSize: query.pageSize,
-      items: found.rows.map((r) => toRegistryRow(r.row, viewer)),
-    };
-    res.json(body);
+    res.json(await registryBody(keyspace, query, viewer, mayLookUpEmail));
   }));
 
   router.get('/api/me', reader(log, async (req, res) => {
