@@ -274,6 +274,70 @@ export interface ProjectionStatus {
 }
 
 /**
+ * POST /api/admin/replays (admin): the site as of a moment, an ISO-8601 time or an event position
+ * as ProjectionStatus shows it. 202 `{ id }`; the replay then runs as a job.
+ */
+export type ReplayRequest = { at: string } | { position: string };
+
+/**
+ * GET /api/admin/replays/:id (admin). `at` and `position` are the moment asked for until the
+ * replay is ready, then the moment it stopped at: the position of the last event replayed and
+ * its recorded time (for a time asked for, that time). `progress` is an estimate until `ready`.
+ */
+export interface ReplayStatus {
+  id: string;
+  status: 'running' | 'ready' | 'failed';
+  progress: number;
+  at: string | null;
+  position: string | null;
+  /** Events replayed so far. */
+  events: number;
+  startedAt: string;
+  error: string | null;
+}
+
+/** One side of a replay diff: a replay's moment, or `now` (the live read models). */
+export interface ReplayDiffSide {
+  id: string;
+  at: string | null;
+  position: string | null;
+}
+
+/** A member in a diff: who, and where they stood on each side (null: not in that side's top). */
+export interface ReplayMover {
+  userId: string;
+  name: string;
+  rankThen: number | null;
+  rankNow: number | null;
+  passesThen: number;
+  passesNow: number;
+}
+
+/** A figure on both sides and how far it moved (now − then). */
+export interface ReplayFigure {
+  then: number;
+  now: number;
+  moved: number;
+}
+
+/**
+ * GET /api/admin/replays/:id/diff/:otherId (admin; either may be `now`): `then` is :id, `now`
+ * :otherId. Members joined are on the second side only, members left (erased) on the first
+ * only; the samples name the first few. Movers compare the top `moversAmong` of each ranking.
+ */
+export interface ReplayDiff {
+  then: ReplayDiffSide;
+  now: ReplayDiffSide;
+  members: ReplayFigure & { joined: number; left: number; joinedSample: ReplayMover[]; leftSample: ReplayMover[] };
+  passes: ReplayFigure;
+  /** Points members hold (their rows' balances). */
+  points: ReplayFigure;
+  funds: ReplayFigure;
+  movers: ReplayMover[];
+  moversAmong: number;
+}
+
+/**
  * GET /api/admin/image-jobs (admin): image jobs that failed every attempt (the dead letters),
  * newest first. `queue`: `bullmq` in the distributed layout; `in-process` in standalone, where an
  * image is processed inside its request and nothing is queued (`jobs` is then empty). No

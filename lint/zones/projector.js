@@ -9,6 +9,7 @@ export default {
     'metrics.ts': [],
     'projector.ts': ['read-models', 'projections', 'live', 'subscription', 'metrics.ts'],
     rebuild: ['read-models', 'projections', 'live', 'subscription', 'metrics.ts', 'projector.ts'],
+    replay: ['read-models', 'projections'],
     'index.ts': 'any',
   },
   why: {
@@ -17,5 +18,6 @@ export default {
     subscription: 'The live projector\'s collaborators do not know the runtime or the rebuilds above them.',
     'metrics.ts': 'The projector\'s Prometheus series: definitions only, measured through what the projector hands them.',
     'projector.ts': 'The live projector does not know the rebuilds that run it.',
+    replay: 'A replay projects a prefix of the store with the projections alone; it never touches the live projector or its keyspace.',
   },
 };

@@ -21,3 +21,7 @@ export type { ProjectionControl } from './rebuild/control';
 export { lagOf, LAG_SCAN_LIMIT } from './subscription/lag';
 export { createProjectionRuntime, type ProjectionRuntime, type ProjectionRuntimeDeps, type RebuildState } from './rebuild/runtime';
 export { startRebuildWorker, createRemoteProjectionControl, rebuildStateWriter, type RebuildJobsOptions } from './rebuild/jobs';
+export type { ReplayControl } from './replay/control';
+export { localReplays } from './replay/replays';
+export { memoryReplayStates } from './replay/states';
+export { startReplayWorker, createRemoteReplayControl, REPLAY_TTL_MS, type ReplayJobsOptions } from './replay/jobs';

@@ -14,3 +14,5 @@ export * from './member-state';
 export * from './point-history';
 export * from './admin';
 export * from './progress';
+// What an erased member's fields read as, and the event that erases them (a replay keeps them erased).
+export { ERASED_VALUE, ERASURE_EVENT } from './personal-data';

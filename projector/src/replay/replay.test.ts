@@ -1,0 +1,173 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { fundsRaised, positionToString, type DomainEvent, type EventStore, type ReplayStatus } from '@pass/events';
+import { EncryptingEventStore, MemoryKeyStore } from '@pass/events/personal-data';
+import { openPgliteEventStore } from '@pass/events/store';
+import { eventually, requireService, testRedisUrl } from '@pass/events/test-support';
+import { projectInto, toPositioned } from '../projections/apply';
+import { createMemoryReadModels } from '../read-models/memory';
+import type { ReadModelStore } from '../read-models/port';
+import { createRedisReadModels } from '../read-models/redis';
+import { deleteKeysUnder, scanKeys } from '../read-models/redis-admin';
+import { keyspacePrefix } from '../read-models/redis/keys';
+import { appendEvents } from '../test-support/append';
+import { generateEvents } from '../test-support/generate-events';
+import { BOB, recordedDay } from '../test-support/recorded-events';
+import { checkMoment } from './moment';
+import { replayInto } from './replay';
+import { runReplay } from './runner';
+import { memoryReplayStates } from './states';
+
+const logger = pino({ level: 'silent' });
+const reachable = await requireService('projector: replays into Redis', testRedisUrl(), 6379);
+const redis = reachable ? new Redis(testRedisUrl(), { maxRetriesPerRequest: 2 }) : undefined;
+const roots: string[] = [];
+afterAll(async () => {
+  for (const root of roots) await deleteKeysUnder(redis!, root);
+  redis?.disconnect();
+});
+
+const adapters: Array<[string, boolean, () => ReadModelStore]> = [
+  ['memory', true, () => createMemoryReadModels()],
+  [
+    'redis',
+    reachable,
+    () => {
+      const root = `test:replay:${randomUUID()}`;
+      roots.push(root);
+      return createRedisReadModels({ redis: redis!, root });
+    },
+  ],
+];
+
+const erasure: DomainEvent = { type: 'MemberErased', data: { userId: BOB, requestedBy: 'member', erasedAt: '2026-11-03T12:00:00.000Z' } };
+
+/** A store keeping personal data sealed, as every process opens it, holding the recorded day and more members, appended in parts. */
+async function siteInParts(): Promise<{ store: EventStore; moments: Array<{ position: string; dump: unknown }> }> {
+  const store = new EncryptingEventStore(await openPgliteEventStore(), new MemoryKeyStore());
+  const parts = [recordedDay.slice(0, 12), recordedDay.slice(12), [...generateEvents({ users: 150, seed: 7 })]];
+  const moments = [];
+  for (const part of parts) {
+    await appendEvents(store, part);
+    // What the live read models held at this moment: everything so far, projected at once.
+    const reference = await createMemoryReadModels().active();
+    await projectInto(reference, toPositioned(await store.readAll()));
+    moments.push({ position: positionToString(await store.headPosition()), dump: await reference.dump() });
+  }
+  return { store, moments };
+}
+
+describe.each(adapters)('a replay (%s read models)', (_name, available, open) => {
+  it.skipIf(!available)('holds, at each earlier moment, the read models the live ones held then; a member erased since stays erased', async () => {
+    const { store, moments } = await siteInParts();
+    try {
+      const keyspaces = open();
+      for (const [i, moment] of moments.entries()) {
+        const target = await checkMoment(store, { position: moment.position });
+        if ('error' in target) throw new Error(target.error);
+        const run = await replayInto({ eventStore: store, keyspace: keyspaces.keyspace(`before-${i}`), target: target.target });
+        expect(run.position).toBe(moment.position);
+        expect(await keyspaces.keyspace(`before-${i}`).dump()).toEqual(moment.dump);
+      }
+      await appendEvents(store, [erasure]);
+      const last = moments[moments.length - 1]!;
+      const target = await checkMoment(store, { position: last.position });
+      if ('error' in target) throw new Error(target.error);
+      const replayed = keyspaces.keyspace('after-erasure');
+      const run = await replayInto({ eventStore: store, keyspace: replayed, target: target.target });
+      expect(run.position).toBe(last.position);
+      const then = await keyspaces.keyspace(`before-${moments.length - 1}`).main();
+      const main = await replayed.main();
+      expect(main).toEqual({ ...then, members: then.members - 1 });
+      expect(fundsRaised(main)).toBe(fundsRaised(then));
+      expect(await replayed.userById(BOB)).toBeNull();
+      const ranking = await replayed.users({ membersOnly: false, sets: [], offset: 0, limit: 1_000 });
+      expect(ranking.rows.some((r) => r.row.userId === BOB)).toBe(false);
+      expect((await replayed.chat(500)).messages.some((m) => m.userId === BOB)).toBe(false);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!available)('stops at a time before the first event recorded after it', async () => {
+    const store = new EncryptingEventStore(await openPgliteEventStore(), new MemoryKeyStore());
+    try {
+      await appendEvents(store, recordedDay);
+      const all = await store.readAll();
+      const pick = all[9]!;
+      const target = await checkMoment(store, { at: pick.recordedAt.toISOString() });
+      if ('error' in target) throw new Error(target.error);
+      const keyspace = open().keyspace('at');
+      const run = await replayInto({ eventStore: store, keyspace, target: target.target });
+      const included = all.filter((event) => event.recordedAt.getTime() <= pick.recordedAt.getTime());
+      expect(run).toEqual({ events: included.length, position: positionToString(included[included.length - 1]!.position), at: pick.recordedAt.toISOString() });
+      expect(await keyspace.checkpoint()).toBe(run.position);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('the moment asked for', () => {
+  it('is refused before the first event, in the future, or when it is no moment at all', async () => {
+    const store = await openPgliteEventStore();
+    try {
+      expect(await checkMoment(store, { at: new Date().toISOString() })).toEqual({ error: expect.stringMatching(/eventos/) });
+      await appendEvents(store, recordedDay.slice(0, 5));
+      const [first] = await store.readAll({ maxCount: 1 });
+      const head = await store.headPosition();
+      const refused = async (request: { at: string } | { position: string }) => ('error' in (await checkMoment(store, request)) ? 'refused' : 'ok');
+      expect(await refused({ at: new Date(first!.recordedAt.getTime() - 1).toISOString() })).toBe('refused');
+      expect(await refused({ at: new Date(Date.now() + 60_000).toISOString() })).toBe('refused');
+      expect(await refused({ at: 'yesterday' })).toBe('refused');
+      expect(await refused({ position: `${head.commit + 1n}/0` })).toBe('refused');
+      expect(await refused({ position: '0/0' })).toBe('refused');
+      expect(await refused({ position: 'x/y' })).toBe('refused');
+      expect(await refused({ position: positionToString(head) })).toBe('ok');
+      expect(await refused({ at: first!.recordedAt.toISOString() })).toBe('ok');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe.skipIf(!reachable)('a replay job in Redis', () => {
+  it('keeps its keys only as long as its status, and leaves none when deleted while it runs', async () => {
+    const store = await openPgliteEventStore();
+    const root = `test:replay:${randomUUID()}`;
+    roots.push(root);
+    try {
+      await appendEvents(store, generateEvents({ users: 300, seed: 4 }));
+      const keyspaces = createRedisReadModels({ redis: redis!, root });
+      const states = memoryReplayStates();
+      const expireAt = Date.now() + 60_000;
+      const deps = { eventStore: store, states, keyspaces, logger, ttlMs: 60_000, expire: async (id: string) => {
+        for await (const keys of scanKeys(redis!, `${keyspacePrefix(root, id)}*`)) for (const key of keys) await redis!.pexpireat(key, expireAt);
+      } };
+      const target = await checkMoment(store, { position: positionToString(await store.headPosition()) });
+      if ('error' in target) throw new Error(target.error);
+      const asked: ReplayStatus = { id: 'r1', status: 'running', progress: 0, at: null, position: null, events: 0, startedAt: new Date().toISOString(), error: null };
+      await states.create(asked);
+      await runReplay(deps, 'r1', target.target);
+      expect(await states.get('r1')).toMatchObject({ status: 'ready', progress: 1, events: (await store.readAll()).length });
+      const keys: string[] = [];
+      for await (const batch of scanKeys(redis!, `${keyspacePrefix(root, 'r1')}*`)) keys.push(...batch);
+      expect(keys.length).toBeGreaterThan(5);
+      for (const key of keys) expect(await redis!.pttl(key)).toBeGreaterThan(0);
+
+      await states.create({ ...asked, id: 'r2' });
+      const running = runReplay({ ...deps, states: { ...states, update: async (status) => {
+        // Deleted by the admin once the first page is stored.
+        if (status.events > 0) await states.remove(status.id);
+        return states.update(status);
+      } } }, 'r2', target.target);
+      await running;
+      expect(await states.get('r2')).toBeNull();
+      await eventually(async () => expect(await keyspaces.list()).toEqual(['r1']));
+    } finally {
+      await store.close();
+    }
+  });
+});
