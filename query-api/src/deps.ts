@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { CommandGateway, EventStore, FailedImageJobs, SessionVerifier } from '@pass/events';
-import type { CheckpointOf, ProjectionControl, ReadModelStore } from '@pass/projector';
+import type { CheckpointOf, ProjectionControl, ReadModelStore, ReplayControl } from '@pass/projector';
 
 export interface QueryApiDeps {
   readModels: ReadModelStore;
@@ -16,6 +16,8 @@ export interface QueryApiDeps {
   metrics?: Registry;
   /** Status and rebuild of the projections; without it the admin view reports what it can. */
   projections?: ProjectionControl;
+  /** The admin's replays (the site as of a moment); without it their routes answer 503. */
+  replays?: ReplayControl;
   /** The image jobs' dead letters (distributed: the BullMQ queue); without it images are processed in-process. */
   imageJobs?: ImageJobDeadLetters;
 }

@@ -12,6 +12,8 @@ import {
   broadcastPublisher,
   createMemoryReadModels,
   createReadModelSnapshots,
+  localReplays,
+  memoryReplayStates,
   type Broadcaster,
   type MemoryReadModelStore,
   type ProjectionRuntime,
@@ -146,7 +148,10 @@ async function serve(
   resources: Resources,
 ): Promise<{ url: string; server: Server; io: RoomBroadcaster }> {
   const { readModels, projection, snapshots } = readSide;
-  const reads = createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore, logger, metrics: registry, projections: projection });
+  // The admin's replays run here, where the rebuild runs, each into read models in memory of its own.
+  const replays = localReplays({ eventStore, states: memoryReplayStates(), keyspaces: createMemoryReadModels(), logger });
+  resources.add(() => replays.close());
+  const reads = createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore, logger, metrics: registry, projections: projection, replays });
   const routers = [
     opsRouter({
       service: 'standalone',

@@ -9,11 +9,12 @@ import { pageQuery, parseOr400 } from '../http/validate';
 import { searchUsers } from '../reads/search';
 import { toAdminPost } from '../reads/views';
 import { memberHistory, timelineCsv } from './history';
+import { replayRoutes } from './replays/routes';
 
 const historyParams = z.object({ userId: z.string().regex(/^[\w-]{1,100}$/, ADMIN_MESSAGES.noSuchMember) });
 const historyQuery = z.object({ format: z.enum(['json', 'csv']).default('json') });
 
-/** Admin views: member audit, post search, projection status and rebuild, failed image jobs. */
+/** Admin views: member audit, post search, projection status, rebuild and replays, failed image jobs. */
 export function adminRoutes(deps: QueryApiDeps): Router {
   const router = Router();
   const log = deps.logger.child({ component: 'query-api' });
@@ -79,6 +80,8 @@ export function adminRoutes(deps: QueryApiDeps): Router {
     const body: FailedImageJobs = deps.imageJobs ? await deps.imageJobs.list(DEAD_LETTERS_SHOWN) : { queue: 'in-process', total: 0, jobs: [] };
     res.json(body);
   }));
+
+  router.use(replayRoutes(deps));
 
   return router;
 }

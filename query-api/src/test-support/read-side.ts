@@ -12,7 +12,7 @@ import type { ClientToServerEvents, EventStore, ServerToClientEvents } from '@pa
 import { openPgliteEventStore } from '@pass/events/store';
 import { appendEvents } from '@pass/projector/test-support';
 import { recordedDay } from '@pass/projector/test-support';
-import { broadcastPublisher, createMemoryReadModels, createProjectionRuntime, type ProjectionRuntime, type Projector, type ReadModelStore } from '@pass/projector';
+import { broadcastPublisher, createMemoryReadModels, createProjectionRuntime, localReplays, memoryReplayStates, type ProjectionRuntime, type Projector, type ReadModelStore, type ReplayControl } from '@pass/projector';
 import { createOpsRouter, readSideChecks } from '../ops/router';
 import { createQueryReads } from '../query-api';
 import { attachSocketServer } from '../socket/server';
@@ -50,7 +50,7 @@ export interface ReadSide {
  * The standalone read side over real HTTP and Socket.IO, with the real command API beside it
  * (sessions, commands) and an in-memory PGlite store: what infra composes, minus the web app.
  */
-export async function startReadSide(options: { socketLimits?: Partial<SocketLimits> } = {}): Promise<ReadSide> {
+export async function startReadSide(options: { socketLimits?: Partial<SocketLimits>; replayStore?: (store: EventStore) => EventStore } = {}): Promise<ReadSide> {
   const logger = pino({ level: 'silent' });
   const store = await openPgliteEventStore();
   const uploadsDir = await mkdtemp(join(tmpdir(), 'pass-qa-'));
@@ -74,9 +74,11 @@ export async function startReadSide(options: { socketLimits?: Partial<SocketLimi
     ...(options.socketLimits ? { limits: options.socketLimits } : {}),
   });
   const runtime = createProjectionRuntime({ eventStore: store, readModels, publisher: broadcastPublisher(sockets.io), logger, metrics: registry, dropDelayMs: 100 });
+  // Replays into memory, in this process, as in standalone; `replayStore` lets a test hold their reads.
+  const replays: ReplayControl = localReplays({ eventStore: options.replayStore?.(store) ?? store, states: memoryReplayStates(), keyspaces: createMemoryReadModels(), logger });
   app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store, projector: runtime }) }));
   app.use(
-    createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore: store, logger, metrics: registry, projections: runtime }).router,
+    createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore: store, logger, metrics: registry, projections: runtime, replays }).router,
   );
   app.use(commandApi.router);
   await runtime.start();
@@ -142,6 +144,7 @@ export async function startReadSide(options: { socketLimits?: Partial<SocketLimi
     },
     async close() {
       for (const s of opened) s.disconnect();
+      await replays.close();
       await runtime.stop();
       await sockets.close();
       await commandApi.close();
@@ -152,8 +155,8 @@ export async function startReadSide(options: { socketLimits?: Partial<SocketLimi
 }
 
 /** A read side that has projected the recorded day (projector/src/test-support/recorded-events). */
-export async function startRecordedReadSide(): Promise<ReadSide> {
-  const side = await startReadSide();
+export async function startRecordedReadSide(options: Parameters<typeof startReadSide>[0] = {}): Promise<ReadSide> {
+  const side = await startReadSide(options);
   await appendEvents(side.store, recordedDay);
   await side.projector.settled();
   return side;
