@@ -2,14 +2,14 @@
  * The projector as its own process (distributed mode): one instance per deployment. It follows
  * the shared event store into the Redis read models (each batch stored with its checkpoint in
  * one atomic write), publishes live events to every query-api through the Socket.IO Redis
- * emitter, and runs the rebuilds query-api queues. A small HTTP port (PROJECTOR_PORT) serves
- * /healthz, /readyz (caught up, store and Redis answer), /metrics and /status.
+ * emitter, and runs the rebuilds and replays query-api queues. A small HTTP port
+ * (PROJECTOR_PORT) serves /healthz, /readyz (caught up, store and Redis answer), /metrics and /status.
  */
 import { createServer } from 'node:http';
 import express from 'express';
 import type { Logger } from 'pino';
 import { openPersonalDataEventStore } from '@pass/events/store';
-import { createRedisReadModels, rebuildStateWriter, redisEmitterPublisher, startHeartbeat, startRebuildWorker, type ProjectionRuntime, type ProjectorHealth } from '@pass/projector';
+import { createRedisReadModels, rebuildStateWriter, redisEmitterPublisher, startHeartbeat, startRebuildWorker, startReplayWorker, type ProjectionRuntime, type ProjectorHealth } from '@pass/projector';
 import { readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
 import { accessLog } from '../http/access-log';
@@ -54,6 +54,10 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
     resources.add(() => heartbeat.stop());
     const worker = startRebuildWorker({ redisUrl: settings.redisUrl!, prefix: keys.bull, stateKey: keys.rebuildState, runtime: projection, logger });
     resources.add(() => worker.close());
+    // The admin's replays run here too, beside the rebuilds, into keyspaces that expire.
+    const replayKeys = { root: keys.replayReadModels, stateRoot: keys.replayStates };
+    const replays = await startReplayWorker({ redisUrl: settings.redisUrl!, prefix: keys.bull, readModelsRedis, stateRedis: redis, ...replayKeys, eventStore, logger });
+    resources.add(() => replays.close());
 
     const app = express();
     app.disable('x-powered-by');

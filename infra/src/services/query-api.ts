@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { EncryptingEventStore } from '@pass/events/personal-data';
 import { openPersonalDataEventStore } from '@pass/events/store';
 import { commandApiRedisKeys, createHttpCommandGateway, createRedisSessionVerifier, ImageJobFailures } from '@pass/command-api';
-import { createRedisReadModels, createRemoteProjectionControl, WatchedCheckpoints } from '@pass/projector';
+import { createRedisReadModels, createRemoteProjectionControl, createRemoteReplayControl, WatchedCheckpoints } from '@pass/projector';
 import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
 import { socketSecurity } from '../http/security-headers';
@@ -82,12 +82,24 @@ async function buildReadSide(settings: Settings, keys: RedisKeys, connections: C
     eventStore,
   });
   resources.add(() => projections.close());
+  // Replays are queued for the projector process, as rebuilds are; their read models are read from Redis.
+  const replays = createRemoteReplayControl({
+    redisUrl: settings.redisUrl!,
+    prefix: keys.bull,
+    readModelsRedis,
+    root: keys.replayReadModels,
+    stateRedis: redis,
+    stateRoot: keys.replayStates,
+    eventStore,
+    logger,
+  });
+  resources.add(() => replays.close());
 
   // The admin's status panel lists the image jobs that failed every attempt.
   const imageJobs = new ImageJobFailures({ redisUrl: settings.redisUrl!, prefix: commandApiRedisKeys(settings.redisPrefix).imageJobs });
   resources.add(() => imageJobs.close());
 
-  const reads = createQueryReads({ readModels, checkpointOf: checkpoints.checkpointOf, sessions, gateway, eventStore, logger, metrics: registry, projections, imageJobs });
+  const reads = createQueryReads({ readModels, checkpointOf: checkpoints.checkpointOf, sessions, gateway, eventStore, logger, metrics: registry, projections, replays, imageJobs });
   return { registry, readModels, sessions, gateway, reads };
 }
 

@@ -47,6 +47,10 @@ export async function closeRedis(...clients: Array<Redis | Cluster>): Promise<vo
 export function redisKeys(prefix: string) {
   return {
     readModels: `${prefix}rm`,
+    /** The admin's replays' keyspaces: a root of their own, never listed, switched to or dropped by rebuilds. */
+    replayReadModels: `${prefix}rm:replay`,
+    /** The replays' statuses, which the projector writes and every query-api reads. */
+    replayStates: `${prefix}projector:replays`,
     /** Socket.IO adapter and emitter channel; every query-api and the projector use the same. */
     socketIo: `${prefix}socket.io`,
     bull: `${prefix}bull`,

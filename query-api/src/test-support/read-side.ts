@@ -50,7 +50,15 @@ export interface ReadSide {
  * The standalone read side over real HTTP and Socket.IO, with the real command API beside it
  * (sessions, commands) and an in-memory PGlite store: what infra composes, minus the web app.
  */
-export async function startReadSide(options: { socketLimits?: Partial<SocketLimits>; replayStore?: (store: EventStore) => EventStore } = {}): Promise<ReadSide> {
+export interface ReadSideOptions {
+  socketLimits?: Partial<SocketLimits>;
+  /** The store the replays read (a test may hold their reads); default the site's. */
+  replayStore?: (store: EventStore) => EventStore;
+  /** The replays, when not in this process's memory (Redis and a worker, say). */
+  replays?: (store: EventStore) => Promise<ReplayControl>;
+}
+
+export async function startReadSide(options: ReadSideOptions = {}): Promise<ReadSide> {
   const logger = pino({ level: 'silent' });
   const store = await openPgliteEventStore();
   const uploadsDir = await mkdtemp(join(tmpdir(), 'pass-qa-'));
@@ -75,7 +83,8 @@ export async function startReadSide(options: { socketLimits?: Partial<SocketLimi
   });
   const runtime = createProjectionRuntime({ eventStore: store, readModels, publisher: broadcastPublisher(sockets.io), logger, metrics: registry, dropDelayMs: 100 });
   // Replays into memory, in this process, as in standalone; `replayStore` lets a test hold their reads.
-  const replays: ReplayControl = localReplays({ eventStore: options.replayStore?.(store) ?? store, states: memoryReplayStates(), keyspaces: createMemoryReadModels(), logger });
+  const replays: ReplayControl =
+    (await options.replays?.(store)) ?? localReplays({ eventStore: options.replayStore?.(store) ?? store, states: memoryReplayStates(), keyspaces: createMemoryReadModels(), logger });
   app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store, projector: runtime }) }));
   app.use(
     createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore: store, logger, metrics: registry, projections: runtime, replays }).router,
@@ -155,7 +164,7 @@ export async function startReadSide(options: { socketLimits?: Partial<SocketLimi
 }
 
 /** A read side that has projected the recorded day (projector/src/test-support/recorded-events). */
-export async function startRecordedReadSide(options: Parameters<typeof startReadSide>[0] = {}): Promise<ReadSide> {
+export async function startRecordedReadSide(options: ReadSideOptions = {}): Promise<ReadSide> {
   const side = await startReadSide(options);
   await appendEvents(side.store, recordedDay);
   await side.projector.settled();
