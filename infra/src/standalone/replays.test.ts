@@ -110,8 +110,14 @@ describe('standalone: the site as of a moment', () => {
     const edited = await admin.request('PUT', '/api/main-data', { available: 500, cpm: 3, donations: 12.5, startDate: '01/12/2026' });
     expect(edited.status).toBe(200);
     await record('the admin edits the main data');
+    const madeBefore = await replay({ position: moments[moments.length - 1]!.position });
+    const registryBefore = (await admin.request('GET', `/api/admin/replays/${madeBefore}/registry?pageSize=100`)).body as Page<RegistryRow>;
+    expect(registryBefore.items.map((row) => row.userId)).toContain(eve.id);
     expect((await admin.request('DELETE', `/api/admin/members/${eve.id}`)).status).toBe(204);
     await record('Eve is erased');
+    // A replay made before she was erased no longer shows her either.
+    expect((await admin.request('GET', `/api/admin/replays/${madeBefore}/registry?pageSize=100`)).body).toEqual(withoutMember(registryBefore, eve.id));
+    expect((await admin.request('DELETE', `/api/admin/replays/${madeBefore}`)).status).toBe(204);
 
     for (const [i, moment] of moments.entries()) {
       // Every other moment by time, the others by position.

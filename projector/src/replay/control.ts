@@ -7,8 +7,11 @@ export interface ReplayControl {
   start(request: ReplayRequest): Promise<{ id: string } | { status: 400 | 429; error: string }>;
   /** null: no such replay (never asked for, deleted, or expired). */
   status(id: string): Promise<ReplayStatus | null>;
-  /** The replay's read models; complete once `status` says ready. */
-  keyspace(id: string): Keyspace;
+  /**
+   * A ready replay's read models, members erased since it was last read taken out first (so
+   * nothing of theirs is shown that today's site would not show).
+   */
+  readable(id: string): Promise<Keyspace>;
   /** Deletes the replay and its read models (stopping it if it runs); false when there was none. */
   remove(id: string): Promise<boolean>;
   close(): Promise<void>;

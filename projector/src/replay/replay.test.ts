@@ -16,7 +16,7 @@ import { appendEvents } from '../test-support/append';
 import { generateEvents } from '../test-support/generate-events';
 import { BOB, recordedDay } from '../test-support/recorded-events';
 import { checkMoment } from './moment';
-import { replayInto } from './replay';
+import { eraseMembersErasedAfter, replayInto } from './replay';
 import { runReplay } from './runner';
 import { memoryReplayStates } from './states';
 
@@ -64,12 +64,14 @@ describe.each(adapters)('a replay (%s read models)', (_name, available, open) =>
     const { store, moments } = await siteInParts();
     try {
       const keyspaces = open();
+      let erasuresTo = '';
       for (const [i, moment] of moments.entries()) {
         const target = await checkMoment(store, { position: moment.position });
         if ('error' in target) throw new Error(target.error);
         const run = await replayInto({ eventStore: store, keyspace: keyspaces.keyspace(`before-${i}`), target: target.target });
         expect(run.position).toBe(moment.position);
         expect(await keyspaces.keyspace(`before-${i}`).dump()).toEqual(moment.dump);
+        erasuresTo = run.erasuresTo;
       }
       await appendEvents(store, [erasure]);
       const last = moments[moments.length - 1]!;
@@ -86,6 +88,11 @@ describe.each(adapters)('a replay (%s read models)', (_name, available, open) =>
       const ranking = await replayed.users({ membersOnly: false, sets: [], offset: 0, limit: 1_000 });
       expect(ranking.rows.some((r) => r.row.userId === BOB)).toBe(false);
       expect((await replayed.chat(500)).messages.some((m) => m.userId === BOB)).toBe(false);
+      // The replay made before Bob was erased loses him too, once brought up to date.
+      const madeBefore = keyspaces.keyspace(`before-${moments.length - 1}`);
+      expect(await madeBefore.userById(BOB)).not.toBeNull();
+      await eraseMembersErasedAfter(madeBefore, store, erasuresTo);
+      expect({ ...(await madeBefore.dump()), checkpoint: null }).toEqual({ ...(await replayed.dump()), checkpoint: null });
     } finally {
       await store.close();
     }
@@ -102,7 +109,12 @@ describe.each(adapters)('a replay (%s read models)', (_name, available, open) =>
       const keyspace = open().keyspace('at');
       const run = await replayInto({ eventStore: store, keyspace, target: target.target });
       const included = all.filter((event) => event.recordedAt.getTime() <= pick.recordedAt.getTime());
-      expect(run).toEqual({ events: included.length, position: positionToString(included[included.length - 1]!.position), at: pick.recordedAt.toISOString() });
+      expect(run).toEqual({
+        events: included.length,
+        position: positionToString(included[included.length - 1]!.position),
+        at: pick.recordedAt.toISOString(),
+        erasuresTo: positionToString(await store.headPosition()),
+      });
       expect(await keyspace.checkpoint()).toBe(run.position);
     } finally {
       await store.close();

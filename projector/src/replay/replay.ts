@@ -1,4 +1,4 @@
-import { comparePositions, ERASED_VALUE, ERASURE_EVENT, positionToString, streams, UPCAST_METADATA_KEYS, type EventStore, type GlobalPosition, type RecordedEvent } from '@pass/events';
+import { ERASURE_EVENT, positionFromString, positionToString, START, UPCAST_METADATA_KEYS, type EventStore, type GlobalPosition, type RecordedEvent } from '@pass/events';
 import { projectInto, toPositioned } from '../projections/apply';
 import type { Keyspace } from '../read-models/port';
 import { isBeyond, progressAt, type ReplayTarget } from './moment';
@@ -13,6 +13,8 @@ export interface ReplayRun {
   position: string | null;
   /** The time asked for, or the recorded time of the last event replayed. */
   at: string | null;
+  /** Erasures up to this position are taken out of the replay (eraseMembersErasedAfter). */
+  erasuresTo: string;
 }
 
 export interface ReplayIntoOptions {
@@ -35,7 +37,7 @@ export class ReplayCancelled extends Error {
 /**
  * Projects every event up to the moment into `keyspace` with the projections the live read
  * models use (projectInto), page by page, then takes out the members erased since
- * (eraseMembersErasedSince). The keyspace then answers what the public reads answered then.
+ * (eraseMembersErasedAfter). The keyspace then answers what the public reads answered then.
  */
 export async function replayInto(options: ReplayIntoOptions): Promise<ReplayRun> {
   const { eventStore, keyspace, target } = options;
@@ -56,32 +58,31 @@ export async function replayInto(options: ReplayIntoOptions): Promise<ReplayRun>
     if (cut !== -1 || page.length < PAGE) break;
     after = page[page.length - 1]!.position;
   }
-  await eraseMembersErasedSince(keyspace, eventStore);
-  return {
-    events,
-    position: last ? positionToString(last.position) : null,
-    at: target.at ?? last?.recordedAt.toISOString() ?? null,
-  };
+  const position = last ? positionToString(last.position) : null;
+  const erasuresTo = await eraseMembersErasedAfter(keyspace, eventStore, position ?? positionToString(START));
+  return { events, position, at: target.at ?? last?.recordedAt.toISOString() ?? null, erasuresTo };
 }
 
 /**
- * Members erased after the moment stay erased in a replay: the key store is today's, so their
- * personal fields read as erased (''), and a row whose e-mail reads so is theirs (every member
- * joins with one). Their own `MemberErased` events are projected last, through the same
- * projections, so they leave every list as they have left today's (docs/product.md §4).
+ * Members erased after the moment stay erased in a replay, as they are on today's site
+ * (docs/product.md §4): every `MemberErased` after position `after` whose member the replay
+ * holds is projected, through the same projections, in the store's order. Returns the position
+ * read up to; a replay's reads call it again from there, so a member erased once the replay was
+ * made leaves it too.
  */
-export async function eraseMembersErasedSince(keyspace: Keyspace, eventStore: EventStore): Promise<number> {
-  const erased: string[] = [];
-  for await (const rows of keyspace.storedRows()) {
-    for (const row of rows) if (row.email === ERASED_VALUE) erased.push(row.userId);
+export async function eraseMembersErasedAfter(keyspace: Keyspace, eventStore: EventStore, after: string): Promise<string> {
+  let from = positionFromString(after);
+  for (;;) {
+    const page = await eventStore.readAll({ after: from, maxCount: PAGE, metadataKeys: UPCAST_METADATA_KEYS });
+    if (page.length === 0) return positionToString(from);
+    const erasures: RecordedEvent[] = [];
+    for (const event of page) {
+      if (event.type !== ERASURE_EVENT.type) continue;
+      const userId = (event.data as Record<string, unknown>)[ERASURE_EVENT.owner];
+      if (typeof userId === 'string' && (await keyspace.userById(userId))) erasures.push(event);
+    }
+    if (erasures.length > 0) await projectInto(keyspace, toPositioned(erasures));
+    from = page[page.length - 1]!.position;
+    if (page.length < PAGE) return positionToString(from);
   }
-  const erasures: RecordedEvent[] = [];
-  for (const userId of erased) {
-    const stream = await eventStore.readStream(streams.user(userId));
-    erasures.push(...stream.filter((event) => event.type === ERASURE_EVENT.type));
-  }
-  if (erasures.length === 0) return 0;
-  erasures.sort((a, b) => comparePositions(a.position, b.position));
-  await projectInto(keyspace, toPositioned(erasures));
-  return erasures.length;
 }

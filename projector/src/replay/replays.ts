@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_MESSAGES, REPLAYS_KEPT, type ReplayRequest } from '@pass/events';
+import { ConcurrentProjectionError } from '../projections/apply';
+import type { Keyspace } from '../read-models/port';
 import type { ReplayControl } from './control';
 import { checkMoment, type ReplayTarget } from './moment';
+import { eraseMembersErasedAfter } from './replay';
 import { runReplay, type ReplayRunnerDeps } from './runner';
 
 /**
@@ -11,6 +14,7 @@ import { runReplay, type ReplayRunnerDeps } from './runner';
  */
 export function replayControl(deps: ReplayRunnerDeps & { run: (id: string, target: ReplayTarget) => Promise<void>; close?: () => Promise<void> }): ReplayControl {
   const { states, keyspaces } = deps;
+  const catchingUp = new Map<string, Promise<Keyspace>>();
   return {
     async start(request: ReplayRequest) {
       if ((await states.ids()).length >= REPLAYS_KEPT) return { status: 429, error: ADMIN_MESSAGES.replayTooMany };
@@ -22,8 +26,21 @@ export function replayControl(deps: ReplayRunnerDeps & { run: (id: string, targe
       await deps.run(id, checked.target);
       return { id };
     },
-    status: (id) => states.get(id),
-    keyspace: (id) => keyspaces.keyspace(id),
+    async status(id) {
+      const stored = await states.get(id);
+      if (!stored) return null;
+      const { erasuresTo: _erasuresTo, ...status } = stored;
+      return status;
+    },
+    readable: (id) => {
+      // One catch-up per replay at a time in this process; another process's meanwhile is harmless (see eraseSince).
+      let reading = catchingUp.get(id);
+      if (!reading) {
+        reading = eraseSince(deps, id).finally(() => catchingUp.delete(id));
+        catchingUp.set(id, reading);
+      }
+      return reading;
+    },
     async remove(id) {
       if (!(await states.get(id))) return false;
       await states.remove(id);
@@ -32,6 +49,24 @@ export function replayControl(deps: ReplayRunnerDeps & { run: (id: string, targe
     },
     close: async () => deps.close?.(),
   };
+}
+
+/**
+ * A replay's keyspace once the erasures stored since its last read are projected into it. Two
+ * query-api instances may catch up at once: the second's apply then finds the checkpoint moved
+ * (ConcurrentProjectionError) and leaves it to the first.
+ */
+async function eraseSince(deps: ReplayRunnerDeps, id: string): Promise<Keyspace> {
+  const keyspace = deps.keyspaces.keyspace(id);
+  const stored = await deps.states.get(id);
+  if (stored?.status !== 'ready' || stored.erasuresTo === undefined) return keyspace;
+  try {
+    const erasuresTo = await eraseMembersErasedAfter(keyspace, deps.eventStore, stored.erasuresTo);
+    if (erasuresTo !== stored.erasuresTo) await deps.states.update({ ...stored, erasuresTo });
+  } catch (error) {
+    if (!(error instanceof ConcurrentProjectionError)) throw error;
+  }
+  return keyspace;
 }
 
 /** Replays run in this process (standalone), one at a time, as the rebuild runs here too. */

@@ -43,7 +43,7 @@ export async function runReplay(deps: ReplayRunnerDeps, id: string, target: Repl
       wanted: async () => (await deps.states.get(id)) !== null,
     });
     if (deps.expire && deps.ttlMs) await deps.expire(id, Date.parse(asked.startedAt) + deps.ttlMs);
-    const kept = await keep({ ...status, status: 'ready', progress: 1, events: run.events, at: run.at, position: run.position });
+    const kept = await keep({ ...status, status: 'ready', progress: 1, events: run.events, at: run.at, position: run.position, erasuresTo: run.erasuresTo });
     if (!kept) throw new ReplayCancelled();
     log.info({ events: run.events, position: run.position }, 'replay ready');
   } catch (error) {

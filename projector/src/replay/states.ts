@@ -1,6 +1,9 @@
 import type { ReplayStatus } from '@pass/events';
 import type { RedisConnection } from '../read-models/redis-admin';
 
+/** A replay's status as kept: also where its erasures were last brought up to date (eraseMembersErasedAfter). */
+export type StoredReplay = ReplayStatus & { erasuresTo?: string };
+
 /**
  * Where the replays' statuses are kept: in the process for standalone, in Redis when the
  * projector process runs them and every query-api reads them.
@@ -8,15 +11,15 @@ import type { RedisConnection } from '../read-models/redis-admin';
 export interface ReplayStates {
   /** Ids of the replays kept, oldest first. */
   ids(): Promise<string[]>;
-  get(id: string): Promise<ReplayStatus | null>;
-  create(status: ReplayStatus): Promise<void>;
+  get(id: string): Promise<StoredReplay | null>;
+  create(status: StoredReplay): Promise<void>;
   /** Stores a newer status of a replay still kept; false when it was deleted meanwhile. */
-  update(status: ReplayStatus): Promise<boolean>;
+  update(status: StoredReplay): Promise<boolean>;
   remove(id: string): Promise<void>;
 }
 
 export function memoryReplayStates(): ReplayStates {
-  const states = new Map<string, ReplayStatus>();
+  const states = new Map<string, StoredReplay>();
   return {
     ids: async () => [...states.keys()],
     get: async (id) => states.get(id) ?? null,
@@ -50,7 +53,7 @@ export function redisReplayStates(redis: RedisConnection, root: string, ttlMs: n
     },
     get: async (id) => {
       const raw = await redis.get(key(id));
-      return raw ? (JSON.parse(raw) as ReplayStatus) : null;
+      return raw ? (JSON.parse(raw) as StoredReplay) : null;
     },
     create: async (status) => {
       await redis.set(key(status.id), JSON.stringify(status), 'PX', ttlMs);

@@ -47,7 +47,7 @@ function replayAccess(deps: QueryApiDeps) {
       res.status(409).json({ error: status.status === 'running' ? ADMIN_MESSAGES.replayRunning : ADMIN_MESSAGES.replayFailed });
       return null;
     }
-    return { keyspace: replays.keyspace(status.id), side: { id: status.id, at: status.at, position: status.position } };
+    return { keyspace: await replays.readable(status.id), side: { id: status.id, at: status.at, position: status.position } };
   };
   return { replaysFor, readyReplay };
 }
