@@ -11,13 +11,16 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 const COMMAND_API_READS = ['/api/verify-access/', '/api/payments/', '/api/my-data'];
 
+/** query-api routes that change something: a rebuild, the admin's replays (asked for and deleted there). */
+const QUERY_API_WRITES = ['/api/admin/projections/rebuild', '/api/admin/replays'];
+
 export function upstreamFor(method: string, path: string): Upstream {
   // Static uploads are written and served by command-api (its shared uploads folder).
   if (path === '/uploads' || path.startsWith('/uploads/')) return 'command-api';
   if (path === '/api' || path.startsWith('/api/')) {
-    // The two exceptions to "reads → query-api, writes → command-api":
+    // The exceptions to "reads → query-api, writes → command-api":
     if (COMMAND_API_READS.some((prefix) => path.startsWith(prefix))) return 'command-api';
-    if (path === '/api/admin/projections/rebuild') return 'query-api';
+    if (QUERY_API_WRITES.some((written) => path === written || path.startsWith(`${written}/`))) return 'query-api';
     return READ_METHODS.has(method.toUpperCase()) ? 'query-api' : 'command-api';
   }
   // Socket.IO, pages and the web app's static files.
