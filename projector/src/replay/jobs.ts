@@ -6,6 +6,7 @@ import { createRedisReadModels } from '../read-models/redis';
 import { scanKeys, type RedisConnection } from '../read-models/redis-admin';
 import { keyspacePrefix } from '../read-models/redis/keys';
 import type { ReplayControl } from './control';
+import { ReplayErasures } from './erasures';
 import type { ReplayTarget } from './moment';
 import { replayControl } from './replays';
 import { runReplay, type ReplayRunnerDeps } from './runner';
@@ -36,6 +37,8 @@ export interface ReplayJobsOptions {
   eventStore: EventStore;
   logger: Logger;
   ttlMs?: number;
+  /** How often the worker takes members erased meanwhile out of ready replays (ERASURE_SWEEP_MS). */
+  erasureSweepMs?: number;
 }
 
 function runnerDeps(options: ReplayJobsOptions): ReplayRunnerDeps {
@@ -75,7 +78,14 @@ export async function startReplayWorker(options: ReplayJobsOptions): Promise<{ c
   });
   worker.on('failed', (_job, error) => log.error({ err: error }, 'replay job failed'));
   worker.on('error', (error) => log.warn({ err: error }, 'replay worker connection problem'));
-  return { close: () => worker.close() };
+  const erasures = new ReplayErasures(deps);
+  erasures.start(options.erasureSweepMs);
+  return {
+    close: async () => {
+      await erasures.stop();
+      await worker.close();
+    },
+  };
 }
 
 /** ReplayControl for a query-api: queues the jobs, reads statuses and keyspaces from Redis. */

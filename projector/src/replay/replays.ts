@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ADMIN_MESSAGES, REPLAYS_KEPT, type ReplayRequest } from '@pass/events';
-import { ConcurrentProjectionError } from '../projections/apply';
-import type { Keyspace } from '../read-models/port';
 import type { ReplayControl } from './control';
+import { ReplayErasures } from './erasures';
 import { checkMoment, type ReplayTarget } from './moment';
-import { eraseMembersErasedAfter } from './replay';
 import { runReplay, type ReplayRunnerDeps } from './runner';
 
 /**
@@ -12,9 +10,11 @@ import { runReplay, type ReplayRunnerDeps } from './runner';
  * refused, 429, rather than one discarded unasked); each runs as a job through `run`, in this
  * process or queued for the projector's.
  */
-export function replayControl(deps: ReplayRunnerDeps & { run: (id: string, target: ReplayTarget) => Promise<void>; close?: () => Promise<void> }): ReplayControl {
+export function replayControl(
+  deps: ReplayRunnerDeps & { run: (id: string, target: ReplayTarget) => Promise<void>; close?: () => Promise<void>; erasures?: ReplayErasures },
+): ReplayControl {
   const { states, keyspaces } = deps;
-  const catchingUp = new Map<string, Promise<Keyspace>>();
+  const erasures = deps.erasures ?? new ReplayErasures(deps);
   return {
     async start(request: ReplayRequest) {
       if ((await states.ids()).length >= REPLAYS_KEPT) return { status: 429, error: ADMIN_MESSAGES.replayTooMany };
@@ -32,15 +32,7 @@ export function replayControl(deps: ReplayRunnerDeps & { run: (id: string, targe
       const { erasuresTo: _erasuresTo, ...status } = stored;
       return status;
     },
-    readable: (id) => {
-      // One catch-up per replay at a time in this process; another process's meanwhile is harmless (see eraseSince).
-      let reading = catchingUp.get(id);
-      if (!reading) {
-        reading = eraseSince(deps, id).finally(() => catchingUp.delete(id));
-        catchingUp.set(id, reading);
-      }
-      return reading;
-    },
+    readable: (id) => erasures.upToDate(id),
     async remove(id) {
       if (!(await states.get(id))) return false;
       await states.remove(id);
@@ -51,34 +43,20 @@ export function replayControl(deps: ReplayRunnerDeps & { run: (id: string, targe
   };
 }
 
-/**
- * A replay's keyspace once the erasures stored since its last read are projected into it. Two
- * query-api instances may catch up at once: the second's apply then finds the checkpoint moved
- * (ConcurrentProjectionError) and leaves it to the first.
- */
-async function eraseSince(deps: ReplayRunnerDeps, id: string): Promise<Keyspace> {
-  const keyspace = deps.keyspaces.keyspace(id);
-  const stored = await deps.states.get(id);
-  if (stored?.status !== 'ready' || stored.erasuresTo === undefined) return keyspace;
-  try {
-    const erasuresTo = await eraseMembersErasedAfter(keyspace, deps.eventStore, stored.erasuresTo);
-    if (erasuresTo !== stored.erasuresTo) await deps.states.update({ ...stored, erasuresTo });
-  } catch (error) {
-    if (!(error instanceof ConcurrentProjectionError)) throw error;
-  }
-  return keyspace;
-}
-
 /** Replays run in this process (standalone), one at a time, as the rebuild runs here too. */
-export function localReplays(deps: ReplayRunnerDeps): ReplayControl {
+export function localReplays(deps: ReplayRunnerDeps & { erasureSweepMs?: number }): ReplayControl {
   let queue: Promise<void> = Promise.resolve();
+  const erasures = new ReplayErasures(deps);
+  erasures.start(deps.erasureSweepMs);
   return replayControl({
     ...deps,
+    erasures,
     run: async (id, target) => {
       queue = queue.then(() => runReplay(deps, id, target));
     },
     // Replays still queued or running stop at their next page, deleted.
     close: async () => {
+      await erasures.stop();
       for (const id of await deps.states.ids()) await deps.states.remove(id);
       await queue;
     },

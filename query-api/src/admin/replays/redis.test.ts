@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { positionToString } from '@pass/events';
 import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { createRemoteReplayControl, deleteKeysUnder, keyspacePrefix, startReplayWorker } from '@pass/projector';
-import { appendEvents, generateEvents, recordedDay } from '@pass/projector/test-support';
+import { appendEvents, BOB, generateEvents, recordedDay } from '@pass/projector/test-support';
 import { ADMIN, startReadSide, type Client, type ReadSide } from '../../test-support/read-side';
 
 const READS = ['main-data', 'countries', 'ranking?page=1&pageSize=100', 'ranking?q=peru', 'registry?page=2&pageSize=20', 'chat-messages?limit=50'] as const;
@@ -21,7 +21,17 @@ describe.skipIf(!reachable)('the admin replays in Redis, run by the projector pr
   beforeAll(async () => {
     side = await startReadSide({
       replays: async (store) => {
-        const options = { redisUrl: testRedisUrl(), prefix: bull, readModelsRedis: redis, root: `${root}:rm`, stateRedis: redis, stateRoot: `${root}:states`, eventStore: store, logger: pino({ level: 'silent' }) };
+        const options = {
+          redisUrl: testRedisUrl(),
+          prefix: bull,
+          readModelsRedis: redis,
+          root: `${root}:rm`,
+          stateRedis: redis,
+          stateRoot: `${root}:states`,
+          eventStore: store,
+          logger: pino({ level: 'silent' }),
+          erasureSweepMs: 50,
+        };
         // The worker stands for the projector process; query-api only queues and reads.
         const worker = await startReplayWorker(options);
         const control = createRemoteReplayControl(options);
@@ -65,5 +75,20 @@ describe.skipIf(!reachable)('the admin replays in Redis, run by the projector pr
       expect(await keysOf(id)).toEqual([]);
       expect((await admin.request('GET', `/api/admin/replays/${id}`)).status).toBe(404);
     }
+  });
+
+  it('take a member erased once the replay was made out of it, even unread', { timeout: 60_000 }, async () => {
+    const started = await admin.request('POST', '/api/admin/replays', { position: positionToString(await side.store.headPosition()) });
+    const id = started.body.id as string;
+    await expect.poll(async () => (await admin.request('GET', `/api/admin/replays/${id}`)).body.status, { timeout: 30_000 }).toBe('ready');
+    const rows = async () => JSON.stringify(await redis.hgetall(`${keyspacePrefix(`${root}:rm`, id)}rows`));
+    expect(await rows()).toContain('bob@mail.org');
+    await appendEvents(side.store, [{ type: 'MemberErased', data: { userId: BOB, requestedBy: 'admin', adminId: 'admin-1', erasedAt: new Date().toISOString() } }]);
+    // The projector process's sweep takes him out without anyone reading the replay.
+    await expect.poll(rows, { timeout: 10_000 }).not.toContain('bob@mail.org');
+    const registry = (await admin.request('GET', `/api/admin/replays/${id}/registry?pageSize=100`)).body as { items: Array<{ userId: string }> };
+    expect(registry.items.map((row) => row.userId)).not.toContain(BOB);
+    expect(JSON.stringify((await admin.request('GET', `/api/admin/replays/${id}/chat-messages?limit=50`)).body)).not.toContain(BOB);
+    expect((await admin.request('DELETE', `/api/admin/replays/${id}`)).status).toBe(204);
   });
 });
