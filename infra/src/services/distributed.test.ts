@@ -230,4 +230,24 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: one process per service', 
     expect(done.rebuild.processed).toBeGreaterThan(0);
     expect((await admin.request('GET', '/api/main-data')).body).toEqual(before);
   });
+
+  it('an admin replay asked through the proxy runs in the projector process, answers on both query-api instances, and is deleted through the proxy', async () => {
+    const admin = browser(proxy.url);
+    expect((await admin.request('POST', '/api/admin-login', { email: 'admin@example.com', password: 'admin-pass-123' })).status).toBe(200);
+    const status = await pollUntil(() => admin.request('GET', '/api/admin/projections').then((r) => r.body), (s) => s.lagEvents === 0);
+    const now = { main: (await admin.request('GET', '/api/main-data')).body, ranking: (await admin.request('GET', '/api/ranking?pageSize=100')).body };
+    const asked = await admin.request('POST', '/api/admin/replays', { position: status.position });
+    expect(asked.status).toBe(202);
+    const id = asked.body.id as string;
+    const ready = await pollUntil(() => admin.request('GET', `/api/admin/replays/${id}`).then((r) => r.body), (s) => s.status !== 'running', 20_000);
+    expect(ready).toMatchObject({ id, status: 'ready', progress: 1, position: status.position });
+    for (const instance of [queryA, queryB]) {
+      const direct = browser(instance.url);
+      for (const [name, value] of admin.cookies) direct.cookies.set(name, value);
+      expect((await direct.request('GET', `/api/admin/replays/${id}/main-data`)).body).toEqual(now.main);
+      expect((await direct.request('GET', `/api/admin/replays/${id}/ranking?pageSize=100`)).body).toEqual(now.ranking);
+    }
+    expect((await admin.request('DELETE', `/api/admin/replays/${id}`)).status).toBe(204);
+    expect((await admin.request('GET', `/api/admin/replays/${id}`)).status).toBe(404);
+  });
 });
