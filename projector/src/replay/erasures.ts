@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { ConcurrentProjectionError } from '../projections/apply';
 import type { Keyspace } from '../read-models/port';
 import { eraseMembersErasedAfter } from './replay';
-import type { ReplayRunnerDeps } from './runner';
+import { expiryOf, type ReplayRunnerDeps } from './runner';
 
 /** How often the process that runs replays takes members erased meanwhile out of the ready ones. */
 export const ERASURE_SWEEP_MS = 2_000;
@@ -65,8 +65,10 @@ export class ReplayErasures {
     const stored = await states.get(id);
     if (stored?.status !== 'ready' || stored.erasuresTo === undefined) return keyspace;
     try {
-      const erasuresTo = await eraseMembersErasedAfter(keyspace, eventStore, stored.erasuresTo);
-      if (erasuresTo !== stored.erasuresTo && !(await states.update({ ...stored, erasuresTo }))) await keyspaces.drop(id);
+      const pass = await eraseMembersErasedAfter(keyspace, eventStore, stored.erasuresTo);
+      // A write may have replaced a key that was set to expire (SET drops its TTL).
+      if (pass.erased > 0) await this.deps.expire?.(id, expiryOf(stored, this.deps));
+      if (pass.to !== stored.erasuresTo && !(await states.update({ ...stored, erasuresTo: pass.to }))) await keyspaces.drop(id);
     } catch (error) {
       if (!(error instanceof ConcurrentProjectionError)) throw error;
     }

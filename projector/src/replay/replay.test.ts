@@ -154,9 +154,8 @@ describe.skipIf(!reachable)('a replay job in Redis', () => {
       await appendEvents(store, generateEvents({ users: 300, seed: 4 }));
       const keyspaces = createRedisReadModels({ redis: redis!, root });
       const states = memoryReplayStates();
-      const expireAt = Date.now() + 60_000;
-      const deps = { eventStore: store, states, keyspaces, logger, ttlMs: 60_000, expire: async (id: string) => {
-        for await (const keys of scanKeys(redis!, `${keyspacePrefix(root, id)}*`)) for (const key of keys) await redis!.pexpireat(key, expireAt);
+      const deps = { eventStore: store, states, keyspaces, logger, ttlMs: 60_000, expire: async (id: string, atMs: number) => {
+        for await (const keys of scanKeys(redis!, `${keyspacePrefix(root, id)}*`)) for (const key of keys) await redis!.pexpireat(key, atMs);
       } };
       const target = await checkMoment(store, { position: positionToString(await store.headPosition()) });
       if ('error' in target) throw new Error(target.error);

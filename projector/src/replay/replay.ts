@@ -59,7 +59,7 @@ export async function replayInto(options: ReplayIntoOptions): Promise<ReplayRun>
     after = page[page.length - 1]!.position;
   }
   const position = last ? positionToString(last.position) : null;
-  const erasuresTo = await eraseMembersErasedAfter(keyspace, eventStore, position ?? positionToString(START));
+  const { to: erasuresTo } = await eraseMembersErasedAfter(keyspace, eventStore, position ?? positionToString(START));
   return { events, position, at: target.at ?? last?.recordedAt.toISOString() ?? null, erasuresTo };
 }
 
@@ -67,14 +67,15 @@ export async function replayInto(options: ReplayIntoOptions): Promise<ReplayRun>
  * Members erased after the moment stay erased in a replay, as they are on today's site
  * (docs/product.md §4): every `MemberErased` after position `after` whose member the replay
  * holds is projected, through the same projections, in the store's order. Returns the position
- * read up to; a replay's reads call it again from there, so a member erased once the replay was
- * made leaves it too.
+ * read up to (ReplayErasures calls it again from there, so a member erased once the replay was
+ * made leaves it too) and how many members it took out.
  */
-export async function eraseMembersErasedAfter(keyspace: Keyspace, eventStore: EventStore, after: string): Promise<string> {
+export async function eraseMembersErasedAfter(keyspace: Keyspace, eventStore: EventStore, after: string): Promise<{ to: string; erased: number }> {
   let from = positionFromString(after);
+  let erased = 0;
   for (;;) {
     const page = await eventStore.readAll({ after: from, maxCount: PAGE, metadataKeys: UPCAST_METADATA_KEYS });
-    if (page.length === 0) return positionToString(from);
+    if (page.length === 0) return { to: positionToString(from), erased };
     const erasures: RecordedEvent[] = [];
     for (const event of page) {
       if (event.type !== ERASURE_EVENT.type) continue;
@@ -82,7 +83,8 @@ export async function eraseMembersErasedAfter(keyspace: Keyspace, eventStore: Ev
       if (typeof userId === 'string' && (await keyspace.userById(userId))) erasures.push(event);
     }
     if (erasures.length > 0) await projectInto(keyspace, toPositioned(erasures));
+    erased += erasures.length;
     from = page[page.length - 1]!.position;
-    if (page.length < PAGE) return positionToString(from);
+    if (page.length < PAGE) return { to: positionToString(from), erased };
   }
 }

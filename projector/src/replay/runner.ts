@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { EventStore } from '@pass/events';
+import type { EventStore, ReplayStatus } from '@pass/events';
 import type { ReadModelStore } from '../read-models/port';
 import type { ReplayTarget } from './moment';
 import { replayInto, ReplayCancelled } from './replay';
@@ -11,10 +11,18 @@ export interface ReplayRunnerDeps {
   /** Where replays' keyspaces live (the replay's id is its keyspace's): never the live read models' store. */
   keyspaces: ReadModelStore;
   logger: Logger;
-  /** Once a replay is ready: its keys expire with its status (Redis). */
+  /** Once a replay is ready: its keys expire at `atMs`, just after its status (Redis). */
   expire?: (id: string, atMs: number) => Promise<void>;
-  /** How long a replay is kept after it was asked for, when `expire` is given. */
+  /** How long a replay's status is kept after it was asked for, when `expire` is given. */
   ttlMs?: number;
+}
+
+/**
+ * When a replay's keys expire: a minute after its status, so no status ever names a replay whose
+ * read models are gone (keys left for that minute expire on their own).
+ */
+export function expiryOf(status: ReplayStatus, deps: ReplayRunnerDeps): number {
+  return Date.parse(status.startedAt) + (deps.ttlMs ?? 0) + 60_000;
 }
 
 /**
@@ -42,7 +50,7 @@ export async function runReplay(deps: ReplayRunnerDeps, id: string, target: Repl
       onProgress: async (events, progress) => void (await keep({ ...status, events, progress })),
       wanted: async () => (await deps.states.get(id)) !== null,
     });
-    if (deps.expire && deps.ttlMs) await deps.expire(id, Date.parse(asked.startedAt) + deps.ttlMs);
+    await deps.expire?.(id, expiryOf(asked, deps));
     const kept = await keep({ ...status, status: 'ready', progress: 1, events: run.events, at: run.at, position: run.position, erasuresTo: run.erasuresTo });
     if (!kept) throw new ReplayCancelled();
     log.info({ events: run.events, position: run.position }, 'replay ready');

@@ -86,6 +86,8 @@ describe.skipIf(!reachable)('the admin replays in Redis, run by the projector pr
     await appendEvents(side.store, [{ type: 'MemberErased', data: { userId: BOB, requestedBy: 'admin', adminId: 'admin-1', erasedAt: new Date().toISOString() } }]);
     // The projector process's sweep takes him out without anyone reading the replay.
     await expect.poll(rows, { timeout: 10_000 }).not.toContain('bob@mail.org');
+    // Its writes keep every key expiring with the replay.
+    for (const key of await keysOf(id)) expect(await redis.pttl(key), key).toBeGreaterThan(0);
     const registry = (await admin.request('GET', `/api/admin/replays/${id}/registry?pageSize=100`)).body as { items: Array<{ userId: string }> };
     expect(registry.items.map((row) => row.userId)).not.toContain(BOB);
     expect(JSON.stringify((await admin.request('GET', `/api/admin/replays/${id}/chat-messages?limit=50`)).body)).not.toContain(BOB);
