@@ -2,8 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { positionToString, REPLAYS_KEPT, type EventStore } from '@pass/events';
 import { ADMIN, startRecordedReadSide, type Client, type ReadSide } from '../../test-support/read-side';
 
-/** The replays' reads of the store, held while `held` is set (the one-event look-up of a request still answers). */
+/** The replays' reads of the store, held while `held` is set, failing while `broken` is (the one-event look-up of a request still answers). */
 let held: Promise<void> | undefined;
+let broken = false;
 const holdingReplays = (store: EventStore): EventStore =>
   new Proxy(store, {
     get(target, name) {
@@ -11,6 +12,7 @@ const holdingReplays = (store: EventStore): EventStore =>
       if (name !== 'readAll' || typeof value !== 'function') return typeof value === 'function' ? value.bind(target) : value;
       return async (options?: { maxCount?: number }) => {
         if (held && options?.maxCount !== 1) await held;
+        if (broken && options?.maxCount !== 1) throw new Error('store unreachable');
         return target.readAll(options);
       };
     },
@@ -100,6 +102,20 @@ describe('the admin replays over HTTP', () => {
     expect((await admin.request('GET', `/api/admin/replays/${id}`)).status).toBe(404);
     expect((await admin.request('GET', `/api/admin/replays/${id}/main-data`)).status).toBe(404);
     expect((await admin.request('DELETE', `/api/admin/replays/${id}`)).status).toBe(404);
+  });
+
+  it('report a replay that failed, answer 409 for its bodies, and delete it', async () => {
+    broken = true;
+    const started = await admin.request('POST', '/api/admin/replays', { position: await head() });
+    expect(started.status).toBe(202);
+    const id = started.body.id as string;
+    await expect.poll(async () => (await admin.request('GET', `/api/admin/replays/${id}`)).body.status, { timeout: 20_000 }).toBe('failed');
+    broken = false;
+    expect((await admin.request('GET', `/api/admin/replays/${id}`)).body).toMatchObject({ status: 'failed', error: 'store unreachable' });
+    const read = await admin.request('GET', `/api/admin/replays/${id}/ranking`);
+    expect(read.status).toBe(409);
+    expect(read.body.error).toEqual(expect.any(String));
+    expect((await admin.request('DELETE', `/api/admin/replays/${id}`)).status).toBe(204);
   });
 
   it('answer 404 for a replay that never was', async () => {
