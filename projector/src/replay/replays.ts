@@ -23,6 +23,11 @@ export function replayControl(
       const id = `rp${randomUUID().replaceAll('-', '').slice(0, 16)}`;
       const asked = { at: checked.target.at ?? null, position: checked.target.position ?? null };
       await states.create({ id, status: 'running', progress: 0, ...asked, events: 0, startedAt: new Date().toISOString(), error: null });
+      // Two requests at once (on two query-api instances, say) both passed the count: the later one yields.
+      if ((await states.ids()).indexOf(id) >= REPLAYS_KEPT) {
+        await states.remove(id);
+        return { status: 429, error: ADMIN_MESSAGES.replayTooMany };
+      }
       await deps.run(id, checked.target);
       return { id };
     },
