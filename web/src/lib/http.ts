@@ -19,6 +19,9 @@ import type {
   ProjectionStatus,
   RankingEntry,
   RegisterSpecialUserResponse,
+  ReplayDiff,
+  ReplayRequest,
+  ReplayStatus,
   RegisterUserRequest,
   RegisterUserResponse,
   RegistryRow,
@@ -180,10 +183,9 @@ export const api = {
   eraseMember: (userId: string) => request<void>('DELETE', `/api/admin/members/${encodeURIComponent(userId)}`),
 
   // The admin's time machine: a replay of the events up to a moment, read like the public routes.
-  // Its status and diff bodies are typed where they are read (features/admin/time-machine/replay-types.ts).
   /** 202 `{ id }`; a 400 for a moment in the future or before the first event, a 429 when too many are kept. */
-  createReplay: (moment: { at: string } | { position: string }) => request<{ id: string }>('POST', '/api/admin/replays', moment),
-  replayStatus: (id: string) => request<unknown>('GET', replayPath(id)),
+  createReplay: (moment: ReplayRequest) => request<{ id: string }>('POST', '/api/admin/replays', moment),
+  replayStatus: (id: string) => request<ReplayStatus>('GET', replayPath(id)),
   /** A replay's bodies are the public routes' (a 409 while it still runs). */
   replayMainData: (id: string) => request<MainDataView>('GET', `${replayPath(id)}/main-data`),
   replayCountries: (id: string) => request<CountriesView>('GET', `${replayPath(id)}/countries`),
@@ -192,7 +194,7 @@ export const api = {
   replayChatMessages: (id: string, limit = CHAT_PANEL_MESSAGES) =>
     request<ChatHistory>('GET', `${replayPath(id)}/chat-messages?limit=${limit}`),
   /** Either id may be `now`, the live state. */
-  replayDiff: (id: string, otherId: string) => request<unknown>('GET', `${replayPath(id)}/diff/${encodeURIComponent(otherId)}`),
+  replayDiff: (id: string, otherId: string) => request<ReplayDiff>('GET', `${replayPath(id)}/diff/${encodeURIComponent(otherId)}`),
   deleteReplay: (id: string) => request<void>('DELETE', replayPath(id)),
 };
 

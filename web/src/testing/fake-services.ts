@@ -1,5 +1,5 @@
 import { vi, type Mock } from 'vitest';
-import type { ChatMessageView, ClientToServerEvents, MainDataView, ProgressView, ServerToClientEvents, UserView } from '@pass/events/kernel';
+import type { ChatMessageView, ClientToServerEvents, MainDataView, ProgressView, ReplayDiff, ReplayStatus, ServerToClientEvents, UserView } from '@pass/events/kernel';
 import { createAppStore, rootReducer, type RootState } from '../app/store';
 import type { Api } from '../lib/http';
 import type { AdSlot, Services } from '../lib/services';
@@ -142,12 +142,26 @@ export function fakeApi(): { [K in keyof Api]: ReturnType<typeof vi.fn> } & Api 
     confirmPasswordReset: vi.fn(async () => undefined),
     eraseMember: vi.fn(async () => undefined),
     createReplay: vi.fn(async () => ({ id: 'r1' })),
-    replayStatus: vi.fn(async (id: string) => ({ id, status: 'ready', progress: 1, at: '2026-03-01T10:00:00.000Z', position: '42', events: 42 })),
+    replayStatus: vi.fn(async (id: string): Promise<ReplayStatus> => ({
+      id, status: 'ready', progress: 1, at: '2026-03-01T10:00:00.000Z', position: '42', events: 42, startedAt: '2026-03-10T12:00:00.000Z', error: null,
+    })),
     replayMainData: vi.fn(async () => sampleMainData),
     replayCountries: vi.fn(async () => ({ distinct: 1, top: [{ country: 'Spain', users: 3 }] })),
     replayRanking: vi.fn(async () => ({ total: 0, page: 1, pageSize: 50, items: [] })),
     replayChatMessages: vi.fn(async () => ({ total: 0, messages: [] })),
-    replayDiff: vi.fn(async () => ({ joined: 0, left: 0, passes: { then: 0, now: 0 }, points: { then: 0, now: 0 }, funds: { then: 0, now: 0 }, movers: [] })),
+    replayDiff: vi.fn(async (id: string, otherId: string): Promise<ReplayDiff> => {
+      const still = { then: 0, now: 0, moved: 0 };
+      return {
+        then: { id, at: null, position: null },
+        now: { id: otherId, at: null, position: null },
+        members: { ...still, joined: 0, left: 0, joinedSample: [], leftSample: [] },
+        passes: still,
+        points: still,
+        funds: still,
+        movers: [],
+        moversAmong: 1_000,
+      };
+    }),
     deleteReplay: vi.fn(async () => undefined),
   } as never;
 }

@@ -1,65 +1,87 @@
 import { useState, type FormEvent } from 'react';
+import type { ReplayDiff, ReplayDiffSide, ReplayFigure, ReplayMover, ReplayStatus } from '@pass/events/kernel';
 import { Field } from '../../../components/Field';
 import { formatFunds, formatNumber } from '../../../lib/format';
 import { replayName } from './ReplayList';
-import { NOW, type ReplayDiff, type ReplayStatus, type Then } from './replay-types';
 import type { TimeMachineState } from './replays-slice';
 
-const signed = (n: number, format: (n: number) => string) => (n > 0 ? `+${format(n)}` : format(n));
+/** The live state, which either side of a comparison may be (the diff route's `now`). */
+export const NOW = 'now';
 
-function Change({ label, figure, format = formatNumber }: { label: string; figure: Then<number>; format?: (n: number) => string }) {
+const signed = (n: number, format: (n: number) => string) => (n > 0 ? `+${format(n)}` : format(n));
+const dollars = (n: number) => (n < 0 ? `-$${formatFunds(-n)}` : `$${formatFunds(n)}`);
+const sideName = (side: ReplayDiffSide) => (side.id === NOW ? 'Ahora' : replayName(side));
+
+function Change({ label, figure, format = formatNumber }: { label: string; figure: ReplayFigure; format?: (n: number) => string }) {
   return (
     <>
       <dt>{label}</dt>
-      <dd>{format(figure.then)} → {format(figure.now)} ({signed(figure.now - figure.then, format)})</dd>
+      <dd>{format(figure.then)} → {format(figure.now)} ({signed(figure.moved, format)})</dd>
+    </>
+  );
+}
+
+/** Joined or left members: how many, and the first few by name. */
+function Members({ label, count, sample }: { label: string; count: number; sample: ReplayMover[] }) {
+  const more = count - sample.length;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        {formatNumber(count)}
+        {sample.length > 0 && `: ${sample.map((m) => m.name).join(', ')}${more > 0 ? ` y ${formatNumber(more)} más` : ''}`}
+      </dd>
     </>
   );
 }
 
 const rank = (n: number | null) => (n === null ? '—' : formatNumber(n));
 
+function Movers({ movers, among }: { movers: ReplayMover[]; among: number }) {
+  if (movers.length === 0) return <p className="muted">Nadie cambió de puesto entre los {formatNumber(among)} primeros.</p>;
+  return (
+    <div className="table-scroll">
+      <table className="registry" aria-label="Los que más se movieron en la clasificación">
+        <caption>Los que más se movieron entre los {formatNumber(among)} primeros de cada momento</caption>
+        <thead>
+          <tr>
+            <th scope="col">Nombre</th>
+            <th scope="col">Puesto antes</th>
+            <th scope="col">Puesto después</th>
+            <th scope="col">Pases antes</th>
+            <th scope="col">Pases después</th>
+          </tr>
+        </thead>
+        <tbody>
+          {movers.map((m) => (
+            <tr key={m.userId}>
+              <td>{m.name}</td>
+              <td>{rank(m.rankThen)}</td>
+              <td>{rank(m.rankNow)}</td>
+              <td>{formatNumber(m.passesThen)}</td>
+              <td>{formatNumber(m.passesNow)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** What changed between the two moments, and the ranking's biggest movers. */
 export function DiffView({ diff }: { diff: ReplayDiff }) {
-  const dollars = (n: number) => (n < 0 ? `-$${formatFunds(-n)}` : `$${formatFunds(n)}`);
   return (
     <>
+      <p>Antes: {sideName(diff.then)} · Después: {sideName(diff.now)}</p>
       <dl className="facts" aria-label="Cambios entre los dos momentos">
-        <dt>Miembros nuevos</dt>
-        <dd>{formatNumber(diff.joined)}</dd>
-        <dt>Miembros que se fueron</dt>
-        <dd>{formatNumber(diff.left)}</dd>
+        <Change label="Miembros" figure={diff.members} />
+        <Members label="Miembros nuevos" count={diff.members.joined} sample={diff.members.joinedSample} />
+        <Members label="Miembros que se fueron" count={diff.members.left} sample={diff.members.leftSample} />
         <Change label="Pases" figure={diff.passes} />
         <Change label="Puntos" figure={diff.points} />
         <Change label="Fondos" figure={diff.funds} format={dollars} />
       </dl>
-      {diff.movers.length === 0 ? (
-        <p className="muted">Nadie cambió de puesto.</p>
-      ) : (
-        <div className="table-scroll">
-          <table className="registry" aria-label="Los que más se movieron en la clasificación">
-            <thead>
-              <tr>
-                <th scope="col">Nombre</th>
-                <th scope="col">Puesto antes</th>
-                <th scope="col">Puesto después</th>
-                <th scope="col">Pases antes</th>
-                <th scope="col">Pases después</th>
-              </tr>
-            </thead>
-            <tbody>
-              {diff.movers.map((m, i) => (
-                <tr key={`${m.fullname}-${i}`}>
-                  <td>{m.fullname}</td>
-                  <td>{rank(m.rankThen)}</td>
-                  <td>{rank(m.rankNow)}</td>
-                  <td>{formatNumber(m.passesThen)}</td>
-                  <td>{formatNumber(m.passesNow)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <Movers movers={diff.movers} among={diff.moversAmong} />
     </>
   );
 }

@@ -1,11 +1,11 @@
 import { formatNumber } from '../../../lib/format';
 import { formatMoment } from './moment';
-import type { ReplayStatus } from './replay-types';
+import type { ReplayStatus } from '@pass/events/kernel';
 
 const STATES: Record<ReplayStatus['status'], string> = { running: 'En curso', ready: 'Lista', failed: 'Fallida' };
 
 /** How a replay is named: its moment, else its event position. */
-export const replayName = (replay: ReplayStatus) => formatMoment(replay.at) || `posición ${replay.position}`;
+export const replayName = (replay: Pick<ReplayStatus, 'at' | 'position'>) => formatMoment(replay.at) || `posición ${replay.position ?? '—'}`;
 
 export interface ReplayListProps {
   replays: ReplayStatus[];

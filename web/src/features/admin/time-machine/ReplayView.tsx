@@ -7,7 +7,7 @@ import { formatMoment } from './moment';
 // components belong to other features, and speak English).
 
 /** The home's figures at the replay's moment, and the day counter's reading then. */
-export function ReplayFigures({ mainData, at }: { mainData: MainDataView; at: string }) {
+export function ReplayFigures({ mainData, at }: { mainData: MainDataView; at: string | null }) {
   const figures: [string, string][] = [
     ['Día', at ? formatNumber(dayCounter(mainData.startDate, new Date(at).getTime())) : '—'],
     ['Pases disponibles', formatNumber(mainData.available)],

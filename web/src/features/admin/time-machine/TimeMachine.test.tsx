@@ -2,16 +2,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
-import type { ChatHistory, CountriesView, Page, RankingEntry } from '@pass/events/kernel';
+import { ADMIN_MESSAGES, type ChatHistory, type CountriesView, type Page, type RankingEntry, type ReplayDiff, type ReplayStatus } from '@pass/events/kernel';
 import { HttpError } from '../../../lib/http';
 import { initialState, sampleMainData, startApp, type Harness } from '../../../testing/fake-services';
 import AdminDashboardPage from '../AdminDashboardPage';
-import type { ReplayDiff, ReplayStatus } from './replay-types';
 
 afterEach(cleanup);
 
 const AT = '2026-03-01T10:00:00.000Z';
-const status = (state: ReplayStatus['status'], progress: number): ReplayStatus => ({ id: 'r1', status: state, progress, at: AT, position: '900', events: 900 });
+const status = (state: ReplayStatus['status'], progress: number): ReplayStatus => ({
+  id: 'r1', status: state, progress, at: AT, position: '900', events: 900, startedAt: '2026-03-10T12:00:00.000Z', error: null,
+});
 
 /** The dashboard of a signed-in admin, the site started on 01/01/2026. */
 async function dashboard(setup?: (h: Harness) => void) {
@@ -42,7 +43,10 @@ const entry = (rank: number, fullname: string, country: string, passes: number):
 
 describe('time machine: picking the moment', () => {
   it('sends the end of day N, a date and time, or a position', async () => {
-    const app = await dashboard((h) => h.api.replayStatus.mockResolvedValue(status('running', 0)));
+    const app = await dashboard((h) => {
+      h.api.replayStatus.mockResolvedValue(status('running', 0));
+      h.api.createReplay.mockResolvedValueOnce({ id: 'r1' }).mockResolvedValueOnce({ id: 'r2' }).mockResolvedValueOnce({ id: 'r3' });
+    });
     fireEvent.click(within(section()).getByRole('radio', { name: 'Día N' }));
     expect(within(section()).getByText('El día 0 es la fecha de inicio, 01/01/2026.')).toBeTruthy();
     fireEvent.change(within(section()).getByLabelText('Día'), { target: { value: '3' } });
@@ -127,13 +131,17 @@ describe('time machine: the site as it was', () => {
   });
 
   it('compares a replay with now, or two replays, and lists the biggest movers', async () => {
+    const mover = (userId: string, name: string, rankThen: number | null, rankNow: number, passesThen: number, passesNow: number) =>
+      ({ userId, name, rankThen, rankNow, passesThen, passesNow });
     const diff: ReplayDiff = {
-      joined: 5,
-      left: 1,
-      passes: { then: 10, now: 25 },
-      points: { then: 300, now: 280 },
-      funds: { then: 1, now: 3.5 },
-      movers: [{ fullname: 'Bea', rankThen: 9, rankNow: 2, passesThen: 1, passesNow: 6 }, { fullname: 'Eva', rankThen: null, rankNow: 4, passesThen: 0, passesNow: 3 }],
+      then: { id: 'r1', at: AT, position: '900' },
+      now: { id: 'now', at: null, position: '1200' },
+      members: { then: 40, now: 44, moved: 4, joined: 5, left: 1, joinedSample: [mover('u7', 'Eva', null, 4, 0, 3)], leftSample: [] },
+      passes: { then: 10, now: 25, moved: 15 },
+      points: { then: 300, now: 280, moved: -20 },
+      funds: { then: 1, now: 3.5, moved: 2.5 },
+      movers: [mover('u2', 'Bea', 9, 2, 1, 6), mover('u7', 'Eva', null, 4, 0, 3)],
+      moversAmong: 1000,
     };
     const app = await dashboard((h) => h.api.replayDiff.mockResolvedValue(diff));
     pickDate('2026-03-01T10:00');
@@ -145,11 +153,14 @@ describe('time machine: the site as it was', () => {
     expect(app.api.replayDiff).toHaveBeenCalledWith('r1', 'now');
     const rows = within(movers).getAllByRole('row').slice(1).map((row) => within(row).getAllByRole('cell').map((c) => c.textContent));
     expect(rows).toEqual([['Bea', '9', '2', '1', '6'], ['Eva', '—', '4', '0', '3']]);
+    expect(screen.getByText(/^Antes: .* · Después: Ahora$/)).toBeTruthy();
     const facts = within(screen.getByLabelText('Cambios entre los dos momentos'));
     expect(facts.getByText('Pases').nextElementSibling?.textContent).toBe('10 → 25 (+15)');
     expect(facts.getByText('Puntos').nextElementSibling?.textContent).toBe('300 → 280 (-20)');
     expect(facts.getByText('Fondos').nextElementSibling?.textContent).toBe('$1.00 → $3.50 (+$2.50)');
-    expect(facts.getByText('Miembros nuevos').nextElementSibling?.textContent).toBe('5');
+    expect(facts.getByText('Miembros').nextElementSibling?.textContent).toBe('40 → 44 (+4)');
+    expect(facts.getByText('Miembros nuevos').nextElementSibling?.textContent).toBe('5: Eva y 4 más');
+    expect(facts.getByText('Miembros que se fueron').nextElementSibling?.textContent).toBe('1');
 
     // Two past moments: the newer replay first, then the older one.
     app.api.createReplay.mockResolvedValueOnce({ id: 'r2' });
@@ -163,5 +174,14 @@ describe('time machine: the site as it was', () => {
     fireEvent.click(within(compare).getByRole('button', { name: 'Comparar' }));
     await act(async () => {});
     expect(app.api.replayDiff).toHaveBeenLastCalledWith('r1', 'r2');
+  });
+
+  it("a comparison the server refuses shows the server's words", async () => {
+    await dashboard((h) => h.api.replayDiff.mockRejectedValue(new HttpError(409, { error: ADMIN_MESSAGES.replayFailed })));
+    pickDate('2026-03-01T10:00');
+    await screen.findByRole('heading', { name: /^Así estaba el / });
+    const compare = screen.getByRole('form', { name: 'Comparar dos momentos' });
+    fireEvent.click(within(compare).getByRole('button', { name: 'Comparar' }));
+    expect((await within(section()).findByRole('alert')).textContent).toBe(ADMIN_MESSAGES.replayFailed);
   });
 });

@@ -1,5 +1,4 @@
-import { dayCounter, parseDayMonthYear } from '@pass/events/kernel';
-import type { ReplayRequest } from './replay-types';
+import { dayCounter, parseDayMonthYear, type ReplayRequest } from '@pass/events/kernel';
 import { TIME_MACHINE_TEXTS as T } from './texts';
 
 /** What the picker holds when the admin asks for a replay. */
@@ -56,8 +55,9 @@ export function replayRequestOf(choice: MomentChoice, startDate: string, now: nu
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** dd/mm/aaaa hh:mm in the admin's time zone, as the picker takes it; '' for no moment. */
-export function formatMoment(iso: string): string {
+export function formatMoment(iso: string | null): string {
+  if (!iso) return '';
   const d = new Date(iso);
-  if (!iso || Number.isNaN(d.getTime())) return '';
+  if (Number.isNaN(d.getTime())) return '';
   return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }

@@ -3,13 +3,13 @@ import { HttpError } from '../../../lib/http';
 import { sampleMainData, startApp } from '../../../testing/fake-services';
 import { REPLAY_POLL_LIMIT, REPLAY_POLL_MS } from './replays-sagas';
 import { timeMachineActions as actions } from './replays-slice';
-import type { ReplayStatus } from './replay-types';
+import { ADMIN_MESSAGES, type ReplayStatus } from '@pass/events/kernel';
 
 beforeEach(() => vi.useFakeTimers({ now: new Date('2026-03-10T12:00:00.000Z') }));
 afterEach(() => vi.useRealTimers());
 
 const status = (state: ReplayStatus['status'], progress: number): ReplayStatus => ({
-  id: 'r1', status: state, progress, at: '2026-03-01T10:00:00.000Z', position: '', events: Math.round(progress * 100),
+  id: 'r1', status: state, progress, at: '2026-03-01T10:00:00.000Z', position: null, events: Math.round(progress * 100), startedAt: '2026-03-10T12:00:00.000Z', error: null,
 });
 
 /** A signed-in admin's store with the time machine on screen. */
@@ -118,8 +118,13 @@ describe('time machine: refusals in Spanish', () => {
     expect(app.state().timeMachine).toMatchObject({ creating: false, error: 'Ese momento es anterior al primer evento', replays: [] });
   });
 
-  it('a 429 asks to delete a kept replay first', async () => {
-    const app = await onScreen((h) => h.api.createReplay.mockRejectedValue(new HttpError(429, { error: 'Too many replays' })));
+  it("a 429 shows the server's words, else asks to delete a kept replay first", async () => {
+    const app = await onScreen((h) => h.api.createReplay
+      .mockRejectedValueOnce(new HttpError(429, { error: ADMIN_MESSAGES.replayTooMany }))
+      .mockRejectedValueOnce(new HttpError(429, { error: '' })));
+    ask(app);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().timeMachine.error).toBe(ADMIN_MESSAGES.replayTooMany);
     ask(app);
     await vi.advanceTimersByTimeAsync(0);
     expect(app.state().timeMachine.error).toBe('Hay demasiadas reconstrucciones guardadas: elimina alguna antes de pedir otra.');
@@ -143,11 +148,16 @@ describe('time machine: refusals in Spanish', () => {
     expect(app.state().timeMachine.error).toBe('El día 400 aún no ha llegado: hoy es el día 68.');
   });
 
-  it('comparing with a replay that still runs (409) says to wait', async () => {
-    const app = await onScreen((h) => h.api.replayDiff.mockRejectedValue(new HttpError(409, { error: '' })));
+  it('comparing with a replay that still runs (409) says to wait, in the server\'s words when it sends some', async () => {
+    const app = await onScreen((h) => h.api.replayDiff
+      .mockRejectedValueOnce(new HttpError(409, { error: ADMIN_MESSAGES.replayRunning }))
+      .mockRejectedValueOnce(new HttpError(409, { error: '' })));
     app.store.dispatch(actions.comparisonRequested({ from: 'r1', to: 'now' }));
     await vi.advanceTimersByTimeAsync(0);
     expect(app.api.replayDiff).toHaveBeenCalledWith('r1', 'now');
+    expect(app.state().timeMachine.comparison).toMatchObject({ loading: false, error: ADMIN_MESSAGES.replayRunning });
+    app.store.dispatch(actions.comparisonRequested({ from: 'r1', to: 'now' }));
+    await vi.advanceTimersByTimeAsync(0);
     expect(app.state().timeMachine.comparison).toMatchObject({ loading: false, error: 'Esa reconstrucción aún está en curso: espera a que termine.' });
   });
 });

@@ -1,13 +1,12 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
 import { all, call, delay, put, race, select, take, takeEvery, takeLatest } from 'redux-saga/effects';
-import type { ChatHistory, CountriesView, MainDataView, Page, RankingEntry } from '@pass/events/kernel';
+import type { ChatHistory, CountriesView, MainDataView, Page, RankingEntry, ReplayDiff, ReplayStatus } from '@pass/events/kernel';
 import { HttpError } from '../../../lib/http';
 import { SEARCH_DEBOUNCE_MS } from '../../../lib/list';
 import type { Services } from '../../../lib/services';
 import type { RootState } from '../../../lib/store-types';
 import { replayRequestOf, type MomentChoice } from './moment';
-import type { ReplayDiff, ReplayStatus } from './replay-types';
 import { timeMachineActions as actions } from './replays-slice';
 import { TIME_MACHINE_TEXTS as T } from './texts';
 
@@ -17,11 +16,16 @@ export const REPLAY_POLL_LIMIT = 1_200;
 
 const is = (error: unknown, status: number) => error instanceof HttpError && error.status === status;
 
-/** What the admin reads about a failed call: the server's words (Spanish for the admin), else ours. */
+/**
+ * What the admin reads about a failed call: the replay routes' own words (`{ error }`, in
+ * Spanish for the admin), else ours for the status.
+ */
 export function replayErrorText(error: unknown): string {
-  if (is(error, 429)) return T.tooMany;
-  if (error instanceof HttpError) return error.body.error || T.status(error.status);
-  return T.noAnswer;
+  if (!(error instanceof HttpError)) return T.noAnswer;
+  if (error.body.error) return error.body.error;
+  if (error.status === 429) return T.tooMany;
+  if (error.status === 409) return T.stillRunning;
+  return T.status(error.status);
 }
 
 const replayOf = (id: string) => (state: RootState) => state.timeMachine.replays.find((r) => r.id === id);
@@ -87,9 +91,11 @@ function* createReplay(services: Services, action: PayloadAction<MomentChoice>):
   }
   try {
     const { id }: { id: string } = yield call(services.api.createReplay, built.request);
-    const at = 'at' in built.request ? built.request.at : '';
-    const position = 'position' in built.request ? built.request.position : '';
-    yield put(actions.replayCreated({ id, status: 'running', progress: 0, at, position, events: 0 }));
+    // Until its first status, the replay reads as the moment asked for.
+    const at = 'at' in built.request ? built.request.at : null;
+    const position = 'position' in built.request ? built.request.position : null;
+    const startedAt = new Date(services.now()).toISOString();
+    yield put(actions.replayCreated({ id, status: 'running', progress: 0, at, position, events: 0, startedAt, error: null }));
     yield put(actions.watchRequested(id));
   } catch (error) {
     if (!is(error, 400) && !is(error, 429)) services.logError('Asking for a replay failed', error);
@@ -124,7 +130,7 @@ function* compare(services: Services, action: PayloadAction<{ from: string; to: 
     yield put(actions.comparisonReceived(diff));
   } catch (error) {
     services.logError('Comparing replays failed', error);
-    yield put(actions.comparisonRefused(is(error, 409) ? T.stillRunning : replayErrorText(error)));
+    yield put(actions.comparisonRefused(replayErrorText(error)));
   }
 }
 

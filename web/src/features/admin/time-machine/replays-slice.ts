@@ -1,8 +1,7 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ChatHistory, CountriesView, MainDataView, Page, RankingEntry } from '@pass/events/kernel';
+import type { ChatHistory, CountriesView, MainDataView, Page, RankingEntry, ReplayDiff, ReplayStatus } from '@pass/events/kernel';
 import { emptyList, listQueried, listReceived, type ListState } from '../../../lib/list';
 import type { MomentChoice } from './moment';
-import type { ReplayDiff, ReplayStatus } from './replay-types';
 
 /** A ready replay's bodies, as the public routes give them at its moment. */
 export interface ReplayBodies {
