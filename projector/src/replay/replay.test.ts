@@ -122,6 +122,28 @@ describe.each(adapters)('a replay (%s read models)', (_name, available, open) =>
   });
 });
 
+describe('a replay in the process that serves the site', () => {
+  it('lets other work run between its pages: requests are answered while it replays', async () => {
+    // Over two pages of events. PGlite and the memory read models answer without any I/O, so a
+    // replay that never yields would hold the event loop (and every request) until it ends.
+    const store = await openPgliteEventStore();
+    await appendEvents(store, [...generateEvents({ users: 2_400, seed: 3 })]);
+    const total = (await store.readAll()).length;
+    expect(total).toBeGreaterThan(10_000);
+    let replayed = 0;
+    const seenMeanwhile: number[] = [];
+    const ticker = setInterval(() => seenMeanwhile.push(replayed), 0);
+    const keyspace = await createMemoryReadModels().active();
+    const moment = await checkMoment(store, { position: positionToString(await store.headPosition()) });
+    if ('error' in moment) throw new Error(moment.error);
+    const run = await replayInto({ eventStore: store, keyspace, target: moment.target, onProgress: (events) => void (replayed = events) });
+    clearInterval(ticker);
+    expect(run.events).toBe(total);
+    expect(seenMeanwhile.some((events) => events > 0 && events < total)).toBe(true);
+    await store.close();
+  }, 60_000);
+});
+
 describe('the moment asked for', () => {
   it('is refused before the first event, in the future, or when it is no moment at all', async () => {
     const store = await openPgliteEventStore();

@@ -6,6 +6,13 @@ import { isBeyond, progressAt, type ReplayTarget } from './moment';
 /** Events read and projected at a time. */
 const PAGE = 5_000;
 
+/**
+ * Lets timers and I/O run before the next page. In standalone, PGlite and the memory read models
+ * answer without any I/O, so a replay would otherwise hold the event loop, and every request the
+ * process serves, from its first page to its last.
+ */
+const turnOver = () => new Promise<void>((done) => setImmediate(done));
+
 /** Where a finished replay stopped. */
 export interface ReplayRun {
   events: number;
@@ -57,6 +64,7 @@ export async function replayInto(options: ReplayIntoOptions): Promise<ReplayRun>
     }
     if (cut !== -1 || page.length < PAGE) break;
     after = page[page.length - 1]!.position;
+    await turnOver();
   }
   const position = last ? positionToString(last.position) : null;
   const { to: erasuresTo } = await eraseMembersErasedAfter(keyspace, eventStore, position ?? positionToString(START));
@@ -86,5 +94,6 @@ export async function eraseMembersErasedAfter(keyspace: Keyspace, eventStore: Ev
     erased += erasures.length;
     from = page[page.length - 1]!.position;
     if (page.length < PAGE) return { to: positionToString(from), erased };
+    await turnOver();
   }
 }
