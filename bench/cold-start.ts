@@ -107,7 +107,7 @@ function status(url: string): Promise<number> {
   });
 }
 
-function text(url: string): Promise<string> {
+export function text(url: string): Promise<string> {
   return new Promise((done, fail) => {
     get(url, (res) => {
       let body = '';
@@ -119,7 +119,7 @@ function text(url: string): Promise<string> {
 }
 
 /** Peak and current resident memory (VmHWM, VmRSS, bytes) and CPU seconds (user + system) of a live process. */
-function usage(pid: number): { peakRssBytes: number; rssBytes: number; cpuSeconds: number } {
+export function usage(pid: number): { peakRssBytes: number; rssBytes: number; cpuSeconds: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kib = (name: string) => {
     const match = new RegExp(`${name}:\\s+(\\d+) kB`).exec(status);
@@ -156,7 +156,7 @@ function memorySplit(metrics: string): MemorySplit {
   return { heapUsedBytes: metricValue(metrics, 'nodejs_heap_size_used_bytes'), externalBytes: metricValue(metrics, 'nodejs_external_memory_bytes') };
 }
 
-interface Start {
+export interface Start {
   readySeconds: number;
   peakRssBytes: number;
   rssBytes: number;
@@ -167,12 +167,12 @@ interface Start {
   service: SpawnedService;
 }
 
-/** Starts the standalone process on `dir` and times it until /readyz answers 200. */
-async function timedStart(dir: string, secret: string): Promise<Start> {
+/** Starts the standalone process on `dir` (with `env` added) and times it until /readyz answers 200. */
+export async function timedStart(dir: string, secret: string, env: Record<string, string> = {}): Promise<Start> {
   const started = performance.now();
   const profile = process.env.BENCH_COLD_CPU_PROF;
   const tried = (process.env.BENCH_COLD_NODE_FLAGS ?? '').split(' ').filter(Boolean);
-  const service = await spawnStandalone({ DATA_DIR: dir, WEB_DIST_DIR: join(dir, 'no-web-build'), SESSION_SECRET: secret }, 20 * 60_000, {
+  const service = await spawnStandalone({ ...env, DATA_DIR: dir, WEB_DIST_DIR: join(dir, 'no-web-build'), SESSION_SECRET: secret }, 20 * 60_000, {
     nodeFlags: [...tried, ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [])],
   });
   while ((await status(`${service.url}/readyz`)) !== 200) {
@@ -209,9 +209,9 @@ interface Figures {
  * The seeded directory is kept under bench/.cache (BENCH_COLD_CACHE=0: a temporary one), so a
  * second run skips the seeding; every run removes the snapshot first, so the first start replays.
  */
-async function seededDirectory(): Promise<{ dir: string; events: number; seedSeconds: number | null; temporary: boolean }> {
+export async function seededDirectory(members = MEMBERS): Promise<{ dir: string; events: number; seedSeconds: number | null; temporary: boolean }> {
   const temporary = process.env.BENCH_COLD_CACHE === '0';
-  const dir = temporary ? mkdtempSync(join(tmpdir(), 'pass-bench-cold-')) : resolve(import.meta.dirname, '.cache', `cold-start-${MEMBERS}-v${SEED_VERSION}`);
+  const dir = temporary ? mkdtempSync(join(tmpdir(), 'pass-bench-cold-')) : resolve(import.meta.dirname, '.cache', `cold-start-${members}-v${SEED_VERSION}`);
   const marker = join(dir, 'seeded.json');
   if (!temporary && existsSync(marker)) {
     rmSync(join(dir, 'read-models.snapshot'), { force: true });
@@ -221,9 +221,9 @@ async function seededDirectory(): Promise<{ dir: string; events: number; seedSec
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const seeding = performance.now();
-  const events = await seed(dir);
+  const events = await seed(dir, members);
   const seedSeconds = (performance.now() - seeding) / 1000;
-  writeFileSync(marker, JSON.stringify({ events, members: MEMBERS }));
+  writeFileSync(marker, JSON.stringify({ events, members }));
   return { dir, events, seedSeconds, temporary };
 }
 

@@ -27,6 +27,7 @@ const modules: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'distributed', load: () => import('./distributed') },
   { name: 'rebuild', load: () => import('./rebuild') },
   { name: 'cold-start', load: () => import('./cold-start') },
+  { name: 'time-machine', load: () => import('./time-machine') },
 ];
 
 const args = process.argv.slice(2);
