@@ -56,7 +56,7 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
     resources.add(() => worker.close());
     // The admin's replays run here too, beside the rebuilds, into keyspaces that expire.
     const replayKeys = { root: keys.replayReadModels, stateRoot: keys.replayStates };
-    const replays = await startReplayWorker({ redisUrl: settings.redisUrl!, prefix: keys.bull, readModelsRedis, stateRedis: redis, ...replayKeys, eventStore, logger });
+    const replays = await startReplayWorker({ redisUrl: settings.redisUrl!, prefix: keys.bull, readModelsRedis, stateRedis: redis, ...replayKeys, eventStore, logger, liveReadModels: readModels });
     resources.add(() => replays.close());
 
     const app = express();

@@ -149,7 +149,7 @@ async function serve(
 ): Promise<{ url: string; server: Server; io: RoomBroadcaster }> {
   const { readModels, projection, snapshots } = readSide;
   // The admin's replays run here, where the rebuild runs, each into read models in memory of its own.
-  const replays = localReplays({ eventStore, states: memoryReplayStates(), keyspaces: createMemoryReadModels(), logger });
+  const replays = localReplays({ eventStore, states: memoryReplayStates(), keyspaces: createMemoryReadModels(), logger, live: () => readModels.active() });
   resources.add(() => replays.close());
   const reads = createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore, logger, metrics: registry, projections: projection, replays });
   const routers = [

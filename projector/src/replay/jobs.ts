@@ -5,6 +5,7 @@ import { redisConnectionOptions } from '@pass/events/redis';
 import { createRedisReadModels } from '../read-models/redis';
 import { scanKeys, type RedisConnection } from '../read-models/redis-admin';
 import { keyspacePrefix } from '../read-models/redis/keys';
+import type { ReadModelStore } from '../read-models/port';
 import type { ReplayControl } from './control';
 import { ReplayErasures } from './erasures';
 import type { ReplayTarget } from './moment';
@@ -39,6 +40,8 @@ export interface ReplayJobsOptions {
   ttlMs?: number;
   /** How often the worker takes members erased meanwhile out of ready replays (ERASURE_SWEEP_MS). */
   erasureSweepMs?: number;
+  /** The live read models (where the worker runs): replays find members erased since their moment there. */
+  liveReadModels?: ReadModelStore;
 }
 
 function runnerDeps(options: ReplayJobsOptions): ReplayRunnerDeps {
@@ -50,6 +53,7 @@ function runnerDeps(options: ReplayJobsOptions): ReplayRunnerDeps {
     logger: options.logger,
     ttlMs,
     expire: (id, atMs) => expireKeyspace(options.readModelsRedis, keyspacePrefix(options.root, id), atMs),
+    ...(options.liveReadModels ? { live: () => options.liveReadModels!.active() } : {}),
   };
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fundsRaised, positionToString, type DomainEvent, type EventStore, type ReplayStatus } from '@pass/events';
+import { comparePositions, fundsRaised, positionFromString, positionToString, type DomainEvent, type EventStore, type ReplayStatus } from '@pass/events';
 import { EncryptingEventStore, MemoryKeyStore } from '@pass/events/personal-data';
 import { openPgliteEventStore } from '@pass/events/store';
 import { eventually, requireService, testRedisUrl } from '@pass/events/test-support';
@@ -93,6 +93,45 @@ describe.each(adapters)('a replay (%s read models)', (_name, available, open) =>
       expect(await madeBefore.userById(BOB)).not.toBeNull();
       await eraseMembersErasedAfter(madeBefore, store, erasuresTo);
       expect({ ...(await madeBefore.dump()), checkpoint: null }).toEqual({ ...(await replayed.dump()), checkpoint: null });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it.skipIf(!available)('with the live read models at hand, erases members erased since without reading the store past its moment', async () => {
+    const { store, moments } = await siteInParts();
+    try {
+      // More than a page (5,000 events) after the moment.
+      await appendEvents(store, [erasure, ...generateEvents({ users: 1_200, seed: 11 })]);
+      const keyspaces = open();
+      const live = keyspaces.keyspace('live');
+      await projectInto(live, toPositioned(await store.readAll()));
+      // Every event handed back by a read of the whole store, whoever reads it.
+      const handedBack: string[] = [];
+      const counting: EventStore = Object.assign(Object.create(store) as EventStore, {
+        readAll: async (options?: Parameters<EventStore['readAll']>[0]) => {
+          const page = await store.readAll(options);
+          handedBack.push(...page.map((event) => positionToString(event.position)));
+          return page;
+        },
+      });
+      const middle = moments[1]!;
+      const target = await checkMoment(store, { position: middle.position });
+      if ('error' in target) throw new Error(target.error);
+      handedBack.length = 0;
+      const replayed = keyspaces.keyspace('middle');
+      const run = await replayInto({ eventStore: counting, keyspace: replayed, target: target.target, live: async () => live });
+      expect(run.erasuresTo).toBe(await live.checkpoint());
+      const isBeyond = (position: string) => comparePositions(positionFromString(position), positionFromString(middle.position)) > 0;
+      const after = (await store.readAll()).filter((event) => isBeyond(positionToString(event.position))).length;
+      expect(after).toBeGreaterThan(5_000);
+      // Only what the page ending the replay holds past the moment, never the rest of the store.
+      expect(handedBack.filter(isBeyond).length).toBeLessThanOrEqual(5_000);
+      // The same read models as the replay that reads on for erasures.
+      const readingOn = keyspaces.keyspace('middle-reading-on');
+      await replayInto({ eventStore: store, keyspace: readingOn, target: target.target });
+      expect(await replayed.userById(BOB)).toBeNull();
+      expect({ ...(await replayed.dump()), checkpoint: null }).toEqual({ ...(await readingOn.dump()), checkpoint: null });
     } finally {
       await store.close();
     }

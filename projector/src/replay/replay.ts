@@ -1,4 +1,4 @@
-import { ERASURE_EVENT, positionFromString, positionToString, START, UPCAST_METADATA_KEYS, type EventStore, type GlobalPosition, type RecordedEvent } from '@pass/events';
+import { comparePositions, ERASURE_EVENT, positionFromString, positionToString, START, streams, UPCAST_METADATA_KEYS, type EventStore, type GlobalPosition, type RecordedEvent } from '@pass/events';
 import { projectInto, toPositioned } from '../projections/apply';
 import type { Keyspace } from '../read-models/port';
 import { isBeyond, progressAt, type ReplayTarget } from './moment';
@@ -32,6 +32,12 @@ export interface ReplayIntoOptions {
   onProgress?: (events: number, progress: number) => void | Promise<void>;
   /** Asked between pages: false stops the replay (deleted meanwhile) with ReplayCancelled. */
   wanted?: () => Promise<boolean>;
+  /**
+   * The live read models' active keyspace. With it, members erased since the moment are found as
+   * the replay's rows the live read models no longer hold (their erasure read from their own
+   * stream), and nothing after the moment is read; without it, every event after it is.
+   */
+  live?: () => Promise<Keyspace>;
 }
 
 export class ReplayCancelled extends Error {
@@ -67,8 +73,40 @@ export async function replayInto(options: ReplayIntoOptions): Promise<ReplayRun>
     await turnOver();
   }
   const position = last ? positionToString(last.position) : null;
-  const { to: erasuresTo } = await eraseMembersErasedAfter(keyspace, eventStore, position ?? positionToString(START));
+  const { to: erasuresTo } = options.live
+    ? await eraseMembersGoneFromLive(keyspace, await options.live(), eventStore)
+    : await eraseMembersErasedAfter(keyspace, eventStore, position ?? positionToString(START));
   return { events, position, at: target.at ?? last?.recordedAt.toISOString() ?? null, erasuresTo };
+}
+
+/** Replay rows looked up in the live read models at a time. */
+const LOOKUP = 1_000;
+
+/**
+ * eraseMembersErasedAfter without reading the store after the moment: the live read models drop
+ * an erased member's row (and no other event does), so the replay's rows they no longer hold are
+ * the members erased since; each one's `MemberErased` is read from their own stream and projected.
+ * Returns the live checkpoint the comparison holds for (ReplayErasures reads on from there).
+ */
+export async function eraseMembersGoneFromLive(keyspace: Keyspace, live: Keyspace, eventStore: EventStore): Promise<{ to: string; erased: number }> {
+  const to = (await live.checkpoint()) ?? positionToString(START);
+  const gone: string[] = [];
+  for await (const rows of keyspace.storedRows()) {
+    for (let from = 0; from < rows.length; from += LOOKUP) {
+      const ids = rows.slice(from, from + LOOKUP).map((row) => row.userId);
+      const held = (await live.snapshot(ids)).users;
+      for (const id of ids) if (!held.has(id)) gone.push(id);
+    }
+    await turnOver();
+  }
+  const erasures: RecordedEvent[] = [];
+  for (const userId of gone) {
+    const [erasure] = (await eventStore.readStream(streams.user(userId), { direction: 'backwards' })).filter((event) => event.type === ERASURE_EVENT.type);
+    if (erasure) erasures.push(erasure);
+  }
+  erasures.sort((a, b) => comparePositions(a.position, b.position));
+  if (erasures.length > 0) await projectInto(keyspace, toPositioned(erasures));
+  return { to, erased: erasures.length };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { EventStore, ReplayStatus } from '@pass/events';
-import type { ReadModelStore } from '../read-models/port';
+import type { Keyspace, ReadModelStore } from '../read-models/port';
 import type { ReplayTarget } from './moment';
 import { replayInto, ReplayCancelled } from './replay';
 import type { ReplayStates } from './states';
@@ -15,6 +15,8 @@ export interface ReplayRunnerDeps {
   expire?: (id: string, atMs: number) => Promise<void>;
   /** How long a replay's status is kept after it was asked for, when `expire` is given. */
   ttlMs?: number;
+  /** The live read models' active keyspace, where it is at hand (replayInto's `live`). */
+  live?: () => Promise<Keyspace>;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function runReplay(deps: ReplayRunnerDeps, id: string, target: Repl
       target,
       onProgress: async (events, progress) => void (await keep({ ...status, events, progress })),
       wanted: async () => (await deps.states.get(id)) !== null,
+      ...(deps.live ? { live: deps.live } : {}),
     });
     await deps.expire?.(id, expiryOf(asked, deps));
     const kept = await keep({ ...status, status: 'ready', progress: 1, events: run.events, at: run.at, position: run.position, erasuresTo: run.erasuresTo });

@@ -84,7 +84,7 @@ export async function startReadSide(options: ReadSideOptions = {}): Promise<Read
   const runtime = createProjectionRuntime({ eventStore: store, readModels, publisher: broadcastPublisher(sockets.io), logger, metrics: registry, dropDelayMs: 100 });
   // Replays into memory, in this process, as in standalone; `replayStore` lets a test hold their reads.
   const replays: ReplayControl =
-    (await options.replays?.(store)) ?? localReplays({ eventStore: options.replayStore?.(store) ?? store, states: memoryReplayStates(), keyspaces: createMemoryReadModels(), logger });
+    (await options.replays?.(store)) ?? localReplays({ eventStore: options.replayStore?.(store) ?? store, states: memoryReplayStates(), keyspaces: createMemoryReadModels(), logger, live: () => readModels.active() });
   app.use(createOpsRouter({ registry, logger, checks: readSideChecks({ readModels, eventStore: store, projector: runtime }) }));
   app.use(
     createQueryReads({ readModels, sessions: commandApi.sessions, gateway: commandApi.gateway, eventStore: store, logger, metrics: registry, projections: runtime, replays }).router,
