@@ -3,10 +3,13 @@ import { PRODUCT_NAME } from '@pass/events/kernel';
 import { formatDate, formatFunds, formatNumber } from '../../lib/format';
 import { useNow, useTitle } from '../../lib/hooks';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
-import { ProgressChart } from './ProgressChart';
-import { progressSeries, selectProgressFailed, type ProgressRow } from './selectors';
+import { ProgressChart } from '../../components/ProgressChart';
+import type { ProgressRow } from '../../lib/progress-series';
+import { progressSeries, selectProgressFailed } from './selectors';
 import { progressActions } from './slice';
 import { T } from './texts';
+
+const CHART_LABELS = { chart: T.chartLabel, passes: T.passesLine, pace: T.paceLine };
 
 /** The figures day by day, newest first: the chart's accessible form. */
 function ProgressTable({ rows }: { rows: readonly ProgressRow[] }) {
@@ -61,7 +64,7 @@ export default function ProgressPage() {
       {series ? (
         <>
           <p className="progress-summary">{series.summary}</p>
-          <ProgressChart rows={series.rows} />
+          <ProgressChart rows={series.rows} labels={CHART_LABELS} />
           <ProgressTable rows={series.rows} />
         </>
       ) : (

@@ -1,8 +1,15 @@
 import { useEffect, useRef } from 'react';
 import type uPlot from 'uplot';
-import { formatNumber } from '../../lib/format';
-import type { ProgressRow } from './selectors';
-import { T } from './texts';
+import { formatNumber } from '../lib/format';
+import type { ProgressRow } from '../lib/progress-series';
+
+/** The chart's words, in the language of the page that shows it. */
+export interface ProgressChartLabels {
+  /** The drawing's accessible name: what it shows, and where the same figures are in words. */
+  chart: string;
+  passes: string;
+  pace: string;
+}
 
 const HEIGHT = 260;
 const PASSES_COLOR = '#14213d';
@@ -39,7 +46,7 @@ function draw(chart: uPlot, rows: readonly ProgressRow[]): void {
   chart.setScale('x', { min: days[0]!, max: Math.max(days[days.length - 1]!, days[0]! + 7 * DAY_S) });
 }
 
-function chartOptions(uplot: typeof uPlot, width: number): uPlot.Options {
+function chartOptions(uplot: typeof uPlot, width: number, labels: ProgressChartLabels): uPlot.Options {
   const count = (_: uPlot, splits: number[]) => splits.map((n) => formatNumber(n));
   return {
     width,
@@ -52,22 +59,22 @@ function chartOptions(uplot: typeof uPlot, width: number): uPlot.Options {
     axes: [{ incrs: DAY_STEPS, values: dayMonth }, { values: count, size: 64 }],
     series: [
       {},
-      { label: T.passesLine, stroke: PASSES_COLOR, width: 2, fill: 'rgba(20, 33, 61, 0.08)' },
-      { label: T.paceLine, stroke: PACE_COLOR, width: 2, dash: [6, 4] },
+      { label: labels.passes, stroke: PASSES_COLOR, width: 2, fill: 'rgba(20, 33, 61, 0.08)' },
+      { label: labels.pace, stroke: PACE_COLOR, width: 2, dash: [6, 4] },
     ],
   };
 }
 
 /**
  * The passes taken per day against the goal's pace, drawn by uPlot, which loads with this chart
- * only (the progress page's own chunk, not the start-up bundle). A picture for the eye: the
- * table beside it is the accessible form, so the drawing is one labelled image.
+ * only (a chunk of its own, not the start-up bundle). A picture for the eye: the page showing it
+ * gives the figures in words, so the drawing is one labelled image.
  */
-export function ProgressChart({ rows }: { rows: readonly ProgressRow[] }) {
+export function ProgressChart({ rows, labels }: { rows: readonly ProgressRow[]; labels: ProgressChartLabels }) {
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<uPlot | null>(null);
-  const latest = useRef(rows);
-  latest.current = rows;
+  const latest = useRef({ rows, labels });
+  latest.current = { rows, labels };
 
   useEffect(() => {
     let gone = false;
@@ -75,11 +82,12 @@ export function ProgressChart({ rows }: { rows: readonly ProgressRow[] }) {
     void Promise.all([import('uplot'), import('uplot/dist/uPlot.min.css')]).then(([{ default: uplot }]) => {
       const target = box.current;
       if (gone || !target) return;
-      chart.current = new uplot(chartOptions(uplot, target.clientWidth), chartData(latest.current), target);
-      draw(chart.current, latest.current);
+      const { rows: first, labels: words } = latest.current;
+      chart.current = new uplot(chartOptions(uplot, target.clientWidth, words), chartData(first), target);
+      draw(chart.current, first);
       resize = new ResizeObserver(() => chart.current?.setSize({ width: target.clientWidth, height: HEIGHT }));
       resize.observe(target);
-      // A chunk that failed to load (a network blip) leaves the space empty: the table says it all.
+      // A chunk that failed to load (a network blip) leaves the space empty: the page's words say it all.
     }, () => undefined);
     return () => {
       gone = true;
@@ -94,9 +102,9 @@ export function ProgressChart({ rows }: { rows: readonly ProgressRow[] }) {
   }, [rows]);
 
   return (
-    <div className="progress-chart" role="img" aria-label={T.chartLabel}>
+    <div className="progress-chart" role="img" aria-label={labels.chart}>
       <div className="progress-legend">
-        <span className="passes">{T.passesLine}</span> <span className="pace">{T.paceLine}</span>
+        <span className="passes">{labels.passes}</span> <span className="pace">{labels.pace}</span>
       </div>
       <div ref={box} className="progress-chart-plot" />
     </div>
