@@ -4,7 +4,9 @@
  * a member joins and claims passes, then the admin replays that earlier position and sees the
  * figures and the ranking as they were (the later member absent), compares it with now (one
  * member joined, the passes taken since, the newcomer among the movers), and axe-core finds
- * nothing serious or critical with the replay and the comparison on screen.
+ * nothing serious or critical with the replay and the comparison on screen. Back on the dashboard
+ * later, the section's "Progreso hacia la meta" draws the chart of passes per day against the
+ * goal's pace and sums up today with every pass claimed; axe-core finds nothing there either.
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -36,6 +38,15 @@ async function memberClaims(site: Site, card: typeof EARLIER): Promise<void> {
 
 /** What the definition list says for a term. */
 const fact = (list: Locator, term: string) => list.locator('dt', { hasText: new RegExp(`^${term}$`) }).locator('xpath=following-sibling::dd[1]').textContent();
+
+/** How many pixels of the canvas something is drawn on: more than none once uPlot drew the chart. */
+const paintedPixels = (canvas: Locator) => canvas.evaluate((node: HTMLCanvasElement) => {
+  if (node.width === 0 || node.height === 0) return 0;
+  const { data } = node.getContext('2d')!.getImageData(0, 0, node.width, node.height);
+  let painted = 0;
+  for (let alpha = 3; alpha < data.length; alpha += 4) if (data[alpha]! > 0) painted++;
+  return painted;
+});
 
 /** Where the read models stand, as Proyecciones shows it once they hold every event ("Actualizar" until no lag). */
 async function caughtUpPosition(admin: Page): Promise<string> {
@@ -107,4 +118,22 @@ describe.skipIf(!hasChromium)('the time machine on the standalone build', () => 
     expect(await seriousAxeViolations(admin)).toEqual([]);
     expect(site.errors).toEqual([]);
   }, 240_000);
+
+  // After the first test: both members' passes are counted and the read models hold them.
+  test('the admin sees the progress toward the goal: the chart drawn and today summed up', async () => {
+    await admin.reload();
+    const block = admin.getByRole('region', { name: 'Máquina del tiempo' }).getByRole('region', { name: 'Progreso hacia la meta' });
+    const today = block.getByLabel('Progreso de hoy');
+    await today.waitFor();
+    expect(await fact(today, 'Pases tomados')).toMatch(new RegExp(`^${EARLIER.passes + LATER.passes} de [\\d,]+$`));
+    expect(await fact(today, 'De la meta')).toMatch(/^(menos del )?\d+(\.\d)?%$/);
+    expect(await fact(today, 'El ritmo pide hoy')).toMatch(/^([\d,]+|—)$/);
+
+    const canvas = block.getByRole('img', { name: /^Gráfico de pases tomados por día frente al ritmo que pide la meta/ }).locator('canvas');
+    await canvas.waitFor();
+    await expect.poll(() => paintedPixels(canvas), { timeout: 30_000 }).toBeGreaterThan(0);
+
+    expect(await seriousAxeViolations(admin)).toEqual([]);
+    expect(site.errors).toEqual([]);
+  }, 120_000);
 });

@@ -1,10 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter } from 'react-router-dom';
 import { ADMIN_MESSAGES, type ChatHistory, type CountriesView, type Page, type RankingEntry, type ReplayDiff, type ReplayStatus } from '@pass/events/kernel';
 import { HttpError } from '../../../lib/http';
-import { initialState, sampleMainData, startApp, type Harness } from '../../../testing/fake-services';
+import { initialState, sampleMainData, sampleProgress, startApp, type Harness } from '../../../testing/fake-services';
 import AdminDashboardPage from '../AdminDashboardPage';
 
 afterEach(cleanup);
@@ -183,5 +183,41 @@ describe('time machine: the site as it was', () => {
     const compare = screen.getByRole('form', { name: 'Comparar dos momentos' });
     fireEvent.click(within(compare).getByRole('button', { name: 'Comparar' }));
     expect((await within(section()).findByRole('alert')).textContent).toBe(ADMIN_MESSAGES.replayFailed);
+  });
+});
+
+describe('time machine: the progress toward the goal', () => {
+  // The third day of the run (01/01/2026): the counter reads 2, the pace needs 3 days' worth.
+  beforeEach(() => vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-01-03T15:00:00.000Z') }));
+  afterEach(() => vi.useRealTimers());
+
+  const block = () => screen.getByRole('region', { name: 'Progreso hacia la meta' });
+  const facts = () => within(block()).getAllByRole('definition').map((dd) => [dd.previousElementSibling?.textContent, dd.textContent]);
+
+  it("sums up today from GET /api/progress: the day, the passes taken, the share of the goal, today's pace", async () => {
+    const app = await dashboard();
+    expect(app.api.progress).toHaveBeenCalledTimes(1);
+    expect(facts()).toEqual([
+      ['Día', '2 de 365'],
+      ['Pases tomados', '25 de 1,000,000'],
+      ['De la meta', 'menos del 0.1%'],
+      ['El ritmo pide hoy', '8,220'],
+    ]);
+    expect(within(block()).getByRole('img', { name: /^Gráfico de pases tomados por día frente al ritmo que pide la meta/ })).toBeTruthy();
+  });
+
+  it('without a start date there is no day nor pace yet', async () => {
+    await dashboard((h) => h.api.progress.mockResolvedValue({ ...sampleProgress, startDate: '', days: [] }));
+    expect(facts()).toEqual([
+      ['Día', 'Sin fecha de inicio'],
+      ['Pases tomados', '0 de 1,000,000'],
+      ['De la meta', '0%'],
+      ['El ritmo pide hoy', '—'],
+    ]);
+  });
+
+  it('says so when it cannot be read', async () => {
+    await dashboard((h) => h.api.progress.mockRejectedValue(new TypeError('Failed to fetch')));
+    expect(within(block()).getByRole('status').textContent).toBe('No se pudo cargar el progreso. Recarga la página para intentarlo de nuevo.');
   });
 });

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { useAppDispatch, useAppSelector } from '../../../lib/store-hooks';
 import { selectMainData } from '../../../lib/state/site-selectors';
 import { MomentPicker } from './MomentPicker';
+import { ProgressToGoal } from './ProgressToGoal';
 import { ReplayComparison } from './ReplayComparison';
 import { ReplayList, replayName } from './ReplayList';
 import { ReplayChat, ReplayCountries, ReplayFigures, ReplayRanking } from './ReplayView';
@@ -27,7 +28,7 @@ function ShownReplay() {
   );
 }
 
-/** "Máquina del tiempo": the site as it was at a chosen moment, and two moments compared. */
+/** "Máquina del tiempo": the site as it was at a chosen moment, two moments compared, and the progress so far. */
 export function TimeMachine() {
   const dispatch = useAppDispatch();
   const { replays, creating, error, shownId, comparison } = useAppSelector((state) => state.timeMachine);
@@ -52,6 +53,7 @@ export function TimeMachine() {
       <h3>Comparar dos momentos</h3>
       <ReplayComparison replays={replays.filter((r) => r.status === 'ready')} comparison={comparison}
         onCompare={(pair) => dispatch(actions.comparisonRequested(pair))} />
+      <ProgressToGoal />
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HttpError } from '../../../lib/http';
-import { sampleMainData, startApp } from '../../../testing/fake-services';
+import { sampleMainData, sampleProgress, startApp } from '../../../testing/fake-services';
 import { REPLAY_POLL_LIMIT, REPLAY_POLL_MS } from './replays-sagas';
 import { timeMachineActions as actions } from './replays-slice';
 import { ADMIN_MESSAGES, type ReplayStatus } from '@pass/events/kernel';
@@ -159,5 +159,27 @@ describe('time machine: refusals in Spanish', () => {
     app.store.dispatch(actions.comparisonRequested({ from: 'r1', to: 'now' }));
     await vi.advanceTimersByTimeAsync(0);
     expect(app.state().timeMachine.comparison).toMatchObject({ loading: false, error: 'Esa reconstrucción aún está en curso: espera a que termine.' });
+  });
+});
+
+describe('time machine: the progress toward the goal', () => {
+  it('is read when the section shows, and again each time it is back', async () => {
+    const app = startApp({ adminId: 'a1' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.api.progress).not.toHaveBeenCalled();
+    app.store.dispatch(actions.entered());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().timeMachine.progress).toEqual({ view: sampleProgress, failed: false });
+    app.store.dispatch(actions.left());
+    app.store.dispatch(actions.entered());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.api.progress).toHaveBeenCalledTimes(2);
+  });
+
+  it('says so when it cannot be read', async () => {
+    const app = await onScreen((h) => h.api.progress.mockRejectedValue(new TypeError('Failed to fetch')));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(app.state().timeMachine.progress).toEqual({ view: null, failed: true });
+    expect(app.logError).toHaveBeenCalledWith('Fetching the progress failed', expect.any(TypeError));
   });
 });

@@ -1,7 +1,7 @@
 import type { PayloadAction } from '@reduxjs/toolkit';
 import type { SagaIterator } from 'redux-saga';
-import { all, call, delay, put, race, select, take, takeEvery, takeLatest } from 'redux-saga/effects';
-import type { ChatHistory, CountriesView, MainDataView, Page, RankingEntry, ReplayDiff, ReplayStatus } from '@pass/events/kernel';
+import { all, call, delay, fork, put, race, select, take, takeEvery, takeLatest } from 'redux-saga/effects';
+import type { ChatHistory, CountriesView, MainDataView, Page, ProgressView, RankingEntry, ReplayDiff, ReplayStatus } from '@pass/events/kernel';
 import { HttpError } from '../../../lib/http';
 import { SEARCH_DEBOUNCE_MS } from '../../../lib/list';
 import type { Services } from '../../../lib/services';
@@ -144,9 +144,21 @@ function* deleteReplay(services: Services, action: PayloadAction<string>): SagaI
   }
 }
 
-/** While the section is on screen: its requests, and one poll per running replay. */
+/** The progress toward the goal as it stands now, read once each time the section shows. */
+function* loadProgress(services: Services): SagaIterator {
+  try {
+    const view: ProgressView = yield call(services.api.progress);
+    yield put(actions.progressReceived(view));
+  } catch (error) {
+    services.logError('Fetching the progress failed', error);
+    yield put(actions.progressFailed());
+  }
+}
+
+/** While the section is on screen: the progress, its requests, and one poll per running replay. */
 function* onScreen(services: Services): SagaIterator {
   const watching = new Set<string>();
+  yield fork(loadProgress, services);
   yield takeEvery(actions.watchRequested.type, function* (action: PayloadAction<string>) {
     if (watching.has(action.payload)) return;
     watching.add(action.payload);

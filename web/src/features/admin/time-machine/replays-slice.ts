@@ -1,5 +1,5 @@
 import { createSlice, type PayloadAction } from '@reduxjs/toolkit';
-import type { ChatHistory, CountriesView, MainDataView, Page, RankingEntry, ReplayDiff, ReplayStatus } from '@pass/events/kernel';
+import type { ChatHistory, CountriesView, MainDataView, Page, ProgressView, RankingEntry, ReplayDiff, ReplayStatus } from '@pass/events/kernel';
 import { emptyList, listQueried, listReceived, type ListState } from '../../../lib/list';
 import type { MomentChoice } from './moment';
 
@@ -22,6 +22,8 @@ export interface TimeMachineState {
   /** The shown replay's ranking, searched on the server like the public one. */
   ranking: ListState<RankingEntry>;
   comparison: { from: string; to: string; loading: boolean; diff: ReplayDiff | null; error: string };
+  /** GET /api/progress as read when the section last showed (no live days: a snapshot is enough here). */
+  progress: { view: ProgressView | null; failed: boolean };
 }
 
 declare module '../../../lib/store-types' {
@@ -38,6 +40,7 @@ const initialState: TimeMachineState = {
   shown: null,
   ranking: emptyList(),
   comparison: { from: '', to: '', loading: false, diff: null, error: '' },
+  progress: { view: null, failed: false },
 };
 
 function show(state: TimeMachineState, id: string) {
@@ -106,6 +109,12 @@ const timeMachineSlice = createSlice({
     comparisonRefused(state, action: PayloadAction<string>) {
       state.comparison.loading = false;
       state.comparison.error = action.payload;
+    },
+    progressReceived(state, action: PayloadAction<ProgressView>) {
+      state.progress = { view: action.payload, failed: false };
+    },
+    progressFailed(state) {
+      state.progress.failed = true;
     },
   },
 });

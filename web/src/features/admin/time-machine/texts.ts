@@ -14,3 +14,24 @@ export const TIME_MACHINE_TEXTS = {
   noAnswer: 'El servidor no respondió.',
   status: (status: number) => `Error ${status} del servidor.`,
 } as const;
+
+/** The "Progreso hacia la meta" block's words. */
+export const PROGRESS_TEXTS = {
+  title: 'Progreso hacia la meta',
+  loading: 'Cargando el progreso…',
+  failed: 'No se pudo cargar el progreso. Recarga la página para intentarlo de nuevo.',
+  figures: 'Progreso de hoy',
+  chart: {
+    chart: 'Gráfico de pases tomados por día frente al ritmo que pide la meta. Las cifras de hoy están encima.',
+    passes: 'Pases tomados',
+    pace: 'Ritmo',
+  },
+  day: 'Día',
+  taken: 'Pases tomados',
+  share: 'De la meta',
+  paceToday: 'El ritmo pide hoy',
+  dayOf: (day: string, days: string) => `${day} de ${days}`,
+  takenOf: (taken: string, goal: string) => `${taken} de ${goal}`,
+  under: 'menos del 0.1%',
+  noStartDate: 'Sin fecha de inicio',
+} as const;
