@@ -6,7 +6,7 @@ import { ACCOUNT_ACCESS_MESSAGES, PRODUCT_NAME, contentPath, passwordResetConfir
 import { Field } from '../../components/Field';
 import { useTitle } from '../../lib/hooks';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
-import { passwordResetActions, selectPasswordReset } from './slice';
+import { passwordResetActions, selectLinkChecking, selectPasswordReset } from './slice';
 import { RESET_TEXTS as T } from './texts';
 
 interface NewPasswordForm {
@@ -67,7 +67,8 @@ function ForgotPasswordForm() {
 /** The mailed link's page: a new password, twice. */
 function NewPasswordFormSection({ token }: { token: string }) {
   const dispatch = useAppDispatch();
-  const { pending, done, checking, linkInvalid, errors } = useAppSelector(selectPasswordReset);
+  const { pending, done, linkInvalid, errors } = useAppSelector(selectPasswordReset);
+  const checking = useAppSelector((state) => selectLinkChecking(state, token));
   const { register, handleSubmit, formState, setError } = useForm<NewPasswordForm>({
     resolver: newPasswordResolver,
     mode: 'onSubmit',

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_ACCESS_MESSAGES } from '@pass/events/kernel';
 import { HttpError } from '../../lib/http';
 import { startApp } from '../../testing/fake-services';
-import { passwordResetActions } from './slice';
+import { passwordResetActions, selectLinkChecking } from './slice';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
@@ -87,5 +87,20 @@ describe('the mailed link, on arrival', () => {
     await run();
     expect(app.api.checkPasswordReset).toHaveBeenCalledTimes(1);
     expect(app.state().passwordReset.checking).toBe(false);
+  });
+});
+
+describe('the mailed link\'s form', () => {
+  it('waits from the first render until the link is checked, and again for another link', async () => {
+    const app = startApp();
+    // Before the page's effect asks: no form to type into that the check would then take away.
+    expect(selectLinkChecking(app.state(), 'tok-1')).toBe(true);
+    app.store.dispatch(passwordResetActions.opened('tok-1'));
+    expect(selectLinkChecking(app.state(), 'tok-1')).toBe(true);
+    await run();
+    expect(app.api.checkPasswordReset).toHaveBeenCalledWith('tok-1');
+    expect(selectLinkChecking(app.state(), 'tok-1')).toBe(false);
+    // Another link opened in the same tab is not the one checked.
+    expect(selectLinkChecking(app.state(), 'tok-2')).toBe(true);
   });
 });

@@ -15,6 +15,8 @@ export interface PasswordResetState {
   checking: boolean;
   /** The link is used, expired or forged: the member asks for a new one. */
   linkInvalid: boolean;
+  /** The token the page was last opened with (null: not yet): the state above is that link's. */
+  openedWith: string | null;
   errors: Partial<Record<PasswordResetErrorPlace, string>>;
 }
 
@@ -24,7 +26,7 @@ declare module '../../lib/store-types' {
   }
 }
 
-const initialState: PasswordResetState = { pending: false, requested: false, done: false, checking: false, linkInvalid: false, errors: {} };
+const initialState: PasswordResetState = { pending: false, requested: false, done: false, checking: false, linkInvalid: false, openedWith: null, errors: {} };
 
 const passwordResetSlice = createSlice({
   name: 'passwordReset',
@@ -32,7 +34,7 @@ const passwordResetSlice = createSlice({
   reducers: {
     /** The page opened (from the mailed link: with its token, checked at once): whatever an earlier visit left is gone. */
     opened(_state, action: PayloadAction<string>) {
-      return { ...initialState, checking: action.payload !== '' };
+      return { ...initialState, checking: action.payload !== '', openedWith: action.payload };
     },
     /** The link still sets a password, or its check failed for another reason (the confirmation will say). */
     linkChecked(state) {
@@ -68,3 +70,10 @@ export const passwordResetActions = passwordResetSlice.actions;
 export const passwordResetReducer = passwordResetSlice.reducer;
 
 export const selectPasswordReset = (state: RootState) => state.passwordReset;
+
+/**
+ * Whether the link `token` is still to be checked: being checked, or not yet asked about (the
+ * first render, before the page's effect asks). The form waits meanwhile, so nothing typed into
+ * it is lost when the check begins.
+ */
+export const selectLinkChecking = (state: RootState, token: string) => state.passwordReset.checking || state.passwordReset.openedWith !== token;
