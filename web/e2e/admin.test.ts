@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { PRODUCT_NAME } from '@pass/events/kernel';
 import { recordSkippedSuite } from '@pass/events/test-support';
 import { CHROMIUM_PATH } from './browser';
-import { ADMIN, ensureWebBuild, isUncovered, joinAsMember, PHONES, seriousAxeViolations, startSite, type Site } from './site';
+import { ensureWebBuild, isUncovered, joinAsMember, PHONES, seriousAxeViolations, signInAsAdmin, type Site, startSite } from './site';
 import { tinyPng } from './png';
 
 const SUITE = 'browser: the admin dashboard, chat highlighting, about links (web/e2e/admin.test.ts)';
@@ -128,11 +128,7 @@ describe.skipIf(!hasChromium)('the admin dashboard, chat highlighting and about 
     await joinAsMember(plain, site.url);
 
     admin = await slowPage(site, { viewport: DESKTOP });
-    await admin.goto(site.url + '/content/admin');
-    await admin.getByLabel('Correo electrónico').fill(ADMIN.email);
-    await admin.getByLabel('Contraseña').fill(ADMIN.password);
-    await admin.getByRole('button', { name: 'Iniciar sesión' }).click();
-    await admin.waitForURL('**/content/admin/dashboard');
+    await signInAsAdmin(admin, site.url);
   }, 360_000);
 
   afterAll(async () => {

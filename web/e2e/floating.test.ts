@@ -13,7 +13,7 @@ import { PRODUCT_NAME } from '@pass/events/kernel';
 import { recordSkippedSuite } from '@pass/events/test-support';
 import { CHROMIUM_PATH } from './browser';
 import { floatingOverlaps, floatingShown, type FloatingOverlap } from './floating';
-import { ADMIN, claimPasses, ensureWebBuild, isUncovered, joinAsMember, seriousAxeViolations, serveAxe, startSite, type Site } from './site';
+import { claimPasses, ensureWebBuild, isUncovered, joinAsMember, seriousAxeViolations, serveAxe, signInAsAdmin, type Site, startSite } from './site';
 
 const SUITE = 'browser: floating elements cover no control (web/e2e/floating.test.ts)';
 const hasChromium = existsSync(CHROMIUM_PATH);
@@ -76,11 +76,7 @@ describe.skipIf(!hasChromium)('floating elements cover no control', () => {
 
   async function adminAt(size: SizeName): Promise<Page> {
     const admin = await pageAt(size);
-    await admin.goto(site.url + '/content/admin');
-    await admin.getByLabel('Correo electrónico').fill(ADMIN.email);
-    await admin.getByLabel('Contraseña').fill(ADMIN.password);
-    await admin.getByRole('button', { name: 'Iniciar sesión' }).click();
-    await admin.waitForURL('**/content/admin/dashboard');
+    await signInAsAdmin(admin, site.url);
     return admin;
   }
 

@@ -15,7 +15,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { PRODUCT_NAME } from '@pass/events/kernel';
 import { recordSkippedSuite } from '@pass/events/test-support';
 import { CHROMIUM_PATH, VIEWPORTS } from './browser';
-import { ADMIN, ensureWebBuild, joinAsMember, mailText, seriousAxeViolations, type Site, startSite } from './site';
+import { ensureWebBuild, joinAsMember, mailText, seriousAxeViolations, signInAsAdmin, type Site, startSite } from './site';
 import { tinyPng } from './png';
 
 const SUITE = 'browser: Your data, password reset and erasure (web/e2e/my-data.test.ts)';
@@ -241,11 +241,7 @@ describe.skipIf(!hasChromium)('Your data, password reset and erasure on the stan
       await poster.context().close();
 
       admin = await site.newPage(await site.newContext());
-      await admin.goto(site.url + '/content/admin');
-      await admin.getByLabel('Correo electrónico').fill(ADMIN.email);
-      await admin.getByLabel('Contraseña').fill(ADMIN.password);
-      await admin.getByRole('button', { name: 'Iniciar sesión' }).click();
-      await admin.waitForURL('**/content/admin/dashboard');
+      await signInAsAdmin(admin, site.url);
     });
 
     test("the erase button on the member's row asks first, naming the member as the list does; the dialog passes axe", async () => {

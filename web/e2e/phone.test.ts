@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { recordSkippedSuite } from '@pass/events/test-support';
 import { CHROMIUM_PATH } from './browser';
-import { ADMIN, ensureWebBuild, isUncovered, joinAsMember, overlaps, PHONES, seriousAxeViolations, startSite, type PhoneName, type Site } from './site';
+import { ensureWebBuild, isUncovered, joinAsMember, overlaps, type PhoneName, PHONES, seriousAxeViolations, signInAsAdmin, type Site, startSite } from './site';
 
 const SUITE = 'browser: phone layout, keyboard, guards and axe (web/e2e/phone.test.ts)';
 const AD_BLOCK_TEXT =
@@ -170,11 +170,7 @@ describe.skipIf(!hasChromium)('phone layout, keyboard, guards and axe', () => {
   test.each(phones)('%s: axe-core finds no serious or critical violation on any page', async (phone) => {
     const guest = await site.newPage(await site.newContext({ viewport: PHONES[phone] }));
     const admin = await site.newPage(await site.newContext({ viewport: PHONES[phone] }));
-    await admin.goto(site.url + '/content/admin');
-    await admin.getByLabel('Correo electrónico').fill(ADMIN.email);
-    await admin.getByLabel('Contraseña').fill(ADMIN.password);
-    await admin.getByRole('button', { name: 'Iniciar sesión' }).click();
-    await admin.waitForURL('**/content/admin/dashboard');
+    await signInAsAdmin(admin, site.url);
     await member.setViewportSize(PHONES[phone]);
     const found: string[] = [];
     for (const { path, as, ready } of PAGES) {

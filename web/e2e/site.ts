@@ -122,6 +122,15 @@ export async function startSite(dist: string, env: Record<string, string> = {}, 
   };
 }
 
+/** Signs `page` in as the site's bootstrapped admin and waits for the dashboard. */
+export async function signInAsAdmin(page: Page, url: string): Promise<void> {
+  await page.goto(url + '/content/admin');
+  await page.getByLabel('Correo electrónico').fill(ADMIN.email);
+  await page.getByLabel('Contraseña').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Iniciar sesión' }).click();
+  await page.waitForURL('**/content/admin/dashboard');
+}
+
 /** Joins with a fresh e-mail from /content/join; the member lands on /content/check. */
 export async function joinAsMember(page: Page, url: string, email = `member${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`): Promise<string> {
   await page.goto(url + '/content/join');

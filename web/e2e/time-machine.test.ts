@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { recordSkippedSuite } from '@pass/events/test-support';
 import { CHROMIUM_PATH } from './browser';
-import { ADMIN, claimPasses, DEVICE_SIZES, ensureWebBuild, joinAsMember, seriousAxeViolations, startSite, type Site } from './site';
+import { claimPasses, DEVICE_SIZES, ensureWebBuild, joinAsMember, seriousAxeViolations, signInAsAdmin, type Site, startSite } from './site';
 
 const SUITE = 'browser: the time machine on the admin dashboard (web/e2e/time-machine.test.ts)';
 const hasChromium = existsSync(CHROMIUM_PATH);
@@ -69,11 +69,7 @@ describe.skipIf(!hasChromium)('the time machine on the standalone build', () => 
     site = await startSite(ensureWebBuild(), {}, { startTimeoutMs: 180_000 });
     await memberClaims(site, EARLIER);
     admin = await slowPage(site);
-    await admin.goto(site.url + '/content/admin');
-    await admin.getByLabel('Correo electrónico').fill(ADMIN.email);
-    await admin.getByLabel('Contraseña').fill(ADMIN.password);
-    await admin.getByRole('button', { name: 'Iniciar sesión' }).click();
-    await admin.waitForURL('**/content/admin/dashboard');
+    await signInAsAdmin(admin, site.url);
   }, 360_000);
 
   afterAll(async () => {
