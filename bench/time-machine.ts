@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { positionToString } from '@pass/events';
 import { readFloor, seededDirectory, timedStart, type Start } from './cold-start';
 import { fasterOfTwo, FLOOR_PAGE } from './read-floor';
 
@@ -34,7 +35,7 @@ async function positionAt(dataDir: string, offset: number): Promise<string> {
       'SELECT transaction_id::text AS tx, global_position FROM event_store.events ORDER BY transaction_id, global_position OFFSET $1 LIMIT 1',
       [offset],
     );
-    return `${rows[0]!.tx}/${rows[0]!.global_position}`;
+    return positionToString({ commit: BigInt(rows[0]!.tx), prepare: BigInt(rows[0]!.global_position) });
   } finally {
     await db.close();
   }
