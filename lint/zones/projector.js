@@ -10,6 +10,7 @@ export default {
     'projector.ts': ['read-models', 'projections', 'live', 'subscription', 'metrics.ts'],
     rebuild: ['read-models', 'projections', 'live', 'subscription', 'metrics.ts', 'projector.ts'],
     replay: ['read-models', 'projections'],
+    leadership: ['read-models'],
     'index.ts': 'any',
   },
   why: {
@@ -18,6 +19,7 @@ export default {
     subscription: 'The live projector\'s collaborators do not know the runtime or the rebuilds above them.',
     'metrics.ts': 'The projector\'s Prometheus series: definitions only, measured through what the projector hands them.',
     'projector.ts': 'The live projector does not know the rebuilds that run it.',
+    leadership: 'The lease and the group that takes it know the read models it fences, not what a leader runs (infra composes that).',
     replay: 'A replay projects a prefix of the store with the projections alone; it never touches the live projector or its keyspace.',
   },
 };

@@ -1,7 +1,14 @@
 import { INITIAL_KEYSPACE, type ReadModelStore } from './port';
 import { scanKeys, unlinkKeys, type RedisConnection } from './redis-admin';
+import { FencedWriteError, leaseKeys, type Fencing } from './redis/fencing';
 import { keyspacePrefix, outdatedAt } from './redis/keys';
 import { RedisKeyspace } from './redis/keyspace';
+import { loadLua, runLua } from './redis/lua';
+
+const ACTIVATE = loadLua(new URL('./redis/activate.lua', import.meta.url));
+const FENCE = loadLua(new URL('./redis/fence.lua', import.meta.url));
+/** A dropped keyspace keeps its fence this long, so a deposed leader's late batch cannot bring its keys back. */
+const DROPPED_FENCE_MS = 24 * 60 * 60 * 1000;
 
 // The Redis adapter of ReadModelStore: which keyspace readers use, and keyspaces as a whole. A
 // keyspace's own reads and writes are in redis/ (keys.ts has the key layout).
@@ -13,12 +20,20 @@ export interface RedisReadModelsOptions {
   root?: string;
   /** How long a reader trusts its cached idea of the active keyspace. */
   activeCacheMs?: number;
+  /**
+   * The projector's lease epoch (projector/src/leadership): every write is fenced by it. Absent
+   * for readers and for a projector that is the only one (no lease).
+   */
+  fencing?: Fencing;
 }
 
-export function createRedisReadModels(options: RedisReadModelsOptions): ReadModelStore & { readonly root: string } {
-  const { redis } = options;
+/** The Redis read models as a fenced projector uses them: it raises a keyspace's fence before its first write there. */
+export type RedisReadModels = ReadModelStore & { readonly root: string; raiseFence(id: string): Promise<void> };
+
+export function createRedisReadModels(options: RedisReadModelsOptions): RedisReadModels {
+  const { redis, fencing } = options;
   const root = options.root ?? 'pass:rm';
-  const activeKey = `${root}:active`;
+  const { active: activeKey, lease: leaseKey } = leaseKeys(root);
   const cacheMs = options.activeCacheMs ?? 250;
   let cached: { id: string; at: number } | null = null;
 
@@ -30,7 +45,8 @@ export function createRedisReadModels(options: RedisReadModelsOptions): ReadMode
     cached = { id, at: Date.now() };
     return id;
   };
-  const keyspace = (id: string) => new RedisKeyspace(redis, root, id);
+  const keyspace = (id: string) => new RedisKeyspace(redis, root, id, fencing);
+  const fenceKey = (id: string) => `${keyspacePrefix(root, id)}fence`;
 
   return {
     kind: 'redis',
@@ -39,13 +55,22 @@ export function createRedisReadModels(options: RedisReadModelsOptions): ReadMode
     active: async () => keyspace(await activeId()),
     keyspace,
     activate: async (id) => {
-      await redis.set(activeKey, id);
+      if (!fencing) await redis.set(activeKey, id);
+      else {
+        const epoch = String(fencing.token());
+        if ((await runLua(redis, ACTIVATE, 2, [activeKey, leaseKey, id, epoch])) !== 1) throw new FencedWriteError(id, epoch);
+      }
       cached = { id, at: Date.now() };
     },
     drop: async (id) => {
       if (id === (await redis.get(activeKey))) throw new Error(`Keyspace ${id} is active; activate another one first`);
+      const epoch = fencing?.token();
       // One keyspace is one slot: a single UNLINK per batch even on a cluster.
       for await (const keys of scanKeys(redis, `${keyspacePrefix(root, id)}*`)) await unlinkKeys(redis, keys, true);
+      if (epoch !== undefined) await redis.set(fenceKey(id), String(epoch), 'PX', DROPPED_FENCE_MS);
+    },
+    raiseFence: async (id) => {
+      if (fencing) await runLua(redis, FENCE, 1, [fenceKey(id), String(fencing.token())]);
     },
     list: async () => {
       const ids = new Set<string>();

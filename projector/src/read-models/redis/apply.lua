@@ -1,18 +1,28 @@
 -- Stores a batch and its checkpoint if the keyspace still holds the expected one (batches.ts).
 -- KEYS: the checkpoint. ARGV: expected checkpoint, new checkpoint, key prefix, changes channel,
--- keyspace id, the writes (one JSON array of strings, encodeWrites), then the JSON values the
--- writes store (rows, figures, posts, chat lines), each its own argument, named by number.
+-- keyspace id, the writer's fencing epoch ('' when unfenced), the writes (one JSON array of
+-- strings, encodeWrites), then the JSON values the writes store (rows, figures, posts, chat
+-- lines), each its own argument, named by number.
+-- A fenced writer (a projector leading by lease, projector/src/leadership) whose epoch is below
+-- the keyspace's fence was replaced by a newer leader: it writes nothing (-1). A newer epoch
+-- raises the fence, so from its first batch on an older leader cannot write here.
+if ARGV[6] ~= '' then
+  local fence = tonumber(redis.call('GET', ARGV[3] .. 'fence') or '0')
+  local epoch = tonumber(ARGV[6])
+  if epoch < fence then return -1 end
+  if epoch > fence then redis.call('SET', ARGV[3] .. 'fence', ARGV[6]) end
+end
 local cur = redis.call('GET', KEYS[1])
 if cur == false then cur = '' end
 if cur ~= ARGV[1] then return 0 end
 -- The writes come as one JSON array of strings (encodeWrites): millions of separate arguments
 -- cost the client more to send than the script spends on them. The JSON values they store come
--- as arguments of their own (ARGV[6 + n] for value n): escaped inside that array, they cost the
+-- as arguments of their own (ARGV[7 + n] for value n): escaped inside that array, they cost the
 -- client and this decoder more than all the rest of it. (docs/benchmarks/history/rebuild.md,
 -- "A batch's Redis writes sent as one JSON array".)
-local w = cjson.decode(ARGV[6])
+local w = cjson.decode(ARGV[7])
 local function value(n)
-  return ARGV[6 + tonumber(n)]
+  return ARGV[7 + tonumber(n)]
 end
 local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3, Y = 4, X = 2, I = 2, P = 3 }
 -- Width of the op at i: fixed, or for M (set, count, then count score/member pairs) by its count.

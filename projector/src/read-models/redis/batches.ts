@@ -2,6 +2,7 @@ import { assertNever, type GlobalPostView, type ProgressDay } from '@pass/events
 import type { RedisConnection } from '../redis-admin';
 import { CHAT_HISTORY_LIMIT, emptyMain, type BatchSnapshot, type ReadModelWrite, type UserRow, type WriteBatch } from '../types';
 import { changesChannel, INDEX_DEFERRED, INDEX_MARKER, keyspacePrefix, parseJson, PROGRESS_MARKER } from './keys';
+import { FencedWriteError, type Fencing } from './fencing';
 import { loadLua, runLua } from './lua';
 
 // The projector's side of a keyspace: what a batch starts from, and the script that stores it.
@@ -88,13 +89,19 @@ export function encodeWrites(writes: ReadModelWrite[]): { ops: string; values: s
   return { ops: JSON.stringify(args), values };
 }
 
-/** Stores a batch in keyspace `id` of `root` if its checkpoint is still the one the batch expects. */
-export async function applyBatch(redis: RedisConnection, root: string, id: string, batch: WriteBatch): Promise<'applied' | 'stale'> {
+/**
+ * Stores a batch in keyspace `id` of `root` if its checkpoint is still the one the batch expects
+ * and, for a fenced writer, if no newer leader has written there (FencedWriteError).
+ */
+export async function applyBatch(redis: RedisConnection, root: string, id: string, batch: WriteBatch, fencing?: Fencing): Promise<'applied' | 'stale'> {
   const prefix = keyspacePrefix(root, id);
+  const epoch = fencing ? String(fencing.token()) : '';
   const { ops, values } = encodeWrites(batch.writes);
-  const args = [`${prefix}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, prefix, changesChannel(root), id, ops];
+  const args = [`${prefix}checkpoint`, batch.expectedCheckpoint ?? '', batch.checkpoint, prefix, changesChannel(root), id, epoch, ops];
   for (const json of values) args.push(json);
-  return (await runLua(redis, APPLY, 1, args)) === 1 ? 'applied' : 'stale';
+  const outcome = await runLua(redis, APPLY, 1, args);
+  if (outcome === -1) throw new FencedWriteError(id, epoch);
+  return outcome === 1 ? 'applied' : 'stale';
 }
 
 /** The checkpoint, figures, posts and the rows of `userIds` of the keyspace under `prefix`. */

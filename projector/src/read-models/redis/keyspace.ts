@@ -4,6 +4,7 @@ import { scanKeys, unlinkKeys, type RedisConnection } from '../redis-admin';
 import { emptyMain, type BatchSnapshot, type CountriesRecord, type IndexState, type MainRecord, type ProgressTail, type ReadModelDump, type UserPage, type UserPageQuery, type UserRow, type WriteBatch } from '../types';
 import { applyBatch, readSnapshot } from './batches';
 import { dumpKeyspace } from './dump';
+import type { Fencing } from './fencing';
 import { indexStateAt, keyspacePrefix, parseJson } from './keys';
 import { loadLua, runLua } from './lua';
 import { readUserPage } from './user-pages';
@@ -25,6 +26,8 @@ export class RedisKeyspace implements Keyspace {
     private readonly redis: RedisConnection,
     private readonly root: string,
     readonly id: string,
+    /** The writer's lease epoch, for a projector that leads by lease; absent: unfenced. */
+    private readonly fencing?: Fencing,
   ) {
     this.prefix = keyspacePrefix(root, id);
   }
@@ -38,7 +41,7 @@ export class RedisKeyspace implements Keyspace {
   }
 
   apply(batch: WriteBatch): Promise<'applied' | 'stale'> {
-    return applyBatch(this.redis, this.root, this.id, batch);
+    return applyBatch(this.redis, this.root, this.id, batch, this.fencing);
   }
 
   async indexState(): Promise<IndexState> {
@@ -54,6 +57,7 @@ export class RedisKeyspace implements Keyspace {
   }
 
   async dropIndex(): Promise<void> {
+    this.fencing?.token();
     for await (const keys of scanKeys(this.redis, `${this.prefix}z:ix:*`)) await unlinkKeys(this.redis, keys, true);
   }
 
