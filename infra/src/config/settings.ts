@@ -126,6 +126,13 @@ export const settingsSchema = z
     PROJECTOR_PORT: port.default(3002),
     /** The image-worker process's status and metrics port (/healthz, /readyz, /metrics). */
     IMAGE_WORKER_PORT: port.default(3003),
+    /**
+     * Distributed: the projectors' lease. Its holder leads; a standby takes over within this
+     * long of the leader's loss (renewed every third of it).
+     */
+    PROJECTOR_LEASE_MS: z.coerce.number({ error: 'expected a number of milliseconds' }).int().min(300).default(5_000),
+    /** This projector's name in the lease, /status and logs (default: host name and process id). */
+    PROJECTOR_INSTANCE: z.string().regex(/^[\w.-]{1,100}$/, 'letters, digits, dots, dashes or underscores').optional(),
     /** /readyz of a process running the projector answers 503 while it is behind by more than this many events… */
     READY_MAX_LAG_EVENTS: z.coerce.number({ error: 'expected a whole number of events' }).int().min(0).default(10_000),
     /** …or while its oldest unprojected event has waited more than this many seconds. */
@@ -194,6 +201,8 @@ export const settingsSchema = z
       queryApiUrls: env.QUERY_API_URLS,
       projectorPort: env.PROJECTOR_PORT,
       imageWorkerPort: env.IMAGE_WORKER_PORT,
+      projectorLeaseMs: env.PROJECTOR_LEASE_MS,
+      projectorInstance: env.PROJECTOR_INSTANCE,
       readyMaxLag: { events: env.READY_MAX_LAG_EVENTS, seconds: env.READY_MAX_LAG_SECONDS },
       readyMaxHeartbeatSeconds: env.READY_MAX_HEARTBEAT_SECONDS,
       trustProxy: env.TRUST_PROXY,

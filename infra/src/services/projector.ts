@@ -1,16 +1,32 @@
 /**
- * The projector as its own process (distributed mode): one instance per deployment. It follows
- * the shared event store into the Redis read models (each batch stored with its checkpoint in
- * one atomic write), publishes live events to every query-api through the Socket.IO Redis
- * emitter, and runs the rebuilds and replays query-api queues. A small HTTP port
- * (PROJECTOR_PORT) serves /healthz, /readyz (caught up, store and Redis answer), /metrics and /status.
+ * The projector as its own process (distributed mode), one of a hot/standby group of any size:
+ * the holder of a lease in the read-models Redis leads. The leader follows the shared event store
+ * into the Redis read models (each batch stored with its checkpoint in one atomic write, fenced
+ * by the lease's epoch), publishes live events to every query-api through the Socket.IO Redis
+ * emitter, and runs the rebuilds query-api queues; every member runs replays. A small HTTP port
+ * (PROJECTOR_PORT) serves /healthz, /readyz (store and Redis answer; the leader caught up),
+ * /metrics and /status (with the group's leadership).
  */
 import { createServer } from 'node:http';
+import { hostname } from 'node:os';
 import express from 'express';
 import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
 import { openPersonalDataEventStore } from '@pass/events/store';
-import { createRedisReadModels, rebuildStateWriter, redisEmitterPublisher, startHeartbeat, startRebuildWorker, startReplayWorker, type ProjectionRuntime, type ProjectorHealth } from '@pass/projector';
-import { readSideChecks } from '@pass/query-api';
+import {
+  createRedisReadModels,
+  LeaderGroup,
+  RedisLease,
+  rebuildStateWriter,
+  redisEmitterPublisher,
+  startHeartbeat,
+  startRebuildWorker,
+  startReplayWorker,
+  type ProjectionRuntime,
+  type ProjectorHealth,
+  type RedisReadModels,
+} from '@pass/projector';
+import { projectorCheck, readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
 import { accessLog } from '../http/access-log';
 import { listen, stopAccepting } from '../wiring/http';
@@ -32,33 +48,28 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
     const readModelsRedis = openReadModelsRedis(settings, 'projector', logger, redis, resources);
 
     const registry = createRegistry('projector');
-    const readModels = createRedisReadModels({ redis: readModelsRedis, root: keys.readModels });
-    const projection = composeProjection({
-      eventStore,
-      readModels,
-      publisher: redisEmitterPublisher(redis, { key: keys.socketIo }),
+    const instance = settings.projectorInstance ?? `${hostname()}-${process.pid}`;
+    const lease = new RedisLease(readModelsRedis, keys.readModels, instance, settings.projectorLeaseMs);
+    const readModels = createRedisReadModels({ redis: readModelsRedis, root: keys.readModels, fencing: lease });
+    let leader: LeaderParts | undefined;
+    const group = new LeaderGroup({
+      lease,
       logger,
       registry,
-      onRebuildState: rebuildStateWriter(redis, keys.rebuildState, logger),
+      lead: async (epoch) => {
+        const parts = await lead({ settings, logger, keys, eventStore, redis, readModels, lease, registry, epoch });
+        leader = parts;
+        return { stop: async () => ((leader = undefined), await parts.stop()) };
+      },
     });
-    resources.add(() => projection.stop());
-    // query-api's /readyz reads this; stopped (and deleted) before the projection stops.
-    const heartbeat = startHeartbeat({
-      redis,
-      key: keys.projectorHeartbeat,
-      ttlMs: settings.readyMaxHeartbeatSeconds * 1000,
-      source: () => liveHealth(projection),
-      logger,
-      registry,
-    });
-    resources.add(() => heartbeat.stop());
-    const worker = startRebuildWorker({ redisUrl: settings.redisUrl!, prefix: keys.bull, stateKey: keys.rebuildState, runtime: projection, logger });
-    resources.add(() => worker.close());
-    // The admin's replays run here too, beside the rebuilds, into keyspaces that expire.
+    group.start();
+    resources.add(() => group.stop());
+    // The admin's replays run on every projector of the group, beside the leader's rebuilds, into keyspaces that expire.
     const replayKeys = { root: keys.replayReadModels, stateRoot: keys.replayStates };
     const replays = await startReplayWorker({ redisUrl: settings.redisUrl!, prefix: keys.bull, readModelsRedis, stateRedis: redis, ...replayKeys, eventStore, logger, liveReadModels: readModels });
     resources.add(() => replays.close());
 
+    const leaderCheck = projectorCheck(() => leader!.projection.live(), settings.readyMaxLag);
     const app = express();
     app.disable('x-powered-by');
     app.use(accessLog({ logger }));
@@ -70,7 +81,9 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
         registry,
         logger,
         checks: [
-          ...readSideChecks({ readModels, eventStore, projector: projection, maxLag: settings.readyMaxLag }),
+          ...readSideChecks({ readModels, eventStore }),
+          // A standby is ready: it has nothing to catch up until it leads.
+          { name: leaderCheck.name, check: () => (leader ? leaderCheck.check() : Promise.resolve()) },
           redisCheck('redis', redis),
           ...readModelsRedisChecks(readModelsRedis, redis),
         ],
@@ -78,22 +91,76 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
     );
     app.get('/status', async (_req, res, next) => {
       try {
-        res.json({ ...(await projection.status()), health: liveHealth(projection) ?? null });
+        const leadership = group.status();
+        if (!leader) return void res.json({ leadership });
+        res.json({ ...(await leader.projection.status()), health: liveHealth(leader.projection) ?? null, leadership });
       } catch (error) {
         next(error);
       }
     });
     const server = createServer(app);
-    // Listening before catch-up: the status port shows progress while the backlog is applied.
     const url = await listen(server, settings.host, settings.projectorPort);
     resources.add(() => stopAccepting(server));
-
-    await catchUp(projection, logger);
     return { url, eventStore, close: resources.close };
   } catch (error) {
     await resources.close().catch(() => undefined);
     throw error;
   }
+}
+
+interface LeaderParts {
+  projection: ProjectionRuntime;
+  stop(): Promise<void>;
+}
+
+/**
+ * What the leader of the group runs: the projection into the fenced read models, the rebuild
+ * worker and the heartbeat query-api's readiness reads. The fence of the readers' keyspace is
+ * raised first, so a batch of the previous leader still in flight is refused. The heartbeat
+ * starts once caught up: until then the previous leader's last beat stands.
+ */
+async function lead(deps: {
+  settings: Settings;
+  logger: Logger;
+  keys: ReturnType<typeof redisKeys>;
+  eventStore: Awaited<ReturnType<typeof openPersonalDataEventStore>>;
+  redis: ReturnType<typeof openRedis>;
+  readModels: RedisReadModels;
+  lease: RedisLease;
+  registry: Registry;
+  epoch: number;
+}): Promise<LeaderParts> {
+  const { settings, logger, keys, eventStore, redis, readModels, lease, registry } = deps;
+  await readModels.raiseFence(await readModels.activeId());
+  const projection = composeProjection({
+    eventStore,
+    readModels,
+    publisher: redisEmitterPublisher(redis, { key: keys.socketIo }),
+    logger,
+    registry,
+    onRebuildState: rebuildStateWriter(redis, keys.rebuildState, logger),
+  });
+  const parts = new Resources();
+  parts.add(() => projection.stop());
+  try {
+    await catchUp(projection, logger);
+    const heartbeat = startHeartbeat({
+      redis,
+      key: keys.projectorHeartbeat,
+      ttlMs: settings.readyMaxHeartbeatSeconds * 1000,
+      source: () => (lease.holds() ? liveHealth(projection) : undefined),
+      logger,
+      registry,
+      deleteOnStop: false,
+    });
+    parts.add(() => heartbeat.stop());
+    const worker = startRebuildWorker({ redisUrl: settings.redisUrl!, prefix: keys.bull, stateKey: keys.rebuildState, runtime: projection, logger });
+    parts.add(() => worker.close());
+  } catch (error) {
+    await parts.close().catch(() => undefined);
+    throw error;
+  }
+  return { projection, stop: parts.close };
 }
 
 /** The live projector's own view, or undefined before the runtime has started one. */

@@ -23,6 +23,11 @@ export interface HeartbeatOptions {
   source: () => ProjectorHealth | undefined;
   logger: Logger;
   registry?: Registry;
+  /**
+   * Whether stopping deletes the key (default), so readers know at once. A projector that stands
+   * down for a new leader keeps it: the new leader's beats replace it.
+   */
+  deleteOnStop?: boolean;
 }
 
 /**
@@ -55,7 +60,7 @@ export function startHeartbeat(options: HeartbeatOptions): { stop(): Promise<voi
   return {
     stop: async () => {
       clearInterval(timer);
-      await redis.del(key).catch(() => undefined);
+      if (options.deleteOnStop !== false) await redis.del(key).catch(() => undefined);
     },
   };
 }
