@@ -66,12 +66,14 @@ export class Cluster {
   private readonly ports = new Map<string, string>();
 
   /**
-   * Starts (or restarts) one named process: `command-api`, `image-worker`, `projector`, `query-a`, `query-b`.
+   * Starts (or restarts) one named process: `command-api`, `image-worker`, `projector` (or any
+   * name starting so: a group's members), `query-a`, `query-b`.
    * A restarted process listens on its previous port, as behind a fixed address.
    */
   async start(name: string): Promise<SpawnedService> {
-    const kind: ServiceName = name.startsWith('query') ? 'query-api' : (name as ServiceName);
+    const kind: ServiceName = name.startsWith('query') ? 'query-api' : name.startsWith('projector') ? 'projector' : (name as ServiceName);
     const extra: Record<string, string> = kind === 'query-api' ? { COMMAND_API_URL: `http://127.0.0.1:${this.ports.get('command-api')}` } : {};
+    if (kind === 'projector') extra.PROJECTOR_INSTANCE = name;
     const port = this.ports.get(name);
     const portVariable = kind === 'projector' ? 'PROJECTOR_PORT' : kind === 'image-worker' ? 'IMAGE_WORKER_PORT' : 'PORT';
     if (port) extra[portVariable] = port;
@@ -87,6 +89,13 @@ export class Cluster {
     this.services.delete(name);
     s.child.kill('SIGKILL');
     await s.stop();
+  }
+
+  /** Sends a signal to a running process (SIGSTOP pauses it, SIGCONT resumes it). */
+  signal(name: string, signal: NodeJS.Signals): void {
+    const s = this.services.get(name);
+    if (!s) throw new Error(`${name} is not running`);
+    s.child.kill(signal);
   }
 
   /** The cluster's store as its processes open it: personal fields decrypted with its member keys. */
