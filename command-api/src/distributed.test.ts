@@ -1,68 +1,29 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
-import pg from 'pg';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { USER_SESSION_COOKIE, type EventStore } from '@pass/events';
-import { openPostgresEventStore } from '@pass/events/store';
+import { USER_SESSION_COOKIE } from '@pass/events';
 import { requireService, testPostgresUrl, testRedisUrl } from '@pass/events/test-support';
-import type { CommandApiAdapters } from './command-api';
-import { RedisAggregateSnapshots } from './kernel/aggregate-snapshots';
 import type { SimulatedPaymentProvider } from './payments/provider/simulated-provider';
-import { commandApiRedisKeys } from './redis-keys';
-import { ActionThrottle, DEFAULT_LOGIN_LIMITS, LoginThrottle } from './sessions/rate-limiter';
-import { RedisSessionStore } from './sessions/redis-session-store';
-import { RELAXED_ACTION_LIMITS, startHarness, type Harness } from './test-support/harness';
+import { DEFAULT_LOGIN_LIMITS } from './sessions/rate-limiter';
+import type { Harness } from './test-support/harness';
 import { smallPng } from './test-support/images';
-import { BullMqImageJobs } from './uploads/image-jobs';
+import { startTwoInstances, type TwoInstances } from './test-support/two-instances';
 
 const pgUp = await requireService('command-api distributed (PostgreSQL)', testPostgresUrl(), 5432);
 const redisUp = await requireService('command-api distributed (Redis)', testRedisUrl(), 6379);
 
 /** Two command-api processes' worth of composition on one PostgreSQL store and one Redis. */
 describe.skipIf(!pgUp || !redisUp)('distributed mode: two command-api instances', () => {
-  const schema = `cmd_test_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const prefix = `test:${randomUUID()}:`;
-  let stores: EventStore[] = [];
+  let pair: TwoInstances;
   let a: Harness;
   let b: Harness;
-  let uploadsDir: string;
-  const connections: Redis[] = [];
-
-  /** One instance's adapters on the Redis both share, as infra composes them with REDIS_URL (its own connection). */
-  async function redisAdapters(): Promise<CommandApiAdapters> {
-    const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 2, enableAutoPipelining: true });
-    connections.push(redis);
-    const keys = commandApiRedisKeys(prefix);
-    const logger = pino({ level: 'silent' });
-    return {
-      sessionStore: await RedisSessionStore.withLocalCache(redis, keys.sessions, { logger }),
-      snapshots: new RedisAggregateSnapshots(redis, keys.aggregateSnapshots),
-      loginThrottle: LoginThrottle.onRedis(redis, keys.loginLimits, { ...DEFAULT_LOGIN_LIMITS, failuresPerAccountAndIp: { max: 3, windowMs: 60_000 } }),
-      actionThrottle: ActionThrottle.onRedis(redis, keys.actionLimits, RELAXED_ACTION_LIMITS),
-      images: new BullMqImageJobs({ redisUrl: testRedisUrl(), uploadsDir, logger, prefix: keys.imageJobs }),
-    };
-  }
 
   beforeAll(async () => {
-    uploadsDir = await mkdtemp(join(tmpdir(), 'pass-dist-uploads-'));
-    stores = [await openPostgresEventStore({ connectionString: testPostgresUrl(), schema }), await openPostgresEventStore({ connectionString: testPostgresUrl(), schema })];
-    a = await startHarness({ store: stores[0], config: { uploadsDir }, adapters: await redisAdapters() });
-    b = await startHarness({ store: stores[1], config: { uploadsDir }, adapters: await redisAdapters() });
+    pair = await startTwoInstances({ loginLimits: { ...DEFAULT_LOGIN_LIMITS, failuresPerAccountAndIp: { max: 3, windowMs: 60_000 } } });
+    ({ a, b } = pair);
   });
   afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    for (const redis of connections) await redis.quit();
-    for (const store of stores) await store.close();
-    const client = new pg.Client({ connectionString: testPostgresUrl() });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
-    await rm(uploadsDir, { recursive: true, force: true });
+    await pair?.close();
   });
 
   it('share sessions, logouts, login limits and the 30 s rule', async () => {
@@ -104,7 +65,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed mode: two command-api instances'
     const res = await m.form('/api/register-special-user', form);
     expect(res.status).toBe(200);
     expect(res.body.user).toMatchObject({ passes: 2 });
-    expect((await readFile(join(uploadsDir, res.body.user.image.path))).length).toBeGreaterThan(0);
+    expect((await readFile(join(pair.uploadsDir, res.body.user.image.path))).length).toBeGreaterThan(0);
     expect((await fetch(a.url + res.body.user.image.url)).status).toBe(200);
   });
 });
