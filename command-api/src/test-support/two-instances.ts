@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { pino } from 'pino';
@@ -23,6 +24,12 @@ export interface TwoInstances {
   b: Harness;
   /** The uploads folder both share (as a shared volume would be). */
   uploadsDir: string;
+  /**
+   * Holds every append of both instances this long before sending it: a store slow to commit, as
+   * under load. Requests racing on the other instance then decide while the first append is in
+   * flight, where without it their own slower steps (a password's hash) may keep them apart.
+   */
+  setAppendLatency(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -34,6 +41,15 @@ export interface TwoInstancesOptions {
    * its own in-memory simulated one.
    */
   payments?: PaymentProvider;
+}
+
+/** The store's appends, each sent `latencyMs()` later (a store slow to commit). */
+function delayAppends(store: EventStore, latencyMs: () => number): void {
+  const append = store.append.bind(store);
+  store.append = async (...args) => {
+    if (latencyMs() > 0) await sleep(latencyMs());
+    return append(...args);
+  };
 }
 
 /**
@@ -48,6 +64,7 @@ export async function startTwoInstances(options: TwoInstancesOptions = {}): Prom
   const connections: Redis[] = [];
   const harnesses: Harness[] = [];
   const logger = pino({ level: 'silent' });
+  let appendLatencyMs = 0;
 
   /** One instance's adapters on the Redis both share (its own connection). */
   async function redisAdapters(): Promise<CommandApiAdapters> {
@@ -79,6 +96,7 @@ export async function startTwoInstances(options: TwoInstancesOptions = {}): Prom
     for (let i = 0; i < 2; i++) {
       const store = await openPostgresEventStore({ connectionString: testPostgresUrl(), schema });
       stores.push(store);
+      delayAppends(store, () => appendLatencyMs);
       harnesses.push(await startHarness({ store, config: { uploadsDir }, adapters: await redisAdapters() }));
     }
   } catch (error) {
@@ -86,5 +104,5 @@ export async function startTwoInstances(options: TwoInstancesOptions = {}): Prom
     throw error;
   }
   const [a, b] = harnesses as [Harness, Harness];
-  return { a, b, uploadsDir, close };
+  return { a, b, uploadsDir, setAppendLatency: (ms) => (appendLatencyMs = ms), close };
 }
