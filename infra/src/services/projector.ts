@@ -132,13 +132,17 @@ async function lead(deps: {
 }): Promise<LeaderParts> {
   const { settings, logger, keys, eventStore, redis, readModels, lease, registry } = deps;
   await readModels.raiseFence(await readModels.activeId());
+  // A rebuild the previous leader left unfinished is run again here (its keyspace is dropped at start).
+  const interrupted = await rebuildInterrupted(redis, keys.rebuildState);
+  const writeRebuildState = rebuildStateWriter(redis, keys.rebuildState, logger);
   const projection = composeProjection({
     eventStore,
     readModels,
     publisher: redisEmitterPublisher(redis, { key: keys.socketIo }),
     logger,
     registry,
-    onRebuildState: rebuildStateWriter(redis, keys.rebuildState, logger),
+    // A deposed leader's failing rebuild must not overwrite its successor's state.
+    onRebuildState: (state, lastError) => lease.holds() && writeRebuildState(state, lastError),
   });
   const parts = new Resources();
   parts.add(() => projection.stop());
@@ -156,11 +160,22 @@ async function lead(deps: {
     parts.add(() => heartbeat.stop());
     const worker = startRebuildWorker({ redisUrl: settings.redisUrl!, prefix: keys.bull, stateKey: keys.rebuildState, runtime: projection, logger });
     parts.add(() => worker.close());
+    if (interrupted) {
+      logger.warn('a rebuild was running when the previous leader went; running it again');
+      void projection.runRebuild();
+    }
   } catch (error) {
     await parts.close().catch(() => undefined);
     throw error;
   }
   return { projection, stop: parts.close };
+}
+
+/** Whether the stored rebuild state says one was under way (the leader that ran it is gone). */
+async function rebuildInterrupted(redis: ReturnType<typeof openRedis>, stateKey: string): Promise<boolean> {
+  const raw = await redis.get(stateKey);
+  const state = raw ? (JSON.parse(raw) as { rebuild?: { state?: string } }).rebuild?.state : undefined;
+  return state === 'running' || state === 'switching';
 }
 
 /** The live projector's own view, or undefined before the runtime has started one. */
