@@ -12,6 +12,14 @@ import type { ReadModelDump } from '@pass/projector';
 import { spawnService, type ServiceName, type SpawnedService } from '../spawn-process';
 import { readEverything } from './load';
 
+/** The process a cluster member's name runs: `query-…`, `projector…` and `command-api…` name group members. */
+function serviceKind(name: string): ServiceName {
+  if (name.startsWith('query')) return 'query-api';
+  if (name.startsWith('projector')) return 'projector';
+  if (name.startsWith('command-api')) return 'command-api';
+  return name as ServiceName;
+}
+
 /**
  * The distributed layout for the fault suites: command-api, projector and query-api processes
  * on one fresh PostgreSQL schema and one Redis key prefix. `storeUrl` may point at a proxy in
@@ -66,12 +74,12 @@ export class Cluster {
   private readonly ports = new Map<string, string>();
 
   /**
-   * Starts (or restarts) one named process: `command-api`, `image-worker`, `projector` (or any
-   * name starting so: a group's members), `query-a`, `query-b`.
+   * Starts (or restarts) one named process: `command-api`, `image-worker`, `projector`, `query-a`,
+   * `query-b` (or a name starting as one of them: members of a group, such as `projector-b`).
    * A restarted process listens on its previous port, as behind a fixed address.
    */
   async start(name: string): Promise<SpawnedService> {
-    const kind: ServiceName = name.startsWith('query') ? 'query-api' : name.startsWith('projector') ? 'projector' : (name as ServiceName);
+    const kind = serviceKind(name);
     const extra: Record<string, string> = kind === 'query-api' ? { COMMAND_API_URL: `http://127.0.0.1:${this.ports.get('command-api')}` } : {};
     if (kind === 'projector') extra.PROJECTOR_INSTANCE = name;
     const port = this.ports.get(name);
