@@ -16,7 +16,7 @@ export interface LeaderGroupOptions {
   lead(epoch: number): Promise<Leading>;
   logger: Logger;
   registry?: Registry;
-  /** How often the lease is taken or renewed; default a third of its time to live. */
+  /** How often the lease is renewed, or tried for; default a third of its time to live. */
   renewEveryMs?: number;
 }
 
@@ -73,22 +73,28 @@ export class LeaderGroup {
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.ticking = this.tick().finally(() => this.schedule(this.options.renewEveryMs ?? Math.floor(this.options.lease.leaseMs / 3)));
+      this.ticking = this.tick().then((next) => this.schedule(next));
     }, ms);
   }
 
-  private async tick(): Promise<void> {
+  /** Renews or tries for the lease; resolves with when to do so next (ms). */
+  private async tick(): Promise<number> {
     const { lease } = this.options;
+    const every = this.options.renewEveryMs ?? Math.floor(lease.ttlMs / 3);
+    let next = every;
     try {
       const view = await lease.renew();
       this.holder = view.holder;
       if (view.epoch) this.epoch = view.epoch;
       this.metrics.epoch.set(this.epoch);
+      // A standby tries again as the holder's lease runs out, not up to a renewal period later.
+      if (!view.held) next = Math.min(every, Math.max(0, view.msLeft) + 10);
     } catch (error) {
       if (this.role === 'leader') this.log.warn({ err: error }, 'lease not renewed; leading on while it lasts');
     }
     if (lease.holds() && this.role === 'standby') this.takeOver();
     else if (!lease.holds() && this.role === 'leader') await this.standDown('lease lost');
+    return next;
   }
 
   private takeOver(): void {

@@ -35,16 +35,16 @@ describe.skipIf(!reachable)('projector lease and fencing', () => {
     const root = newRoot();
     const a = new RedisLease(redis, root, 'a', 400);
     const b = new RedisLease(redis, root, 'b', 400);
-    expect(await a.renew()).toEqual({ held: true, holder: 'a', epoch: 1 });
-    expect(await b.renew()).toEqual({ held: false, holder: 'a', epoch: 1 });
-    expect(await a.renew()).toEqual({ held: true, holder: 'a', epoch: 1 });
+    expect(await a.renew()).toMatchObject({ held: true, holder: 'a', epoch: 1 });
+    expect(await b.renew()).toMatchObject({ held: false, holder: 'a', epoch: 1 });
+    expect(await a.renew()).toMatchObject({ held: true, holder: 'a', epoch: 1 });
     await sleep(450);
     expect(a.holds()).toBe(false);
     expect(() => a.token()).toThrow(LeaseLostError);
-    expect(await b.renew()).toEqual({ held: true, holder: 'b', epoch: 2 });
-    expect(await a.renew()).toEqual({ held: false, holder: 'b', epoch: 2 });
+    expect(await b.renew()).toMatchObject({ held: true, holder: 'b', epoch: 2 });
+    expect(await a.renew()).toMatchObject({ held: false, holder: 'b', epoch: 2 });
     await b.release();
-    expect(await a.renew()).toEqual({ held: true, holder: 'a', epoch: 3 });
+    expect(await a.renew()).toMatchObject({ held: true, holder: 'a', epoch: 3 });
   });
 
   it("refuses every write of a leader whose epoch a newer leader's fence passed, and keeps the newer one's", async () => {
