@@ -30,7 +30,7 @@ export function caddyVersion(): string | undefined {
 const upstream = (url: string) => new URL(url).host;
 
 /**
- * The deploy Caddyfile as written, on a free loopback port over plain HTTP, with the admin API
+ * The deploy Caddyfile as written, on free loopback ports over plain HTTP, with the admin API
  * off (several benches may run Caddy at once) and, before Caddy 2.7, without the one directive
  * that version lacks (stream_close_delay, which only matters across config reloads).
  */
@@ -43,10 +43,13 @@ export async function startCaddy(options: { commandApiUrl: string; queryApiUrls:
   const file = join(options.dir, 'Caddyfile');
   writeFileSync(file, `{\n\tadmin off\n}\n${caddyfile}`);
   const port = await freePort();
+  // The internal command front binds its own free port, not compose's 3001 (benches may run at once).
+  const commandFront = await freePort();
   const child: ChildProcess = spawn('caddy', ['run', '--config', file, '--adapter', 'caddyfile'], {
     env: {
       ...process.env,
       SITE_ADDRESS: `http://127.0.0.1:${port}`,
+      COMMAND_FRONT_ADDRESS: `http://127.0.0.1:${commandFront}`,
       COMMAND_API_UPSTREAMS: upstream(options.commandApiUrl),
       QUERY_API_UPSTREAMS: options.queryApiUrls.map(upstream).join(' '),
       XDG_DATA_HOME: join(options.dir, 'caddy-data'),
