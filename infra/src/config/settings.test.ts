@@ -188,31 +188,46 @@ describe('infra/deploy/compose.yaml', () => {
   const envOf = (service: string, vars = operator) =>
     Object.fromEntries(Object.entries(compose.services[service]?.environment ?? {}).map(([k, v]) => [k, interpolate(String(v), vars)]));
   const lists = {
-    'command-api': commandApiRequires,
+    'command-api-1': commandApiRequires,
+    'command-api-2': commandApiRequires,
     'image-worker': imageWorkerRequires,
-    projector: projectorRequires,
+    'projector-1': projectorRequires,
+    'projector-2': projectorRequires,
     'query-api-1': queryApiRequires,
     'query-api-2': queryApiRequires,
     'node-proxy': proxyRequires,
   };
-  const roles = { 'command-api': 'command-api', 'image-worker': 'image-worker', projector: 'projector', 'query-api-1': 'query-api', 'query-api-2': 'query-api', 'node-proxy': 'proxy' } as const;
+  const roles = {
+    'command-api-1': 'command-api',
+    'command-api-2': 'command-api',
+    'image-worker': 'image-worker',
+    'projector-1': 'projector',
+    'projector-2': 'projector',
+    'query-api-1': 'query-api',
+    'query-api-2': 'query-api',
+    'node-proxy': 'proxy',
+  } as const;
+  // The projectors' hot/standby change reads PROJECTOR_INSTANCE; until its requirements.ts lists
+  // the variable, it is the one compose may give a projector beyond that list.
+  const pendingProjectorVariables = serviceVariables.projector.includes('PROJECTOR_INSTANCE') ? [] : ['PROJECTOR_INSTANCE'];
+  const reads = (service: keyof typeof roles) => [...serviceVariables[roles[service]], ...(roles[service] === 'projector' ? pendingProjectorVariables : [])];
 
   it.each(Object.keys(lists))('gives %s what it requires in production, and only variables it reads', (service) => {
     const env = envOf(service);
     const settings = parseSettings(env);
     expect(settings.nodeEnv).toBe('production');
     requireSettings(settings, service, lists[service as keyof typeof lists]);
-    expect(Object.keys(env).filter((k) => !serviceVariables[roles[service as keyof typeof roles]].includes(k))).toEqual([]);
+    expect(Object.keys(env).filter((k) => !reads(service as keyof typeof roles).includes(k))).toEqual([]);
   });
 
   it('keeps the session secret and PayPal credentials away from the projector, the image worker and the proxy', () => {
-    for (const service of ['projector', 'image-worker', 'node-proxy']) {
+    for (const service of ['projector-1', 'projector-2', 'image-worker', 'node-proxy']) {
       expect(Object.keys(envOf(service)).filter((k) => /SECRET|PAYPAL|PAYMENTS/.test(k))).toEqual([]);
     }
   });
 
   it('allows the public origin for cookie-authenticated writes, and the operator\'s list beside it', () => {
-    for (const service of ['command-api', 'query-api-1']) {
+    for (const service of ['command-api-1', 'query-api-1']) {
       expect(parseSettings(envOf(service)).allowedOrigins).toEqual(['https://example.org']);
       expect(parseSettings(envOf(service, { ...operator, ALLOWED_ORIGINS: 'https://a.example,https://b.example' })).allowedOrigins).toEqual([
         'https://a.example',
@@ -223,11 +238,41 @@ describe('infra/deploy/compose.yaml', () => {
   });
 
   it('starts behind another TLS terminator (SITE_ADDRESS=":80"): no origin is made up from a host-less address', () => {
-    for (const service of ['command-api', 'query-api-1']) {
+    for (const service of ['command-api-1', 'query-api-1']) {
       const settings = parseSettings(envOf(service, { ...operator, SITE_ADDRESS: ':80' }));
       requireSettings(settings, service, lists[service as keyof typeof lists]);
       expect(settings.allowedOrigins).toEqual([]);
       expect(parseSettings(envOf(service, { ...operator, SITE_ADDRESS: ':80', ALLOWED_ORIGINS: 'https://pass.example' })).allowedOrigins).toEqual(['https://pass.example']);
+    }
+  });
+
+  it('runs two interchangeable command-apis and two projectors, each projector under its own name', () => {
+    const services = compose.services as Record<string, { command?: string[]; healthcheck?: unknown }>;
+    const running = (entry: string) => Object.keys(services).filter((name) => services[name]!.command?.includes(`infra/src/services/${entry}.ts`)).sort();
+    expect(running('command-api')).toEqual(['command-api-1', 'command-api-2']);
+    expect(running('projector')).toEqual(['projector-1', 'projector-2']);
+    expect(envOf('command-api-2')).toEqual(envOf('command-api-1'));
+    // A hot/standby pair: the same process and settings; the lease names its holder by PROJECTOR_INSTANCE.
+    const { PROJECTOR_INSTANCE: first, ...one } = envOf('projector-1');
+    const { PROJECTOR_INSTANCE: second, ...other } = envOf('projector-2');
+    expect([first, second]).toEqual(['projector-1', 'projector-2']);
+    expect(other).toEqual(one);
+    expect(services['projector-2']!.command).toEqual(services['projector-1']!.command);
+    expect(services['projector-2']!.healthcheck).toEqual(services['projector-1']!.healthcheck);
+  });
+
+  it('sends commands to every command-api through Caddy, and names no single one anywhere', () => {
+    const commandApis = ['command-api-1', 'command-api-2'].map((c) => `${c}:${envOf(c).PORT}`);
+    expect(envOf('proxy').COMMAND_API_UPSTREAMS!.split(/\s+/).sort()).toEqual(commandApis);
+    // query-api's socket gateway and the Node proxy take one URL: Caddy's internal command front.
+    const caddyfile = readFileSync(resolve(import.meta.dirname, '../../deploy/Caddyfile'), 'utf8');
+    const front = /^\{\$COMMAND_FRONT_ADDRESS:http:\/\/:(\d+)\} \{$/m.exec(caddyfile);
+    expect(front, 'the Caddyfile has the internal command front').not.toBeNull();
+    for (const service of ['query-api-1', 'query-api-2', 'node-proxy']) expect(envOf(service).COMMAND_API_URL, service).toBe(`http://proxy:${front![1]}`);
+    const depends = compose.services as Record<string, { depends_on?: string[] | Record<string, unknown> }>;
+    for (const [name, { depends_on: on }] of Object.entries(depends)) {
+      const names = Array.isArray(on) ? on : Object.keys(on ?? {});
+      if (names.some((n) => n.startsWith('command-api'))) expect(names.filter((n) => n.startsWith('command-api')).sort(), name).toEqual(['command-api-1', 'command-api-2']);
     }
   });
 
@@ -245,14 +290,18 @@ describe('infra/deploy/compose.yaml', () => {
         expect(existsSync(resolve(import.meta.dirname, '../../deploy', mount.split(':')[0]!)), mount).toBe(true);
       }
     }
-    const scraped = readFileSync(resolve(import.meta.dirname, '../../deploy/observability/prometheus.yml'), 'utf8');
-    for (const service of Object.keys(lists)) if (service !== 'node-proxy') expect(scraped).toContain(`${service}:`);
+    const prometheus = parseYaml(readFileSync(resolve(import.meta.dirname, '../../deploy/observability/prometheus.yml'), 'utf8')) as {
+      scrape_configs: { static_configs: { targets: string[] }[] }[];
+    };
+    const targets = prometheus.scrape_configs.flatMap((job) => job.static_configs.flatMap((c) => c.targets));
+    const port = (env: Record<string, string>) => env.PORT ?? env.PROJECTOR_PORT ?? env.IMAGE_WORKER_PORT;
+    for (const service of Object.keys(lists)) if (service !== 'node-proxy') expect(targets).toContain(`${service}:${port(envOf(service))}`);
   });
 
   it('refuses to start without the operator\'s secrets', () => {
-    expect(() => envOf('command-api', { ...operator, PAYPAL_WEBHOOK_ID: '' })).toThrowError(/^PAYPAL_WEBHOOK_ID: set PAYPAL_WEBHOOK_ID/);
+    expect(() => envOf('command-api-1', { ...operator, PAYPAL_WEBHOOK_ID: '' })).toThrowError(/^PAYPAL_WEBHOOK_ID: set PAYPAL_WEBHOOK_ID/);
     expect(() => envOf('query-api-1', { ...operator, SESSION_SECRET: '' })).toThrowError(/^SESSION_SECRET: set SESSION_SECRET/);
-    expect(() => envOf('command-api', { ...operator, SMTP_URL: '' })).toThrowError(/^SMTP_URL: set SMTP_URL/);
-    expect(() => envOf('projector', {})).not.toThrow();
+    expect(() => envOf('command-api-2', { ...operator, SMTP_URL: '' })).toThrowError(/^SMTP_URL: set SMTP_URL/);
+    expect(() => envOf('projector-1', {})).not.toThrow();
   });
 });
