@@ -23,15 +23,17 @@ interface Answer {
   status: number;
   name?: string;
   forwardedFor?: string | null;
+  forwardedHost?: string | null;
 }
 
-/** A command-api stand-in: ready, and answering every command with its name and the X-Forwarded-For it got. */
+/** A command-api stand-in: ready, and answering every command with its name and the X-Forwarded-* it got. */
 function commandApi(name: string): Server {
   return createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(req.url === '/readyz' ? '{"status":"ready"}' : JSON.stringify({ name, forwardedFor: req.headers['x-forwarded-for'] ?? null }));
+      const forwarded = { forwardedFor: req.headers['x-forwarded-for'] ?? null, forwardedHost: req.headers['x-forwarded-host'] ?? null };
+      res.end(req.url === '/readyz' ? '{"status":"ready"}' : JSON.stringify({ name, ...forwarded }));
     });
   });
 }
@@ -46,10 +48,12 @@ function runnableCaddyfile(dir: string): string {
   return file;
 }
 
+/** A command as query-api's gateway or the Node proxy sends it: on behalf of a client, for the public site. */
 async function post(url: string): Promise<Answer> {
-  const res = await fetch(`${url}/api/chat-messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7' }, body: '{"text":"hi"}' });
+  const headers = { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7', 'x-forwarded-host': 'pass.example' };
+  const res = await fetch(`${url}/api/chat-messages`, { method: 'POST', headers, body: '{"text":"hi"}' });
   const text = await res.text();
-  return res.status === 200 ? { status: res.status, ...(JSON.parse(text) as { name: string; forwardedFor: string | null }) } : { status: res.status };
+  return res.status === 200 ? { status: res.status, ...(JSON.parse(text) as Omit<Answer, 'status'>) } : { status: res.status };
 }
 
 async function answered(url: string): Promise<void> {
@@ -75,11 +79,12 @@ describe.skipIf(!hasCaddy)('the Caddyfile in front of two command-apis', () => {
     const [sitePort, frontPort, queryPort] = await Promise.all([freePort(), freePort(), freePort()]);
     site = `http://127.0.0.1:${sitePort}`;
     front = `http://127.0.0.1:${frontPort}`;
+    // As compose runs it: no host in the front's address, so any Host (proxy:3001) is served.
     caddy = spawn('caddy', ['run', '--config', runnableCaddyfile(dir), '--adapter', 'caddyfile'], {
       env: {
         ...process.env,
         SITE_ADDRESS: site,
-        COMMAND_FRONT_ADDRESS: front,
+        COMMAND_FRONT_ADDRESS: `http://:${frontPort}`,
         COMMAND_API_UPSTREAMS: upstreams.join(' '),
         QUERY_API_UPSTREAMS: `127.0.0.1:${queryPort}`,
         XDG_DATA_HOME: join(dir, 'data'),
@@ -105,9 +110,12 @@ describe.skipIf(!hasCaddy)('the Caddyfile in front of two command-apis', () => {
     }
   });
 
-  it("passes on the internal caller's client address, and ignores a public client's own", async () => {
-    expect((await post(front)).forwardedFor).toMatch(/^203\.0\.113\.7, /);
-    expect((await post(site)).forwardedFor).not.toContain('203.0.113.7');
+  it("passes on the internal caller's client and public host, and ignores a public client's own", async () => {
+    // The client's address counts in members' limits; the public host in the CSRF check of the Node proxy's writes.
+    expect(await post(front)).toMatchObject({ forwardedFor: expect.stringMatching(/^203\.0\.113\.7, /), forwardedHost: 'pass.example' });
+    const direct = await post(site);
+    expect(direct.forwardedFor).not.toContain('203.0.113.7');
+    expect(direct.forwardedHost).not.toBe('pass.example');
   });
 
   it('loses at most the one command that found an instance dead, before any health check has noticed', async () => {
