@@ -49,7 +49,10 @@ describe('alert rules and dashboard (static)', () => {
     expect(graphs.length).toBeGreaterThan(10);
     for (const panel of graphs) expect(panel.datasource?.uid).toBe(datasource.datasources[0]!.uid);
     const exprs = graphs.flatMap((p) => p.targets ?? []).map((t) => t.expr);
-    for (const name of ['pass_commands_total', 'pass_command_duration_seconds_bucket', 'pass_projector_lag_events', 'pass_projector_lag_seconds', 'pass_sockets_connected', 'nodejs_eventloop_lag_p99_seconds']) {
+    const series = ['pass_commands_total', 'pass_command_duration_seconds_bucket', 'pass_projector_lag_events', 'pass_projector_lag_seconds', 'pass_sockets_connected', 'nodejs_eventloop_lag_p99_seconds'];
+    // Which projector of the hot/standby group leads, and how often the lease changes hands.
+    series.push('pass_projector_leader', 'pass_projector_lease_acquired_total', 'pass_projector_lease_lost_total');
+    for (const name of series) {
       expect(exprs.some((e) => e.includes(name)), name).toBe(true);
     }
   });
