@@ -207,8 +207,8 @@ describe('infra/deploy/compose.yaml', () => {
     'query-api-2': 'query-api',
     'node-proxy': 'proxy',
   } as const;
-  // The projectors' hot/standby change reads PROJECTOR_INSTANCE; until its requirements.ts lists
-  // the variable, it is the one compose may give a projector beyond that list.
+  // settings.ts reads PROJECTOR_INSTANCE (the projectors' lease), but requirements.ts's projector
+  // list does not name it yet; until it does, it is the one compose may give a projector beyond it.
   const pendingProjectorVariables = serviceVariables.projector.includes('PROJECTOR_INSTANCE') ? [] : ['PROJECTOR_INSTANCE'];
   const reads = (service: keyof typeof roles) => [...serviceVariables[roles[service]], ...(roles[service] === 'projector' ? pendingProjectorVariables : [])];
 
