@@ -207,10 +207,7 @@ describe('infra/deploy/compose.yaml', () => {
     'query-api-2': 'query-api',
     'node-proxy': 'proxy',
   } as const;
-  // settings.ts reads PROJECTOR_INSTANCE (the projectors' lease), but requirements.ts's projector
-  // list does not name it yet; until it does, it is the one compose may give a projector beyond it.
-  const pendingProjectorVariables = serviceVariables.projector.includes('PROJECTOR_INSTANCE') ? [] : ['PROJECTOR_INSTANCE'];
-  const reads = (service: keyof typeof roles) => [...serviceVariables[roles[service]], ...(roles[service] === 'projector' ? pendingProjectorVariables : [])];
+  const reads = (service: keyof typeof roles) => serviceVariables[roles[service]];
 
   it.each(Object.keys(lists))('gives %s what it requires in production, and only variables it reads', (service) => {
     const env = envOf(service);
