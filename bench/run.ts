@@ -28,6 +28,7 @@ const modules: { name: string; load: () => Promise<BenchModule> }[] = [
   { name: 'rebuild', load: () => import('./rebuild') },
   { name: 'cold-start', load: () => import('./cold-start') },
   { name: 'time-machine', load: () => import('./time-machine') },
+  { name: 'failover', load: () => import('./failover') },
 ];
 
 const args = process.argv.slice(2);
