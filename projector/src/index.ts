@@ -28,3 +28,5 @@ export { startReplayWorker, createRemoteReplayControl, REPLAY_TTL_MS, type Repla
 export { RedisLease, LeaseLostError, type LeaseView } from './leadership/lease';
 export { LeaderGroup, type Leading, type LeaderGroupOptions, type LeadershipStatus } from './leadership/group';
 export { FencedWriteError, type Fencing } from './read-models/redis/fencing';
+export { ProjectionVersions, buildKeyspaceId } from './leadership/versions';
+export type { Building, Upgrades } from './leadership/group';

@@ -5,22 +5,38 @@ import { Registry } from 'prom-client';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { deleteKeysUnder } from '../read-models/redis-admin';
-import { LeaderGroup } from './group';
+import { LeaderGroup, type Building } from './group';
 import { RedisLease } from './lease';
+import { ProjectionVersions } from './versions';
 
 const reachable = await requireService('projector: leader group (Redis)', testRedisUrl(), 6379);
 const LEASE_MS = 600;
 
-/** A group member whose leading is recorded: when it started and stopped, by epoch. */
-function member(redis: Redis, root: string, instance: string, log: string[]) {
+/**
+ * A group member whose leading is recorded: when it started and stopped, by epoch, and with
+ * which built keyspace. With `version`, it takes part in blue/green upgrades: the readers'
+ * keyspace is `ks0`, and a build catches up after `buildMs`.
+ */
+function member(redis: Redis, root: string, instance: string, log: string[], version?: { fingerprint: string; buildMs: number }) {
   const lease = new RedisLease(redis, root, instance, LEASE_MS);
   const registry = new Registry();
+  const upgrades = version && {
+    versions: new ProjectionVersions(redis, root, version.fingerprint),
+    builderLease: new RedisLease(redis, root, instance, LEASE_MS, `build:${version.fingerprint}`),
+    activeId: async () => 'ks0',
+    build: async (): Promise<Building> => {
+      log.push(`${instance} builds`);
+      const started = Date.now();
+      return { keyspaceId: `bg-${version.fingerprint}`, caughtUp: () => Date.now() - started >= version.buildMs, stop: async () => undefined };
+    },
+  };
   const group = new LeaderGroup({
     lease,
     logger: pino({ level: 'silent' }),
     registry,
-    lead: async (epoch) => {
-      log.push(`${instance} leads ${epoch}`);
+    ...(upgrades ? { upgrades } : {}),
+    lead: async (epoch, built) => {
+      log.push(`${instance} leads ${epoch}${built ? ` with ${built.keyspaceId}` : ''}`);
       return { stop: async () => void log.push(`${instance} stops ${epoch}`) };
     },
   });
@@ -75,5 +91,26 @@ describe.skipIf(!reachable)('projector leader group', () => {
     await vi.waitFor(() => expect(a.group.status().holder).toBe('b'));
     expect(a.group.status().role).toBe('standby');
     await Promise.all([a.group.stop(), b.group.stop()]);
+  });
+
+  it('a standby of another projection version builds beside the leader, then takes over with its keyspace', async () => {
+    const root = newRoot();
+    const log: string[] = [];
+    const old = member(redis, root, 'old', log, { fingerprint: 'v1', buildMs: 0 });
+    old.group.start();
+    await vi.waitFor(() => expect(old.group.status().role).toBe('leader'));
+    // The leader marks the readers' keyspace as its version's.
+    await vi.waitFor(async () => expect(await new ProjectionVersions(redis, root, 'v1').fingerprintOf('ks0')).toBe('v1'));
+    const next = member(redis, root, 'next', log, { fingerprint: 'v2', buildMs: 3 * LEASE_MS });
+    next.group.start();
+    await vi.waitFor(() => expect(next.group.status().role).toBe('builder'));
+    expect(old.group.status().role).toBe('leader');
+    await vi.waitFor(() => expect(next.group.status().role).toBe('leader'), { timeout: 6 * LEASE_MS });
+    expect(old.group.status().role).toBe('standby');
+    expect(log).toEqual(['old leads 1', 'next builds', 'old stops 1', 'next leads 3 with bg-v2']);
+    // While the new version leads, the old one neither leads nor builds.
+    await new Promise((r) => setTimeout(r, 2 * LEASE_MS));
+    expect(old.group.status().role).toBe('standby');
+    await Promise.all([old.group.stop(), next.group.stop()]);
   });
 });

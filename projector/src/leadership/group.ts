@@ -1,19 +1,44 @@
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { RedisLease } from './lease';
+import type { ProjectionVersions } from './versions';
 
 /** What a leader runs (the projection, its rebuild worker, its heartbeat) until told to stop. */
 export interface Leading {
   stop(): Promise<void>;
 }
 
+/** A keyspace this version projects beside the active one, live, until it takes readers over. */
+export interface Building {
+  readonly keyspaceId: string;
+  /** Caught up with the store (its search index built): ready to take readers over. */
+  caughtUp(): boolean;
+  stop(): Promise<void>;
+}
+
+/**
+ * Blue/green upgrades: a member whose projection code differs from the active keyspace's, while
+ * another leads, builds its own keyspace beside it (one builder per version, by a lease of its
+ * own); once caught up it offers the handover, the leader of the other version stands down, and
+ * this one leads with its built keyspace.
+ */
+export interface Upgrades {
+  versions: ProjectionVersions;
+  builderLease: RedisLease;
+  /** The active keyspace's id, as readers see it. */
+  activeId(): Promise<string>;
+  build(): Promise<Building>;
+}
+
 export interface LeaderGroupOptions {
   lease: RedisLease;
   /**
-   * Starts leading with the lease's epoch (raise the fences, project, beat): resolves once it
-   * leads. Renewals go on meanwhile, so a long catch-up does not lose the lease.
+   * Starts leading with the lease's epoch (raise the fences, project, beat), with the keyspace
+   * this version built if it caught up: resolves once it leads. Renewals go on meanwhile, so a
+   * long catch-up does not lose the lease.
    */
-  lead(epoch: number): Promise<Leading>;
+  lead(epoch: number, built?: Building): Promise<Leading>;
+  upgrades?: Upgrades;
   logger: Logger;
   registry?: Registry;
   /** How often the lease is renewed, or tried for; default a third of its time to live. */
@@ -22,7 +47,8 @@ export interface LeaderGroupOptions {
 
 export interface LeadershipStatus {
   instance: string;
-  role: 'leader' | 'standby';
+  /** A standby building its version's keyspace beside the active one is a builder. */
+  role: 'leader' | 'standby' | 'builder';
   /** The instance holding the lease as this one last saw it (null: nobody). */
   holder: string | null;
   epoch: number;
@@ -39,6 +65,7 @@ export class LeaderGroup {
   private holder: string | null = null;
   private epoch = 0;
   private leading: Promise<Leading | undefined> | undefined;
+  private building: Building | undefined;
   private timer: NodeJS.Timeout | undefined;
   private ticking: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -56,7 +83,8 @@ export class LeaderGroup {
 
   status(): LeadershipStatus {
     const { lease } = this.options;
-    return { instance: lease.instance, role: this.role, holder: this.holder, epoch: this.epoch, leaseMs: lease.leaseMs };
+    const role = this.role === 'standby' && this.building ? 'builder' : this.role;
+    return { instance: lease.instance, role, holder: this.holder, epoch: this.epoch, leaseMs: lease.leaseMs };
   }
 
   /** Stops leading (if it does) and gives the lease up, so a standby takes over at once. */
@@ -64,6 +92,7 @@ export class LeaderGroup {
     this.stopped = true;
     clearTimeout(this.timer);
     await this.ticking;
+    await this.stopBuilding();
     if (this.role === 'leader') {
       await this.standDown('stopping');
       await this.options.lease.release().catch((error: unknown) => this.log.warn({ err: error }, 'lease not released; it runs out by itself'));
@@ -79,22 +108,70 @@ export class LeaderGroup {
 
   /** Renews or tries for the lease; resolves with when to do so next (ms). */
   private async tick(): Promise<number> {
-    const { lease } = this.options;
+    const { lease, upgrades } = this.options;
     const every = this.options.renewEveryMs ?? Math.floor(lease.ttlMs / 3);
-    let next = every;
+    // Another version taking readers over: this one neither leads nor builds meanwhile.
+    const handover = upgrades ? await upgrades.versions.handover().catch(() => null) : null;
+    const yielding = handover !== null && handover !== upgrades?.versions.fingerprint;
+    if (yielding) {
+      await this.stopBuilding();
+      if (this.role === 'leader') {
+        await this.standDown('another projection version takes readers over');
+        await lease.release().catch(() => undefined);
+      }
+      return every;
+    }
+    const next = await this.renew(every);
+    if (lease.holds() && this.role === 'standby') this.takeOver();
+    else if (!lease.holds() && this.role === 'leader') await this.standDown('lease lost');
+    if (upgrades) await this.tendVersions(upgrades, handover).catch((error: unknown) => this.log.warn({ err: error }, 'blue/green step failed; tried again next time'));
+    return next;
+  }
+
+  /** Renews or tries for the lease; resolves with when to try next. */
+  private async renew(every: number): Promise<number> {
     try {
-      const view = await lease.renew();
+      const view = await this.options.lease.renew();
       this.holder = view.holder;
       if (view.epoch) this.epoch = view.epoch;
       this.metrics.epoch.set(this.epoch);
       // A standby tries again as the holder's lease runs out, not up to a renewal period later.
-      if (!view.held) next = Math.min(every, Math.max(0, view.msLeft) + 10);
+      if (!view.held) return Math.min(every, Math.max(0, view.msLeft) + 10);
     } catch (error) {
       if (this.role === 'leader') this.log.warn({ err: error }, 'lease not renewed; leading on while it lasts');
     }
-    if (lease.holds() && this.role === 'standby') this.takeOver();
-    else if (!lease.holds() && this.role === 'leader') await this.standDown('lease lost');
-    return next;
+    return every;
+  }
+
+  /**
+   * The leader marks the readers' keyspace as its version's and keeps its handover alive; a
+   * standby of another version than the readers' keyspace builds its own beside it and, once
+   * caught up, offers the handover.
+   */
+  private async tendVersions(upgrades: Upgrades, handover: string | null): Promise<void> {
+    const { versions, builderLease } = upgrades;
+    const ttl = 3 * this.options.lease.ttlMs;
+    if (this.role === 'leader') {
+      await versions.claim(await upgrades.activeId());
+      if (handover === versions.fingerprint) await versions.offerHandover(ttl);
+      return;
+    }
+    const active = await versions.fingerprintOf(await upgrades.activeId());
+    if (active === null || active === versions.fingerprint) return void (await this.stopBuilding());
+    await builderLease.renew();
+    if (!builderLease.holds()) return void (await this.stopBuilding());
+    if (!this.building) {
+      this.log.info({ active, version: versions.fingerprint }, 'building this projection version beside the readers\' keyspace');
+      this.building = await upgrades.build();
+    }
+    if (this.building.caughtUp()) await versions.offerHandover(ttl);
+  }
+
+  private async stopBuilding(): Promise<void> {
+    const building = this.building;
+    this.building = undefined;
+    await building?.stop().catch((error: unknown) => this.log.warn({ err: error }, 'build did not stop cleanly'));
+    await this.options.upgrades?.builderLease.release().catch(() => undefined);
   }
 
   private takeOver(): void {
@@ -102,7 +179,13 @@ export class LeaderGroup {
     this.metrics.leader.set(1);
     this.metrics.acquired.inc();
     this.log.info({ epoch: this.epoch }, 'projector leads');
-    this.leading = this.options.lead(this.epoch).catch(async (error: unknown) => {
+    // A build that caught up is led with; one that has not is dropped (the leader decides anew).
+    const built = this.building?.caughtUp() ? this.building : undefined;
+    const unfinished = built ? undefined : this.building;
+    this.building = undefined;
+    void unfinished?.stop();
+    const releaseBuilder = () => void this.options.upgrades?.builderLease.release().catch(() => undefined);
+    this.leading = this.options.lead(this.epoch, built).finally(releaseBuilder).catch(async (error: unknown) => {
       this.log.error({ err: error }, 'could not start leading; standing by');
       await this.options.lease.release().catch(() => undefined);
       this.role = 'standby';

@@ -50,8 +50,11 @@ export class RedisLease implements Fencing {
     readonly instance: string,
     /** The longest a group goes without a leader when its leader dies unannounced. */
     readonly leaseMs: number,
+    /** Another lease than the leaders' (a version's builder's); its epochs come from the same counter. */
+    name?: string,
   ) {
-    this.keys = leaseKeys(root);
+    const keys = leaseKeys(root);
+    this.keys = { lease: name ? `${root}:${name}{${keys.active}}` : keys.lease, epoch: keys.epoch };
     this.ttlMs = Math.max(1, Math.round(leaseMs * TTL_SHARE));
   }
 

@@ -90,3 +90,5 @@ export function newKeyspaceId(now = new Date()): string {
 }
 
 export const INITIAL_KEYSPACE = 'ks0';
+/** Keyspaces a new projection version builds beside the active one (projector/src/leadership) start so. */
+export const BUILD_KEYSPACE_PREFIX = 'bg-';

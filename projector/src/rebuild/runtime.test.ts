@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import type { EventStore } from '@pass/events';
@@ -10,7 +10,7 @@ import { broadcastPublisher } from '../live/publisher';
 import { projectInto } from '../projections/apply';
 import { positioned } from '../test-support/recorded-events';
 import { createMemoryReadModels } from '../read-models/memory';
-import type { ReadModelStore } from '../read-models/port';
+import { BUILD_KEYSPACE_PREFIX, type ReadModelStore } from '../read-models/port';
 import { createRedisReadModels } from '../read-models/redis';
 import { INDEX_MARKER, keyspacePrefix } from '../read-models/redis/keys';
 import { parseQuery } from '../read-models/search';
@@ -141,16 +141,20 @@ describe.each(adapters)('projection rebuild (%s)', (_name, available, open) => {
     expect(found.total).toBe(want.total);
   });
 
-  it.skipIf(!available)('drops the keyspace of a rebuild that died with its process, and reports idle again', async () => {
+  it.skipIf(!available)('drops the keyspace of a rebuild that died with its process once readers are past it, keeps a new version\'s build, and reports idle again', async () => {
     const { store, readModels } = await openSite();
     await appendEvents(store, generateEvents({ users: 20, seed: 2 }));
     const orphan = readModels.keyspace('ks-orphan');
     await orphan.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [] });
+    const build = readModels.keyspace(`${BUILD_KEYSPACE_PREFIX}next`);
+    await build.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes: [] });
     const states: string[] = [];
-    runtime = createProjectionRuntime({ eventStore: store, readModels, logger, onRebuildState: (s) => states.push(s.state) });
+    runtime = createProjectionRuntime({ eventStore: store, readModels, logger, dropDelayMs: 300, onRebuildState: (s) => states.push(s.state) });
     await runtime.start();
     await runtime.live().settled();
-    expect(await readModels.list()).toEqual([await readModels.activeId()]);
+    // Readers switched to the active keyspace a moment ago may still read the orphan: it goes after the delay.
+    expect(await readModels.list()).toContain('ks-orphan');
+    await vi.waitFor(async () => expect(await readModels.list()).toEqual([`${BUILD_KEYSPACE_PREFIX}next`, await readModels.activeId()].sort()));
     expect(states).toEqual(['idle']);
   });
 });

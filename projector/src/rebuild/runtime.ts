@@ -5,6 +5,7 @@ import type { LivePublisher } from '../live/publisher';
 import { createProjector, type Projector } from '../projector';
 import { newKeyspaceId, type Keyspace, type ReadModelStore } from '../read-models/port';
 import type { ProjectionControl } from './control';
+import { BUILD_KEYSPACE_PREFIX } from '../read-models/port';
 
 export type RebuildState = ProjectionStatus['rebuild'];
 
@@ -74,12 +75,14 @@ class Runtime implements ProjectionRuntime {
 
   async start(): Promise<void> {
     const activeId = await this.deps.readModels.activeId();
-    // A rebuild that died with its process left a keyspace nobody reads, and maybe a
-    // "running" state; clear both (one projector process per deployment).
+    // A rebuild that died with its process left a keyspace nobody reads, and maybe a "running"
+    // state; clear both (one leading projector per deployment). Dropped after the usual delay:
+    // readers switched to this keyspace a moment ago may still read the one before. Keyspaces
+    // another projection version builds beside this one are its to keep.
     for (const id of await this.deps.readModels.list()) {
-      if (id === activeId) continue;
-      this.log.warn({ keyspace: id }, 'dropping a keyspace left by an unfinished rebuild');
-      await this.deps.readModels.drop(id);
+      if (id === activeId || id.startsWith(BUILD_KEYSPACE_PREFIX)) continue;
+      this.log.warn({ keyspace: id }, 'dropping a keyspace left by an unfinished rebuild or an earlier version');
+      this.dropLater(id);
     }
     this.deps.onRebuildState?.(this.state, this.rebuildError);
     this.current ??= this.projector(activeId, this.deps.publisher);
