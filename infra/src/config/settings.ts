@@ -131,6 +131,12 @@ export const settingsSchema = z
      * long of the leader's loss (renewed every third of it).
      */
     PROJECTOR_LEASE_MS: z.coerce.number({ error: 'expected a number of milliseconds' }).int().min(300).default(5_000),
+    /**
+     * Mixed into the projection fingerprint: a new value makes a projector of the group build a
+     * new keyspace beside the readers' and take them over once caught up, as changed projection
+     * code does (a re-projection without a code change).
+     */
+    PROJECTION_VERSION: z.string().max(100).optional(),
     /** This projector's name in the lease, /status and logs (default: host name and process id). */
     PROJECTOR_INSTANCE: z.string().regex(/^[\w.-]{1,100}$/, 'letters, digits, dots, dashes or underscores').optional(),
     /** /readyz of a process running the projector answers 503 while it is behind by more than this many events… */
@@ -203,6 +209,7 @@ export const settingsSchema = z
       imageWorkerPort: env.IMAGE_WORKER_PORT,
       projectorLeaseMs: env.PROJECTOR_LEASE_MS,
       projectorInstance: env.PROJECTOR_INSTANCE,
+      projectionVersion: env.PROJECTION_VERSION,
       readyMaxLag: { events: env.READY_MAX_LAG_EVENTS, seconds: env.READY_MAX_LAG_SECONDS },
       readyMaxHeartbeatSeconds: env.READY_MAX_HEARTBEAT_SECONDS,
       trustProxy: env.TRUST_PROXY,

@@ -7,6 +7,7 @@
  * (PROJECTOR_PORT) serves /healthz, /readyz (store and Redis answer; the leader caught up),
  * /metrics and /status (with the group's leadership).
  */
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import express from 'express';
@@ -14,14 +15,19 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { openPersonalDataEventStore } from '@pass/events/store';
 import {
+  buildKeyspaceId,
+  createProjector,
   createRedisReadModels,
   LeaderGroup,
+  ProjectionVersions,
+  projectionFingerprint,
   RedisLease,
   rebuildStateWriter,
   redisEmitterPublisher,
   startHeartbeat,
   startRebuildWorker,
   startReplayWorker,
+  type Building,
   type ProjectionRuntime,
   type ProjectorHealth,
   type RedisReadModels,
@@ -48,20 +54,7 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
     const readModelsRedis = openReadModelsRedis(settings, 'projector', logger, redis, resources);
 
     const registry = createRegistry('projector');
-    const instance = settings.projectorInstance ?? `${hostname()}-${process.pid}`;
-    const lease = new RedisLease(readModelsRedis, keys.readModels, instance, settings.projectorLeaseMs);
-    const readModels = createRedisReadModels({ redis: readModelsRedis, root: keys.readModels, fencing: lease });
-    let leader: LeaderParts | undefined;
-    const group = new LeaderGroup({
-      lease,
-      logger,
-      registry,
-      lead: async (epoch) => {
-        const parts = await lead({ settings, logger, keys, eventStore, redis, readModels, lease, registry, epoch });
-        leader = parts;
-        return { stop: async () => ((leader = undefined), await parts.stop()) };
-      },
-    });
+    const { group, readModels, leader } = joinGroup({ settings, logger, keys, eventStore, redis, readModelsRedis, registry });
     group.start();
     resources.add(() => group.stop());
     // The admin's replays run on every projector of the group, beside the leader's rebuilds, into keyspaces that expire.
@@ -69,7 +62,7 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
     const replays = await startReplayWorker({ redisUrl: settings.redisUrl!, prefix: keys.bull, readModelsRedis, stateRedis: redis, ...replayKeys, eventStore, logger, liveReadModels: readModels });
     resources.add(() => replays.close());
 
-    const leaderCheck = projectorCheck(() => leader!.projection.live(), settings.readyMaxLag);
+    const leaderCheck = projectorCheck(() => leader()!.projection.live(), settings.readyMaxLag);
     const app = express();
     app.disable('x-powered-by');
     app.use(accessLog({ logger }));
@@ -83,7 +76,7 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
         checks: [
           ...readSideChecks({ readModels, eventStore }),
           // A standby is ready: it has nothing to catch up until it leads.
-          { name: leaderCheck.name, check: () => (leader ? leaderCheck.check() : Promise.resolve()) },
+          { name: leaderCheck.name, check: () => (leader() ? leaderCheck.check() : Promise.resolve()) },
           redisCheck('redis', redis),
           ...readModelsRedisChecks(readModelsRedis, redis),
         ],
@@ -92,8 +85,9 @@ export async function startProjectorService(settings: Settings, logger: Logger) 
     app.get('/status', async (_req, res, next) => {
       try {
         const leadership = group.status();
-        if (!leader) return void res.json({ leadership });
-        res.json({ ...(await leader.projection.status()), health: liveHealth(leader.projection) ?? null, leadership });
+        const leading = leader();
+        if (!leading) return void res.json({ leadership });
+        res.json({ ...(await leading.projection.status()), health: liveHealth(leading.projection) ?? null, leadership });
       } catch (error) {
         next(error);
       }
@@ -113,25 +107,79 @@ interface LeaderParts {
   stop(): Promise<void>;
 }
 
+interface GroupDeps {
+  settings: Settings;
+  logger: Logger;
+  keys: ReturnType<typeof redisKeys>;
+  eventStore: Awaited<ReturnType<typeof openPersonalDataEventStore>>;
+  redis: ReturnType<typeof openRedis>;
+  readModelsRedis: ReturnType<typeof openReadModelsRedis>;
+  registry: Registry;
+}
+
+/**
+ * This process's place in the projectors' group: the leaders' lease, its version's builder lease
+ * (blue/green), the read models fenced by whichever of them it writes under, and what it runs as
+ * leader or as builder.
+ */
+function joinGroup(deps: GroupDeps) {
+  const { settings, logger, keys, eventStore, readModelsRedis, registry } = deps;
+  const instance = settings.projectorInstance ?? `${hostname()}-${process.pid}`;
+  const code = projectionFingerprint() ?? 'unreadable';
+  const fingerprint = settings.projectionVersion ? createHash('sha256').update(`${code}\n${settings.projectionVersion}`).digest('hex') : code;
+  const lease = new RedisLease(readModelsRedis, keys.readModels, instance, settings.projectorLeaseMs);
+  const builderLease = new RedisLease(readModelsRedis, keys.readModels, instance, settings.projectorLeaseMs, `build:${fingerprint.slice(0, 12)}`);
+  let writingUnder = lease;
+  const readModels = createRedisReadModels({ redis: readModelsRedis, root: keys.readModels, fencing: { token: () => writingUnder.token() } });
+  const versions = new ProjectionVersions(readModelsRedis, keys.readModels, fingerprint);
+  let leader: LeaderParts | undefined;
+  const group = new LeaderGroup({
+    lease,
+    logger,
+    registry,
+    upgrades: {
+      versions,
+      builderLease,
+      activeId: () => readModels.activeId(),
+      build: async () => ((writingUnder = builderLease), await buildBeside({ eventStore, readModels, versions, logger, registry })),
+    },
+    lead: async (epoch, built) => {
+      writingUnder = lease;
+      const parts = await lead({ ...deps, readModels, lease, versions, epoch, built });
+      leader = parts;
+      return { stop: async () => ((leader = undefined), await parts.stop()) };
+    },
+  });
+  return { group, readModels, leader: () => leader };
+}
+
+/** This version's keyspace, projected from the store's start beside the readers' and kept live, unpublished. */
+async function buildBeside(deps: { eventStore: GroupDeps['eventStore']; readModels: RedisReadModels; versions: ProjectionVersions; logger: Logger; registry: Registry }): Promise<Building> {
+  const keyspaceId = buildKeyspaceId(deps.versions.fingerprint);
+  await deps.readModels.raiseFence(keyspaceId);
+  await deps.versions.claim(keyspaceId);
+  const projector = createProjector({ eventStore: deps.eventStore, readModels: deps.readModels, logger: deps.logger, keyspaceId, metrics: deps.registry });
+  await projector.start();
+  let caught = false;
+  // Caught up includes its deferred search index, as a rebuild's switch waits for.
+  void projector
+    .caughtUp()
+    .then(() => projector.settled())
+    .then(() => (caught = true), () => undefined);
+  return { keyspaceId, caughtUp: () => caught, stop: () => projector.stop() };
+}
+
 /**
  * What the leader of the group runs: the projection into the fenced read models, the rebuild
  * worker and the heartbeat query-api's readiness reads. The fence of the readers' keyspace is
  * raised first, so a batch of the previous leader still in flight is refused. The heartbeat
  * starts once caught up: until then the previous leader's last beat stands.
  */
-async function lead(deps: {
-  settings: Settings;
-  logger: Logger;
-  keys: ReturnType<typeof redisKeys>;
-  eventStore: Awaited<ReturnType<typeof openPersonalDataEventStore>>;
-  redis: ReturnType<typeof openRedis>;
-  readModels: RedisReadModels;
-  lease: RedisLease;
-  registry: Registry;
-  epoch: number;
-}): Promise<LeaderParts> {
-  const { settings, logger, keys, eventStore, redis, readModels, lease, registry } = deps;
-  await readModels.raiseFence(await readModels.activeId());
+async function lead(
+  deps: GroupDeps & { readModels: RedisReadModels; lease: RedisLease; versions: ProjectionVersions; epoch: number; built: Building | undefined },
+): Promise<LeaderParts> {
+  const { settings, logger, keys, eventStore, redis, readModels, lease, registry, built } = deps;
+  const outdated = await switchToBuilt(readModels, deps.versions, built);
   // A rebuild the previous leader left unfinished is run again here (its keyspace is dropped at start).
   const interrupted = await rebuildInterrupted(redis, keys.rebuildState);
   const writeRebuildState = rebuildStateWriter(redis, keys.rebuildState, logger);
@@ -160,8 +208,8 @@ async function lead(deps: {
     parts.add(() => heartbeat.stop());
     const worker = startRebuildWorker({ redisUrl: settings.redisUrl!, prefix: keys.bull, stateKey: keys.rebuildState, runtime: projection, logger });
     parts.add(() => worker.close());
-    if (interrupted) {
-      logger.warn('a rebuild was running when the previous leader went; running it again');
+    if (interrupted || outdated) {
+      logger.warn({ outdated }, outdated ? 'read models projected by another projection version and none built beside; rebuilding them' : 'a rebuild was running when the previous leader went; running it again');
       void projection.runRebuild();
     }
   } catch (error) {
@@ -169,6 +217,24 @@ async function lead(deps: {
     throw error;
   }
   return { projection, stop: parts.close };
+}
+
+/**
+ * The fence raised on the keyspace this leader writes, and readers switched in one step to the
+ * one its version built, if it built one. Resolves whether the readers' keyspace is another
+ * version's with none built (then it is rebuilt, readers keeping it until the switch).
+ */
+async function switchToBuilt(readModels: RedisReadModels, versions: ProjectionVersions, built: Building | undefined): Promise<boolean> {
+  if (!built) {
+    const active = await readModels.activeId();
+    await readModels.raiseFence(active);
+    const version = await versions.fingerprintOf(active);
+    return version !== null && version !== versions.fingerprint;
+  }
+  await built.stop();
+  await readModels.raiseFence(built.keyspaceId);
+  await readModels.activate(built.keyspaceId);
+  return false;
 }
 
 /** Whether the stored rebuild state says one was under way (the leader that ran it is gone). */

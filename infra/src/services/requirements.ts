@@ -75,7 +75,7 @@ export const serviceVariables: Record<'command-api' | 'projector' | 'query-api' 
     'SMTP_URL',
     'MAIL_FROM',
   ],
-  projector: [...common, ...readiness, 'READY_MAX_HEARTBEAT_SECONDS', 'REDIS_CLUSTER_NODES', 'PROJECTOR_PORT', 'PROJECTOR_LEASE_MS', 'PROJECTOR_INSTANCE'],
+  projector: [...common, ...readiness, 'READY_MAX_HEARTBEAT_SECONDS', 'REDIS_CLUSTER_NODES', 'PROJECTOR_PORT', 'PROJECTOR_LEASE_MS', 'PROJECTOR_INSTANCE', 'PROJECTION_VERSION'],
   'query-api': [...common, ...web, ...readiness, 'REDIS_CLUSTER_NODES', 'COMMAND_API_URL', 'WEB_DIST_DIR', 'SOCKETS_PER_CLIENT'],
   // No event store, no secrets: Redis (the queue) and the uploads folder it writes into.
   'image-worker': ['NODE_ENV', 'LOG_LEVEL', 'HOST', 'REDIS_URL', 'REDIS_PREFIX', 'UPLOADS_DIR', 'IMAGE_WORKER_PORT'],
