@@ -271,6 +271,15 @@ export interface ProjectionStatus {
   lagSeconds: number;
   lastError: string | null;
   rebuild: { state: 'idle' | 'running' | 'switching' | 'failed'; processed: number; total: number; startedAt: string | null };
+  /**
+   * Distributed: the projectors' group. `holder` and `epoch` are the lease's (null, 0: nobody
+   * leads); `members` every projector seen within the last few lease periods, with its role.
+   */
+  leadership?: {
+    holder: string | null;
+    epoch: number;
+    members: Array<{ instance: string; role: 'leader' | 'standby' | 'builder'; seenAt: string }>;
+  };
 }
 
 /**

@@ -30,3 +30,4 @@ export { LeaderGroup, type Leading, type LeaderGroupOptions, type LeadershipStat
 export { FencedWriteError, type Fencing } from './read-models/redis/fencing';
 export { ProjectionVersions, buildKeyspaceId } from './leadership/versions';
 export type { Building, Upgrades } from './leadership/group';
+export { readLeadership } from './leadership/roster';

@@ -137,6 +137,7 @@ function joinGroup(deps: GroupDeps) {
     lease,
     logger,
     registry,
+    roster: { redis: readModelsRedis, root: keys.readModels },
     upgrades: {
       versions,
       builderLease,

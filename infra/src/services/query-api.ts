@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import type { EncryptingEventStore } from '@pass/events/personal-data';
 import { openPersonalDataEventStore } from '@pass/events/store';
 import { commandApiRedisKeys, createHttpCommandGateway, createRedisSessionVerifier, ImageJobFailures } from '@pass/command-api';
-import { createRedisReadModels, createRemoteProjectionControl, createRemoteReplayControl, WatchedCheckpoints } from '@pass/projector';
+import { createRedisReadModels, createRemoteProjectionControl, createRemoteReplayControl, readLeadership, WatchedCheckpoints } from '@pass/projector';
 import { attachSocketServer, createQueryReads, readSideChecks } from '@pass/query-api';
 import { requireSettings, type Settings } from '../config/settings';
 import { socketSecurity } from '../http/security-headers';
@@ -74,6 +74,7 @@ async function buildReadSide(settings: Settings, keys: RedisKeys, connections: C
   const sessions = createRedisSessionVerifier({ redis, redisPrefix: settings.redisPrefix, sessionSecret: settings.sessionSecret!, cookieSecure: settings.cookieSecure });
   const gateway = createHttpCommandGateway({ baseUrl: settings.commandApiUrl! });
   const projections = createRemoteProjectionControl({
+    leadership: () => readLeadership(readModelsRedis, keys.readModels),
     redisUrl: settings.redisUrl!,
     prefix: keys.bull,
     stateKey: keys.rebuildState,

@@ -7,6 +7,7 @@ import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { deleteKeysUnder } from '../read-models/redis-admin';
 import { LeaderGroup, type Building } from './group';
 import { RedisLease } from './lease';
+import { readLeadership } from './roster';
 import { ProjectionVersions } from './versions';
 
 const reachable = await requireService('projector: leader group (Redis)', testRedisUrl(), 6379);
@@ -34,6 +35,7 @@ function member(redis: Redis, root: string, instance: string, log: string[], ver
     lease,
     logger: pino({ level: 'silent' }),
     registry,
+    roster: { redis, root },
     ...(upgrades ? { upgrades } : {}),
     lead: async (epoch, built) => {
       log.push(`${instance} leads ${epoch}${built ? ` with ${built.keyspaceId}` : ''}`);
@@ -62,12 +64,24 @@ describe.skipIf(!reachable)('projector leader group', () => {
     b.group.start();
     await vi.waitFor(() => expect(b.group.status().holder).toBe('a'));
     expect(b.group.status()).toMatchObject({ instance: 'b', role: 'standby', holder: 'a', epoch: 1, leaseMs: LEASE_MS });
+    // What the admin's panel reads: the lease's holder and epoch, and each member's role.
+    await vi.waitFor(async () =>
+      expect(await readLeadership(redis, root)).toMatchObject({
+        holder: 'a',
+        epoch: 1,
+        members: [
+          { instance: 'a', role: 'leader' },
+          { instance: 'b', role: 'standby' },
+        ],
+      }),
+    );
     const stopped = Date.now();
     await a.group.stop();
     await vi.waitFor(() => expect(b.group.status().role).toBe('leader'));
     // Released, not run out: the standby takes it at its next try, a third of the lease.
     expect(Date.now() - stopped).toBeLessThan(LEASE_MS);
     expect(log).toEqual(['a leads 1', 'a stops 1', 'b leads 2']);
+    await vi.waitFor(async () => expect(await readLeadership(redis, root)).toMatchObject({ holder: 'b', epoch: 2, members: [{ instance: 'b', role: 'leader' }] }));
     expect(await b.registry.getSingleMetricAsString('pass_projector_leader')).toContain('pass_projector_leader 1');
     await b.group.stop();
   });

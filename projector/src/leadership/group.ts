@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import type { RedisConnection } from '../read-models/redis-admin';
 import type { RedisLease } from './lease';
+import { pruneRoster, rosterKey, writeRosterEntry } from './roster';
 import type { ProjectionVersions } from './versions';
 
 /** What a leader runs (the projection, its rebuild worker, its heartbeat) until told to stop. */
@@ -43,6 +45,8 @@ export interface LeaderGroupOptions {
   registry?: Registry;
   /** How often the lease is renewed, or tried for; default a third of its time to live. */
   renewEveryMs?: number;
+  /** Where each member says what it is at every tick (roster.ts), for the admin's panel. */
+  roster?: { redis: RedisConnection; root: string };
 }
 
 export interface LeadershipStatus {
@@ -93,6 +97,8 @@ export class LeaderGroup {
     clearTimeout(this.timer);
     await this.ticking;
     await this.stopBuilding();
+    const { roster } = this.options;
+    if (roster) await roster.redis.hdel(rosterKey(roster.root), this.options.lease.instance).catch(() => undefined);
     if (this.role === 'leader') {
       await this.standDown('stopping');
       await this.options.lease.release().catch((error: unknown) => this.log.warn({ err: error }, 'lease not released; it runs out by itself'));
@@ -119,13 +125,23 @@ export class LeaderGroup {
         await this.standDown('another projection version takes readers over');
         await lease.release().catch(() => undefined);
       }
+      await this.sayWhatItIs();
       return every;
     }
     const next = await this.renew(every);
     if (lease.holds() && this.role === 'standby') this.takeOver();
     else if (!lease.holds() && this.role === 'leader') await this.standDown('lease lost');
     if (upgrades) await this.tendVersions(upgrades, handover).catch((error: unknown) => this.log.warn({ err: error }, 'blue/green step failed; tried again next time'));
+    await this.sayWhatItIs();
     return next;
+  }
+
+  private async sayWhatItIs(): Promise<void> {
+    const { roster, lease } = this.options;
+    if (!roster) return;
+    const { instance, role } = this.status();
+    await writeRosterEntry(roster.redis, roster.root, { instance, role, leaseMs: lease.leaseMs }).catch(() => undefined);
+    if (role === 'leader') await pruneRoster(roster.redis, roster.root).catch(() => undefined);
   }
 
   /** Renews or tries for the lease; resolves with when to try next. */

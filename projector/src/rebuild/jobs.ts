@@ -59,7 +59,13 @@ export function startRebuildWorker(options: RebuildJobsOptions & { runtime: Proj
 
 /** ProjectionControl for a query-api that does not host the projector. */
 export function createRemoteProjectionControl(
-  options: RebuildJobsOptions & { redis: Redis; readModels: ReadModelStore; eventStore: EventStore },
+  options: RebuildJobsOptions & {
+    redis: Redis;
+    readModels: ReadModelStore;
+    eventStore: EventStore;
+    /** The projectors' group as their lease and roster say (readLeadership). */
+    leadership?: () => Promise<ProjectionStatus['leadership']>;
+  },
 ): ProjectionControl & { close(): Promise<void> } {
   const queue = new Queue(QUEUE, { connection: redisConnectionOptions(options.redisUrl), prefix: options.prefix });
   const stored = async (): Promise<StoredState> => {
@@ -67,8 +73,8 @@ export function createRemoteProjectionControl(
     return raw ? (JSON.parse(raw) as StoredState) : { rebuild: { state: 'idle', processed: 0, total: 0, startedAt: null }, lastError: null };
   };
   const status = async (): Promise<ProjectionStatus> => {
-    const [lag, state] = await Promise.all([lagOf(await options.readModels.active(), options.eventStore), stored()]);
-    return { ...lag, lastError: state.lastError, rebuild: state.rebuild };
+    const [lag, state, leadership] = await Promise.all([lagOf(await options.readModels.active(), options.eventStore), stored(), options.leadership?.()]);
+    return { ...lag, lastError: state.lastError, rebuild: state.rebuild, ...(leadership ? { leadership } : {}) };
   };
   return {
     status,
