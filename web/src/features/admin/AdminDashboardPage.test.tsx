@@ -149,3 +149,60 @@ describe("admin dashboard: a member's story", () => {
     expect(within(step1).getByRole('button', { name: 'Anterior' })).toHaveProperty('disabled', true);
   });
 });
+
+describe('admin dashboard: projections', () => {
+  it("shows who leads the projectors' group, with the epoch, and what each projector does", async () => {
+    const app = startApp({ adminId: 'a1' }, (h) =>
+      h.api.projections.mockResolvedValue({
+        position: '5/5',
+        headPosition: '5/5',
+        lagEvents: 0,
+        lagSeconds: 0,
+        lastError: null,
+        rebuild: { state: 'idle', processed: 0, total: 0, startedAt: null },
+        leadership: {
+          holder: 'projector-2',
+          epoch: 8,
+          members: [
+            { instance: 'projector-1', role: 'standby', seenAt: '2026-12-06T10:00:00.000Z' },
+            { instance: 'projector-2', role: 'leader', seenAt: '2026-12-06T10:00:00.000Z' },
+            { instance: 'projector-3', role: 'builder', seenAt: '2026-12-06T10:00:00.000Z' },
+          ],
+        },
+      }),
+    );
+    await act(async () => {});
+    render(
+      <Provider store={app.store}>
+        <MemoryRouter>
+          <AdminDashboardPage />
+        </MemoryRouter>
+      </Provider>,
+    );
+    await act(async () => {});
+    expect(screen.getByText('projector-2 (época 8)')).toBeTruthy();
+    expect(within(screen.getByRole('list', { name: 'Proyectores' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+      'projector-1: en espera',
+      'projector-2: líder',
+      'projector-3: construyendo una versión nueva',
+    ]);
+  });
+
+  it('says so when no projector leads, and shows nothing of a group in standalone', async () => {
+    const base = { position: '5/5', headPosition: '5/5', lagEvents: 0, lagSeconds: 0, lastError: null, rebuild: { state: 'idle' as const, processed: 0, total: 0, startedAt: null } };
+    const app = startApp({ adminId: 'a1' }, (h) => h.api.projections.mockResolvedValue({ ...base, leadership: { holder: null, epoch: 3, members: [] } }));
+    await act(async () => {});
+    render(
+      <Provider store={app.store}>
+        <MemoryRouter>
+          <AdminDashboardPage />
+        </MemoryRouter>
+      </Provider>,
+    );
+    await act(async () => {});
+    expect(screen.getByText('Ningún proyector lidera')).toBeTruthy();
+    cleanup();
+    await dashboard({ queue: 'in-process', total: 0, jobs: [] });
+    expect(screen.queryByText('Líder')).toBeNull();
+  });
+});

@@ -3,7 +3,7 @@ import { PRODUCT_NAME, contentPath } from '@pass/events/kernel';
 import { Navigate } from 'react-router-dom';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { adViewsSchema, mainDataSchema, type AdminPostEntry, type MainDataForm } from '@pass/events/kernel';
+import { adViewsSchema, mainDataSchema, type AdminPostEntry, type MainDataForm, type ProjectionStatus } from '@pass/events/kernel';
 import { Field } from '../../components/Field';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useAppDispatch, useAppSelector } from '../../lib/store-hooks';
@@ -98,6 +98,7 @@ function ProjectionsCard() {
               <dd className="error">{status.lastError}</dd>
             </>
           )}
+          {status.leadership && <LeadershipFacts leadership={status.leadership} />}
         </dl>
       ) : (
         <p className="muted">Sin datos.</p>
@@ -110,6 +111,30 @@ function ProjectionsCard() {
         </button>
       </div>
     </div>
+  );
+}
+
+const ROLE_NAMES = { leader: 'líder', standby: 'en espera', builder: 'construyendo una versión nueva' } as const;
+
+/** Distributed: who leads the projectors (the lease's holder and epoch) and what each one does. */
+function LeadershipFacts({ leadership }: { leadership: NonNullable<ProjectionStatus['leadership']> }) {
+  return (
+    <>
+      <dt>Líder</dt>
+      <dd className={leadership.holder ? undefined : 'error'}>
+        {leadership.holder ? `${leadership.holder} (época ${formatNumber(leadership.epoch)})` : 'Ningún proyector lidera'}
+      </dd>
+      <dt>Proyectores</dt>
+      <dd>
+        <ul aria-label="Proyectores">
+          {leadership.members.map((member) => (
+            <li key={member.instance}>
+              {member.instance}: {ROLE_NAMES[member.role]}
+            </li>
+          ))}
+        </ul>
+      </dd>
+    </>
   );
 }
 
