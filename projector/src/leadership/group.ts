@@ -147,7 +147,11 @@ export class LeaderGroup {
   /** Renews or tries for the lease; resolves with when to try next. */
   private async renew(every: number): Promise<number> {
     try {
-      const view = await this.options.lease.renew();
+      // Unanswered (a partition holds the connection open): given up after a renewal period, so
+      // the lease's end by this process's own clock is noticed at the next tick.
+      let timer: NodeJS.Timeout | undefined;
+      const unanswered = new Promise<never>((_, fail) => (timer = setTimeout(() => fail(new Error('lease renewal unanswered')), every)));
+      const view = await Promise.race([this.options.lease.renew(), unanswered]).finally(() => clearTimeout(timer));
       this.holder = view.holder;
       if (view.epoch) this.epoch = view.epoch;
       this.metrics.epoch.set(this.epoch);
