@@ -31,6 +31,8 @@ export interface SpawnOptions {
    * and its collections then pause the very clients whose latency it measures.
    */
   keepAllLogs?: boolean;
+  /** Another checkout of the product to run (a release: release.ts), instead of this one. */
+  root?: string;
 }
 
 interface EntryOptions extends SpawnOptions {
@@ -39,7 +41,8 @@ interface EntryOptions extends SpawnOptions {
 }
 
 export function spawnService(name: ServiceName, env: Record<string, string>, timeoutMs = 45_000, options: SpawnOptions = {}): Promise<SpawnedService> {
-  return spawnEntry(name, serviceEntry(name), env, timeoutMs, { ...options, nodeFlags: SERVICE_NODE_FLAGS[name] });
+  const entry = options.root ? resolve(options.root, `infra/src/services/${name}.ts`) : serviceEntry(name);
+  return spawnEntry(name, entry, env, timeoutMs, { ...options, nodeFlags: SERVICE_NODE_FLAGS[name] });
 }
 
 /** The standalone process, as `npm start` runs it (minus the web build). */
@@ -68,7 +71,7 @@ function logBook(keepAll: boolean) {
 
 function spawnEntry(name: string, entry: string, env: Record<string, string>, timeoutMs: number, options: EntryOptions = {}): Promise<SpawnedService> {
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', entry], {
-    cwd: root,
+    cwd: options.root ?? root,
     env: { ...process.env, PORT: '0', PROJECTOR_PORT: '0', IMAGE_WORKER_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -76,17 +76,17 @@ export class Cluster {
   /**
    * Starts (or restarts) one named process: `command-api`, `image-worker`, `projector`, `query-a`,
    * `query-b` (or a name starting as one of them: members of a group, such as `projector-b`),
-   * with `env` over the cluster's settings.
+   * with `env` over the cluster's settings, from another checkout when `release` names one.
    * A restarted process listens on its previous port, as behind a fixed address.
    */
-  async start(name: string, env: Record<string, string> = {}): Promise<SpawnedService> {
+  async start(name: string, env: Record<string, string> = {}, release?: string): Promise<SpawnedService> {
     const kind = serviceKind(name);
     const extra: Record<string, string> = kind === 'query-api' ? { COMMAND_API_URL: `http://127.0.0.1:${this.ports.get('command-api')}` } : {};
     if (kind === 'projector') extra.PROJECTOR_INSTANCE = name;
     const port = this.ports.get(name);
     const portVariable = kind === 'projector' ? 'PROJECTOR_PORT' : kind === 'image-worker' ? 'IMAGE_WORKER_PORT' : 'PORT';
     if (port) extra[portVariable] = port;
-    const s = await spawnService(kind, { ...this.env(), ...extra, ...env });
+    const s = await spawnService(kind, { ...this.env(), ...extra, ...env }, undefined, release ? { root: release } : {});
     this.services.set(name, s);
     this.ports.set(name, new URL(s.url).port);
     return s;

@@ -6,12 +6,13 @@ import { Browser } from '../client';
 import { expectNothingLostOrHalfDone } from './checks';
 import { Cluster } from './cluster';
 import { Load } from './load';
+import { releaseWithChangedProjection } from './release';
 import { faultTally } from './tally';
 
 /**
- * A rolling upgrade of the whole distributed layout to a release whose projection differs
- * (PROJECTION_VERSION, which changes the projection fingerprint as changed projection code does),
- * one process at a time, under load: a projector of the new version builds its keyspace beside
+ * A rolling upgrade of the whole distributed layout to a release whose projection code differs
+ * (a copy of this checkout with a projection file changed: release.ts), one process at a time,
+ * under load: a projector of the new version builds its keyspace beside
  * the readers' while the old leader keeps projecting; once caught up, readers switch in one step
  * and the old projectors stand by; then command-api, query-api and the old projectors are
  * replaced. A reader polling throughout never sees an empty ranking or a figure going back, no
@@ -20,7 +21,6 @@ import { faultTally } from './tally';
 const pgUp = await requireService('infra faults: rolling upgrade (PostgreSQL)', testPostgresUrl(), 5432);
 const redisUp = await requireService('infra faults: rolling upgrade (Redis)', testRedisUrl(), 6379);
 const tally = faultTally('rolling upgrade with a changed projection');
-const NEW = { PROJECTION_VERSION: 'next' };
 
 interface Leadership {
   role: string;
@@ -29,8 +29,10 @@ interface Leadership {
 
 describe.skipIf(!pgUp || !redisUp)('distributed: a rolling upgrade with a changed projection', () => {
   const cluster = new Cluster({ redisUrl: testRedisUrl(), env: { PROJECTOR_LEASE_MS: '2000' } });
+  const next = releaseWithChangedProjection();
   afterAll(async () => {
     const codes = await cluster.close();
+    next.close();
     expect(codes.every((c) => c === 0)).toBe(true);
   });
 
@@ -80,7 +82,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed: a rolling upgrade with a change
       await load.untilAcked(30, 60_000);
       const before = await activeKeyspace();
       // The new release's first projector: it builds beside, then takes readers over.
-      await cluster.start('projector-c', NEW);
+      await cluster.start('projector-c', {}, next.root);
       await until('the new version leads', async () => (await leadership('projector-c')).role === 'leader');
       const after = await activeKeyspace();
       expect(after.active).not.toBe(before.active);
@@ -88,11 +90,11 @@ describe.skipIf(!pgUp || !redisUp)('distributed: a rolling upgrade with a change
       for (const old of ['projector-a', 'projector-b']) expect(await leadership(old)).toMatchObject({ role: 'standby' });
       await load.untilAcked(15, 60_000);
       // The rest, one process at a time: command-api, query-api, the old projectors.
-      await cluster.start('command-api-2');
+      await cluster.start('command-api-2', {}, next.root);
       commandApi = 'command-api-2';
       await cluster.services.get('command-api')!.stop('SIGTERM');
       cluster.services.delete('command-api');
-      await cluster.start('query-b', { COMMAND_API_URL: cluster.url('command-api-2') });
+      await cluster.start('query-b', { COMMAND_API_URL: cluster.url('command-api-2') }, next.root);
       queryApi = 'query-b';
       await cluster.services.get('query-a')!.stop('SIGTERM');
       cluster.services.delete('query-a');
@@ -100,7 +102,7 @@ describe.skipIf(!pgUp || !redisUp)('distributed: a rolling upgrade with a change
         await cluster.services.get(old)!.stop('SIGTERM');
         cluster.services.delete(old);
       }
-      await cluster.start('projector-d', NEW);
+      await cluster.start('projector-d', {}, next.root);
       expect(await leadership('projector-d')).toMatchObject({ role: 'standby', holder: 'projector-c' });
       await load.untilAcked(15, 60_000);
     } finally {
