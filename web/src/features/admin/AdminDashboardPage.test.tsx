@@ -12,7 +12,12 @@ afterEach(cleanup);
 
 /** The dashboard of a signed-in admin whose server answers `failures` for the image jobs. */
 async function dashboard(failures: FailedImageJobs) {
-  const app = startApp({ adminId: 'a1' }, (h) => h.api.imageJobFailures.mockResolvedValue(failures));
+  return await dashboardOf((h) => h.api.imageJobFailures.mockResolvedValue(failures));
+}
+
+/** The dashboard of a signed-in admin whose server `answers` as set up. */
+async function dashboardOf(answers: Parameters<typeof startApp>[1]) {
+  const app = startApp({ adminId: 'a1' }, answers);
   // The stored admin is verified by the start-up saga before the dashboard shows.
   await act(async () => {});
   render(
@@ -152,7 +157,7 @@ describe("admin dashboard: a member's story", () => {
 
 describe('admin dashboard: projections', () => {
   it("shows who leads the projectors' group, with the epoch, and what each projector does", async () => {
-    const app = startApp({ adminId: 'a1' }, (h) =>
+    await dashboardOf((h) =>
       h.api.projections.mockResolvedValue({
         position: '5/5',
         headPosition: '5/5',
@@ -171,15 +176,6 @@ describe('admin dashboard: projections', () => {
         },
       }),
     );
-    await act(async () => {});
-    render(
-      <Provider store={app.store}>
-        <MemoryRouter>
-          <AdminDashboardPage />
-        </MemoryRouter>
-      </Provider>,
-    );
-    await act(async () => {});
     expect(screen.getByText('projector-2 (época 8)')).toBeTruthy();
     expect(within(screen.getByRole('list', { name: 'Proyectores' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
       'projector-1: en espera',
@@ -190,16 +186,7 @@ describe('admin dashboard: projections', () => {
 
   it('says so when no projector leads, and shows nothing of a group in standalone', async () => {
     const base = { position: '5/5', headPosition: '5/5', lagEvents: 0, lagSeconds: 0, lastError: null, rebuild: { state: 'idle' as const, processed: 0, total: 0, startedAt: null } };
-    const app = startApp({ adminId: 'a1' }, (h) => h.api.projections.mockResolvedValue({ ...base, leadership: { holder: null, epoch: 3, members: [] } }));
-    await act(async () => {});
-    render(
-      <Provider store={app.store}>
-        <MemoryRouter>
-          <AdminDashboardPage />
-        </MemoryRouter>
-      </Provider>,
-    );
-    await act(async () => {});
+    await dashboardOf((h) => h.api.projections.mockResolvedValue({ ...base, leadership: { holder: null, epoch: 3, members: [] } }));
     expect(screen.getByText('Ningún proyector lidera')).toBeTruthy();
     cleanup();
     await dashboard({ queue: 'in-process', total: 0, jobs: [] });
