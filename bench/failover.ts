@@ -17,7 +17,8 @@ import { pathToFileURL } from 'node:url';
 import { Redis } from 'ioredis';
 import { io as connect } from 'socket.io-client';
 import { testRedisUrl } from '@pass/events/test-support';
-import { Browser, Cluster } from '@pass/infra/test-support';
+import { Browser } from '@pass/infra/test-support';
+import { Cluster } from '@pass/infra/test-support/faults';
 import { createRedisReadModels, deleteKeysUnder, emptyMain, RedisLease, type Keyspace, type WriteBatch } from '@pass/projector';
 
 export const COMMAND = 'node --import tsx bench/failover.ts';

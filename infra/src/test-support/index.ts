@@ -3,5 +3,3 @@ export * from './spawn-process';
 export * from './client';
 export * from './distributed';
 export * from './metrics';
-export { Cluster } from './faults/cluster';
-export { Load } from './faults/load';
