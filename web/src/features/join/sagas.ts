@@ -45,11 +45,15 @@ function* logout(services: Services): SagaIterator {
 
 /**
  * The member's session ended elsewhere (the live connection says so): a guest now, on the join
- * page, which says why. A page already a guest's (it signed out itself) has nothing to do.
+ * page, which says why. A page already a guest's (it signed out itself), or the one setting the
+ * new password that ended it, has nothing to do.
  */
 function* endedElsewhere(services: Services, action: ReturnType<typeof liveSignedOut>): SagaIterator {
   const signedIn: boolean = yield select((state: RootState) => state.user.user.id !== '' || state.user.storedId !== '');
   if (!signedIn) return;
+  // The password was set here, through a mailed link: that page says so and leads to sign in.
+  const resetHere: boolean = yield select((state: RootState) => state.user.resettingHere !== '');
+  if (resetHere && action.payload === 'password-changed') return;
   const joinReason = ENDED_ELSEWHERE[action.payload];
   services.storage.remove(STORAGE_KEYS.userId);
   yield put(userActions.sessionEnded(joinReason));

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_ACCESS_MESSAGES } from '@pass/events/kernel';
 import { HttpError } from '../../lib/http';
+import { liveSignedOut } from '../../lib/state/live';
 import { startApp } from '../../testing/fake-services';
 import { passwordResetActions, selectLinkChecking } from './slice';
 
@@ -48,6 +49,40 @@ describe('setting the new password from the link', () => {
     app.store.dispatch(passwordResetActions.confirmRequested({ token: 'used', password: 'new1' }));
     await run();
     expect(app.state().passwordReset).toMatchObject({ done: false, linkInvalid: true, errors: { form: ACCOUNT_ACCESS_MESSAGES.resetLinkInvalid } });
+  });
+
+  it("for the member signed in here: the live notice of the password change leaves this page be, and the device is a guest", async () => {
+    const app = startApp({ userId: 'u1' });
+    await run();
+    let answer!: () => void;
+    app.api.confirmPasswordReset.mockImplementationOnce(() => new Promise<void>((resolve) => (answer = resolve)));
+    app.store.dispatch(passwordResetActions.confirmRequested({ token: 'u1.secret', password: 'new1' }));
+    await run();
+    // The server ends every session of the member, and says so over the socket before it answers.
+    app.store.dispatch(liveSignedOut('password-changed'));
+    await run();
+    expect(app.navigate).not.toHaveBeenCalled();
+    answer();
+    await run();
+    expect(app.state().passwordReset.done).toBe(true);
+    expect(app.state().user).toMatchObject({ storedId: '', endedReason: '', resettingHere: '' });
+    expect(app.state().user.user.id).toBe('');
+    expect(app.storage.get('userId') ?? null).toBeNull();
+    // A later notice finds a guest: still nothing to do.
+    app.store.dispatch(liveSignedOut('password-changed'));
+    await run();
+    expect(app.navigate).not.toHaveBeenCalled();
+  });
+
+  it("for another member's link, the one signed in here stays signed in; elsewhere, the notice still sends a member to join", async () => {
+    const app = startApp({ userId: 'u1' });
+    await run();
+    app.store.dispatch(passwordResetActions.confirmRequested({ token: 'u2.secret', password: 'new1' }));
+    await run();
+    expect(app.state().user.storedId).toBe('u1');
+    app.store.dispatch(liveSignedOut('password-changed'));
+    await run();
+    expect(app.navigate).toHaveBeenCalledWith('/content/join', expect.anything());
   });
 
   it('opening the page again forgets the last visit', async () => {

@@ -1,7 +1,9 @@
 import type { SagaIterator } from 'redux-saga';
-import { call, put, takeLatest, takeLeading } from 'redux-saga/effects';
+import { call, put, select, takeLatest, takeLeading } from 'redux-saga/effects';
 import { HttpError, refusalText } from '../../lib/http';
-import type { Services } from '../../lib/services';
+import { STORAGE_KEYS, type Services } from '../../lib/services';
+import { userActions } from '../../lib/state/session';
+import type { RootState } from '../../lib/store-types';
 import { passwordResetActions, type PasswordResetErrorPlace } from './slice';
 
 /**
@@ -57,14 +59,27 @@ function* checkLink(services: Services, action: ReturnType<typeof passwordResetA
   yield put(passwordResetActions.linkChecked());
 }
 
+/**
+ * The new password through the mailed link. It ends every session of that member, this device's
+ * too if it is theirs: the page says so itself (the live notice of it is no news here), and the
+ * device is a guest afterwards.
+ */
 function* confirmReset(services: Services, action: ReturnType<typeof passwordResetActions.confirmRequested>): SagaIterator {
+  yield put(userActions.resetHereStarted(resetLinkMember(action.payload.token)));
   try {
     yield call(services.api.confirmPasswordReset, action.payload);
+    const wasSignedIn: boolean = yield select((state: RootState) => state.user.resettingHere === (state.user.user.id || state.user.storedId));
+    if (wasSignedIn) services.storage.remove(STORAGE_KEYS.userId);
+    yield put(userActions.resetHereEnded({ done: true }));
     yield put(passwordResetActions.confirmSucceeded());
   } catch (error) {
+    yield put(userActions.resetHereEnded({ done: false }));
     yield call(refused, services, error, true);
   }
 }
+
+/** The member a mailed link's token is for: `<member id>.<secret>`. */
+const resetLinkMember = (token: string): string => token.split('.')[0] ?? '';
 
 /** Forgotten passwords: the e-mail form and the mailed link's new-password form. */
 export function* passwordResetSaga(services: Services): SagaIterator {

@@ -47,6 +47,12 @@ export interface SessionState {
    * the member there (a member-only page's own redirect may come first).
    */
   endedReason: SessionEndReason | '';
+  /**
+   * A mailed link's new password being set on this device, for this member id ('' when none):
+   * the server then ends the member's sessions, this one too, and its live notice of that is no
+   * news to this page, which says it itself.
+   */
+  resettingHere: string;
 }
 
 const initialState: SessionState = {
@@ -57,6 +63,7 @@ const initialState: SessionState = {
   pending: false,
   newMember: false,
   endedReason: '',
+  resettingHere: '',
 };
 
 const userSlice = createSlice({
@@ -75,6 +82,22 @@ const userSlice = createSlice({
       state.user = guestUser;
       state.storedId = '';
       state.endedReason = action.payload;
+    },
+    /** A mailed link's new password is being set here, for member `userId`. */
+    resetHereStarted(state, action: PayloadAction<string>) {
+      state.resettingHere = action.payload;
+    },
+    /**
+     * It was set (`done`) or refused. Set for the member signed in here, it ended this session
+     * too: a guest, with nothing more to say than the reset page does.
+     */
+    resetHereEnded(state, action: PayloadAction<{ done: boolean }>) {
+      const member = state.user.id || state.storedId;
+      if (action.payload.done && member !== '' && member === state.resettingHere) {
+        state.user = guestUser;
+        state.storedId = '';
+      }
+      state.resettingHere = '';
     },
     /** The join page has taken the reason to say. */
     endedReasonShown(state) {
