@@ -108,7 +108,11 @@ export class LeaderGroup {
   private schedule(ms: number): void {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
-      this.ticking = this.tick().then((next) => this.schedule(next));
+      // A step that throws must not end the group's ticking: it tries again in a second.
+      const failed = (error: unknown) => (this.log.error({ err: error }, 'lease step failed'), 1_000);
+      this.ticking = this.tick()
+        .catch(failed)
+        .then((next) => this.schedule(next));
     }, ms);
   }
 
