@@ -54,14 +54,20 @@ describe.skipIf(!reachable)('projector leader group', () => {
   });
   const newRoot = () => (roots.push(`test:group:${randomUUID()}`), roots.at(-1)!);
 
-  it('has one leader; a graceful stop hands over at once, with a higher epoch', async () => {
+  /** Members `a` (leading) and `b` (started once `a` leads) of a fresh group. */
+  async function leaderAndStandby(log: string[]) {
     const root = newRoot();
-    const log: string[] = [];
     const a = member(redis, root, 'a', log);
     a.group.start();
     await vi.waitFor(() => expect(a.group.status().role).toBe('leader'));
     const b = member(redis, root, 'b', log);
     b.group.start();
+    return { root, a, b };
+  }
+
+  it('has one leader; a graceful stop hands over at once, with a higher epoch', async () => {
+    const log: string[] = [];
+    const { root, a, b } = await leaderAndStandby(log);
     await vi.waitFor(() => expect(b.group.status().holder).toBe('a'));
     expect(b.group.status()).toMatchObject({ instance: 'b', role: 'standby', holder: 'a', epoch: 1, leaseMs: LEASE_MS });
     // What the admin's panel reads: the lease's holder and epoch, and each member's role.
@@ -87,13 +93,8 @@ describe.skipIf(!reachable)('projector leader group', () => {
   });
 
   it('stands a leader down once its renewals fail past the lease, and a standby leads meanwhile', async () => {
-    const root = newRoot();
     const log: string[] = [];
-    const a = member(redis, root, 'a', log);
-    a.group.start();
-    await vi.waitFor(() => expect(a.group.status().role).toBe('leader'));
-    const b = member(redis, root, 'b', log);
-    b.group.start();
+    const { a, b } = await leaderAndStandby(log);
     // Cut off from Redis: a cannot renew, and must not count on the lease past its time.
     const renew = vi.spyOn(a.lease, 'renew').mockRejectedValue(new Error('connection lost'));
     await vi.waitFor(() => expect(b.group.status().role).toBe('leader'), { timeout: 3 * LEASE_MS });
