@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resetTokenMember } from '@pass/events';
 import { ResetLinks } from './reset-links';
 
 const links = new ResetLinks('a session secret of at least thirty-two characters');
@@ -10,6 +11,8 @@ describe('signed reset links', () => {
     expect(token).toMatch(/^member-1\.[\w-]{43}$/);
     expect(links.open(token)).toEqual({ userId: 'member-1', issuedAt: made, tokenHash: expect.stringMatching(/^[\w-]{43}$/) });
     expect(links.make('member-1', new Date(made.getTime() + 1))).not.toBe(token);
+    // The page that sets the password reads the member from it with the kernel's rule.
+    expect(resetTokenMember(token)).toBe('member-1');
   });
 
   it('refuse another member, another time, another key and any changed character', () => {

@@ -10,6 +10,15 @@ import { joinFormSchema, passwordRule } from './forms';
 /** A reset link works once, for this long after it was asked for. */
 export const PASSWORD_RESET_TTL_MS = 60 * 60_000;
 
+/**
+ * The member a reset link's token is for: the token is `<member id>.<secret>` (command-api's
+ * ResetLinks makes and checks it; its test holds the two to this layout). '' for another shape.
+ */
+export function resetTokenMember(token: string): string {
+  const dot = token.indexOf('.');
+  return dot > 0 ? token.slice(0, dot) : '';
+}
+
 export const ACCOUNT_ACCESS_MESSAGES = {
   currentPasswordRequired: 'Please enter your current password',
   newPasswordRequired: 'Please enter your new password',

@@ -7,6 +7,7 @@ import { ENDED_ELSEWHERE, type JoinRedirectState } from '../../lib/join-reason';
 import { liveSignedOut } from '../../lib/state/live';
 import { STORAGE_KEYS, type Services } from '../../lib/services';
 import { userActions } from '../../lib/state/session';
+import { selectResetUnderWayHere } from '../../lib/state/session-selectors';
 import { loadingActions, updateMainDataActions } from '../../lib/state/site';
 import type { RootState } from '../../lib/store-types';
 
@@ -52,7 +53,7 @@ function* endedElsewhere(services: Services, action: ReturnType<typeof liveSigne
   const signedIn: boolean = yield select((state: RootState) => state.user.user.id !== '' || state.user.storedId !== '');
   if (!signedIn) return;
   // The password was set here, through a mailed link: that page says so and leads to sign in.
-  const resetHere: boolean = yield select((state: RootState) => state.user.resettingHere !== '');
+  const resetHere: boolean = yield select(selectResetUnderWayHere);
   if (resetHere && action.payload === 'password-changed') return;
   const joinReason = ENDED_ELSEWHERE[action.payload];
   services.storage.remove(STORAGE_KEYS.userId);

@@ -3,7 +3,8 @@ import { call, put, select, takeLatest, takeLeading } from 'redux-saga/effects';
 import { HttpError, refusalText } from '../../lib/http';
 import { STORAGE_KEYS, type Services } from '../../lib/services';
 import { userActions } from '../../lib/state/session';
-import type { RootState } from '../../lib/store-types';
+import { selectResetEndsThisSession } from '../../lib/state/session-selectors';
+import { resetTokenMember } from '@pass/events/kernel';
 import { passwordResetActions, type PasswordResetErrorPlace } from './slice';
 
 /**
@@ -65,11 +66,11 @@ function* checkLink(services: Services, action: ReturnType<typeof passwordResetA
  * device is a guest afterwards.
  */
 function* confirmReset(services: Services, action: ReturnType<typeof passwordResetActions.confirmRequested>): SagaIterator {
-  yield put(userActions.resetHereStarted(resetLinkMember(action.payload.token)));
+  yield put(userActions.resetHereStarted(resetTokenMember(action.payload.token)));
   try {
     yield call(services.api.confirmPasswordReset, action.payload);
-    const wasSignedIn: boolean = yield select((state: RootState) => state.user.resettingHere === (state.user.user.id || state.user.storedId));
-    if (wasSignedIn) services.storage.remove(STORAGE_KEYS.userId);
+    const endsThisSession: boolean = yield select(selectResetEndsThisSession);
+    if (endsThisSession) services.storage.remove(STORAGE_KEYS.userId);
     yield put(userActions.resetHereEnded({ done: true }));
     yield put(passwordResetActions.confirmSucceeded());
   } catch (error) {
@@ -77,9 +78,6 @@ function* confirmReset(services: Services, action: ReturnType<typeof passwordRes
     yield call(refused, services, error, true);
   }
 }
-
-/** The member a mailed link's token is for: `<member id>.<secret>`. */
-const resetLinkMember = (token: string): string => token.split('.')[0] ?? '';
 
 /** Forgotten passwords: the e-mail form and the mailed link's new-password form. */
 export function* passwordResetSaga(services: Services): SagaIterator {

@@ -1,5 +1,6 @@
 import { contentPath } from '@pass/events/kernel';
 import type { RootState } from '../store-types';
+import { resetEndsThisSession } from './session';
 
 // What every capability reads of the session (lib/state/session.ts): the member, and the
 // navigation targets and guards that depend on who is using the site. Apart from the slice, so
@@ -11,6 +12,10 @@ export const selectIsMember = (state: RootState) => state.user.user.passes > 0;
 export const selectPoints = (state: RootState) => state.user.user.chatCount;
 /** Registered, or an id is stored locally so the user is on the way (docs/product.md §2 guards). */
 export const selectHasUserOrStored = (state: RootState) => state.user.user.email !== '' || state.user.storedId !== '';
+/** A mailed link's new password is being set on this device (the live notice of it is no news here). */
+export const selectResetUnderWayHere = (state: RootState) => state.user.resettingHere !== '';
+/** …and it is for the member signed in here, so it ends this session too. */
+export const selectResetEndsThisSession = (state: RootState) => resetEndsThisSession(state.user);
 
 // Navigation targets that depend on the user (docs/product.md §2 common navigation, home, participants).
 /** "Get my pass" and home's "Request Your Pass". */

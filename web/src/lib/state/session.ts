@@ -66,6 +66,11 @@ const initialState: SessionState = {
   resettingHere: '',
 };
 
+/** The new password being set here is for the member signed in here: it ends this session too. */
+export function resetEndsThisSession(state: SessionState): boolean {
+  return state.resettingHere !== '' && state.resettingHere === (state.user.id || state.storedId);
+}
+
 const userSlice = createSlice({
   name: 'user',
   initialState,
@@ -92,8 +97,7 @@ const userSlice = createSlice({
      * too: a guest, with nothing more to say than the reset page does.
      */
     resetHereEnded(state, action: PayloadAction<{ done: boolean }>) {
-      const member = state.user.id || state.storedId;
-      if (action.payload.done && member !== '' && member === state.resettingHere) {
+      if (action.payload.done && resetEndsThisSession(state)) {
         state.user = guestUser;
         state.storedId = '';
       }
