@@ -20,7 +20,7 @@ export { projectorMetrics } from './metrics';
 export type { ProjectionControl } from './rebuild/control';
 export { lagOf, LAG_SCAN_LIMIT } from './subscription/lag';
 export { createProjectionRuntime, type ProjectionRuntime, type ProjectionRuntimeDeps, type RebuildState } from './rebuild/runtime';
-export { startRebuildWorker, createRemoteProjectionControl, rebuildStateWriter, type RebuildJobsOptions } from './rebuild/jobs';
+export { startRebuildWorker, createRemoteProjectionControl, rebuildStateWriter, readRebuildState, type RebuildJobsOptions } from './rebuild/jobs';
 export type { ReplayControl } from './replay/control';
 export { localReplays } from './replay/replays';
 export { memoryReplayStates } from './replay/states';

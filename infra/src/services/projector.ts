@@ -22,6 +22,7 @@ import {
   ProjectionVersions,
   projectionFingerprint,
   RedisLease,
+  readRebuildState,
   rebuildStateWriter,
   redisEmitterPublisher,
   startHeartbeat,
@@ -182,7 +183,8 @@ async function lead(
   const { settings, logger, keys, eventStore, redis, readModels, lease, registry, built } = deps;
   const outdated = await switchToBuilt(readModels, deps.versions, built);
   // A rebuild the previous leader left unfinished is run again here (its keyspace is dropped at start).
-  const interrupted = await rebuildInterrupted(redis, keys.rebuildState);
+  const { state: stored } = (await readRebuildState(redis, keys.rebuildState)).rebuild;
+  const interrupted = stored === 'running' || stored === 'switching';
   const writeRebuildState = rebuildStateWriter(redis, keys.rebuildState, logger);
   const projection = composeProjection({
     eventStore,
@@ -236,13 +238,6 @@ async function switchToBuilt(readModels: RedisReadModels, versions: ProjectionVe
   await readModels.raiseFence(built.keyspaceId);
   await readModels.activate(built.keyspaceId);
   return false;
-}
-
-/** Whether the stored rebuild state says one was under way (the leader that ran it is gone). */
-async function rebuildInterrupted(redis: ReturnType<typeof openRedis>, stateKey: string): Promise<boolean> {
-  const raw = await redis.get(stateKey);
-  const state = raw ? (JSON.parse(raw) as { rebuild?: { state?: string } }).rebuild?.state : undefined;
-  return state === 'running' || state === 'switching';
 }
 
 /** The live projector's own view, or undefined before the runtime has started one. */

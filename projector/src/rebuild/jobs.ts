@@ -31,6 +31,12 @@ interface StoredState {
   lastError: string | null;
 }
 
+/** The rebuild state the projector last stored (idle when none was). */
+export async function readRebuildState(redis: Redis, stateKey: string): Promise<StoredState> {
+  const raw = await redis.get(stateKey);
+  return raw ? (JSON.parse(raw) as StoredState) : { rebuild: { state: 'idle', processed: 0, total: 0, startedAt: null }, lastError: null };
+}
+
 /** The runtime's `onRebuildState`: keeps the latest state in Redis. */
 export function rebuildStateWriter(redis: Redis, stateKey: string, logger: Logger) {
   return (rebuild: RebuildState, lastError: string | null) => {
@@ -68,12 +74,8 @@ export function createRemoteProjectionControl(
   },
 ): ProjectionControl & { close(): Promise<void> } {
   const queue = new Queue(QUEUE, { connection: redisConnectionOptions(options.redisUrl), prefix: options.prefix });
-  const stored = async (): Promise<StoredState> => {
-    const raw = await options.redis.get(options.stateKey);
-    return raw ? (JSON.parse(raw) as StoredState) : { rebuild: { state: 'idle', processed: 0, total: 0, startedAt: null }, lastError: null };
-  };
   const status = async (): Promise<ProjectionStatus> => {
-    const [lag, state, leadership] = await Promise.all([lagOf(await options.readModels.active(), options.eventStore), stored(), options.leadership?.()]);
+    const [lag, state, leadership] = await Promise.all([lagOf(await options.readModels.active(), options.eventStore), readRebuildState(options.redis, options.stateKey), options.leadership?.()]);
     return { ...lag, lastError: state.lastError, rebuild: state.rebuild, ...(leadership ? { leadership } : {}) };
   };
   return {

@@ -3,9 +3,8 @@ import type { Registry } from 'prom-client';
 import type { EventStore, ProjectionStatus } from '@pass/events';
 import type { LivePublisher } from '../live/publisher';
 import { createProjector, type Projector } from '../projector';
-import { newKeyspaceId, type Keyspace, type ReadModelStore } from '../read-models/port';
+import { BUILD_KEYSPACE_PREFIX, newKeyspaceId, type Keyspace, type ReadModelStore } from '../read-models/port';
 import type { ProjectionControl } from './control';
-import { BUILD_KEYSPACE_PREFIX } from '../read-models/port';
 
 export type RebuildState = ProjectionStatus['rebuild'];
 
