@@ -100,7 +100,7 @@ export class LeaderGroup {
     const { roster } = this.options;
     if (roster) await roster.redis.hdel(rosterKey(roster.root), this.options.lease.instance).catch(() => undefined);
     if (this.role === 'leader') {
-      await this.standDown('stopping');
+      await this.standDown('stopping', { lost: false });
       await this.options.lease.release().catch((error: unknown) => this.log.warn({ err: error }, 'lease not released; it runs out by itself'));
     }
   }
@@ -218,10 +218,11 @@ export class LeaderGroup {
     });
   }
 
-  private async standDown(why: string): Promise<void> {
+  /** Stops leading; `lost` (the default) counts it as a lease lost, which a clean stop is not. */
+  private async standDown(why: string, { lost } = { lost: true }): Promise<void> {
     this.role = 'standby';
     this.metrics.leader.set(0);
-    if (why !== 'stopping') this.metrics.lost.inc();
+    if (lost) this.metrics.lost.inc();
     this.log.warn({ epoch: this.epoch, holder: this.holder }, `projector stands by (${why})`);
     const leading = await this.leading;
     this.leading = undefined;
