@@ -24,7 +24,7 @@ import type { Keyspace } from '@pass/projector';
 import { createMemoryReadModels } from '@pass/projector';
 import { createRedisReadModels } from '@pass/projector';
 import { deleteKeysUnder } from '@pass/projector';
-import { parseQuery, progressBodyBuilder, readProgressView, toMainDataView } from '@pass/projector';
+import { parseQuery, progressBodyBuilder, readProgressView, searchTerms, toMainDataView } from '@pass/projector';
 import { COUNTRIES, FIRST, LAST, generateEvents } from '@pass/projector/test-support';
 
 export const COMMAND = 'node --import tsx bench/queries.ts';
@@ -75,8 +75,19 @@ async function measureKeyspace(ks: Keyspace): Promise<{ rows: Figures; members: 
   const pick = (i: number, n: number) => (i * 7919) % n;
   const names = ['ana', 'bob', 'chen', 'fatima', 'jose', 'yuki', 'garcia', 'nguyen', 'khan', 'rossi'];
   const countries = ['peru', 'japan', 'kenya', 'canada', 'india'];
-  const ranking = (q: string | undefined, page: number) =>
-    ks.users({ membersOnly: true, sets: parseQuery(q, false).sets, offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE });
+  // As query-api's searchUsers asks: the terms for the text index, the word-start sets beside them.
+  const search = (q: string | undefined, page: number, registry: boolean) => {
+    const terms = searchTerms(q);
+    return ks.users({
+      membersOnly: !registry,
+      sets: parseQuery(q, registry).sets,
+      ...(terms.length > 0 ? { text: { terms, registry, posted: false } } : {}),
+      offset: (page - 1) * PAGE_SIZE,
+      limit: PAGE_SIZE,
+    });
+  };
+  const ranking = (q: string | undefined, page: number) => search(q, page, false);
+  const registry = (q: string, page: number) => search(q, page, true);
 
   const rows: Figures = [];
   rows.push(['ranking, page 1', await measure(() => ranking(undefined, 1)), TARGETS.ranking]);
@@ -108,6 +119,17 @@ async function measureKeyspace(ks: Keyspace): Promise<{ rows: Figures; members: 
   rows.push(['search a 3-letter name prefix, first pages', await measure((i) => ranking(names[i % names.length]!.slice(0, 3), 1 + (i % 5))), TARGETS.search]);
   rows.push([`search 3-letter prefixes of first + last name, FIRST request (${prefixes.length} distinct texts)`, await measure((i) => ranking(prefixes[i], 1), { samples: prefixes.length, warmUp: false }), TARGETS.search]);
   rows.push([`search 2-letter prefixes of first + last name (pair set alone), FIRST request (${twoLetters.length} distinct texts)`, await measure((i) => ranking(twoLetters[i], 1), { samples: twoLetters.length, warmUp: false }), TARGETS.search]);
+  // Any part of a word or of the date (docs/architecture.md, "Search"): the text index.
+  const inside = ['arc', 'guy', 'oss', 'ati', 'uki', 'aub', 'ens', 'wal', 'ada', 'ana'];
+  const twoLetters2 = ['an', 'ar', 'er', 'in', 'on', 'en', 'ia', 'li', 'ma', 'ra'];
+  rows.push(['search 3 letters from inside a word ("arc" in García), first pages', await measure((i) => ranking(inside[i % inside.length], 1 + (i % 5))), TARGETS.search]);
+  rows.push(['search 2 letters ("an", "ar"…: 200,000–500,000 rows each), first pages', await measure((i) => ranking(twoLetters2[i % twoLetters2.length], 1 + (i % 5))), TARGETS.search]);
+  rows.push(['search 2 letters, any of the first 1,000 pages', await measure((i) => ranking(twoLetters2[i % twoLetters2.length], 1 + pick(i, 1_000))), TARGETS.search]);
+  rows.push(['search 2 letters + 3 letters from inside another word ("an oss")', await measure((i) => ranking(`${twoLetters2[i % twoLetters2.length]} ${inside[(i * 3) % inside.length]}`, 1)), TARGETS.search]);
+  rows.push(['search one letter (nearly every row), first pages', await measure((i) => ranking('aeioun'[i % 6], 1 + (i % 5))), TARGETS.search]);
+  const months = Array.from({ length: 9 }, (_, m) => `0${m + 1}/2026`);
+  rows.push(['registry: part of the date (mm/yyyy, dd/mm, yyyy), first pages', await measure((i) => registry([months[i % 9]!, `${String(1 + (i % 28)).padStart(2, '0')}/0${1 + (i % 9)}`, '2026'][i % 3]!, 1 + (i % 5))), TARGETS.search]);
+  rows.push(['registry: part of a date + 3 letters inside a name ("03/2026 arc")', await measure((i) => registry(`${months[i % 9]} ${inside[i % inside.length]}`, 1)), TARGETS.search]);
   rows.push(['search first + last name, pages 2…6 of a recent search', await measure((i) => ranking(firstLast[i % 20], 2 + (i % 5))), TARGETS.search]);
   rows.push([
     'search three words, pages 2…6 of a recent search (cached intersection)',
@@ -141,6 +163,21 @@ async function measureKeyspace(ks: Keyspace): Promise<{ rows: Figures; members: 
   return { rows, members: main.members };
 }
 
+/** How long a reader takes to load its copy of the text index, and the memory it adds to the process. */
+async function measureMirrorLoad(prepare: () => Promise<boolean>): Promise<{ seconds: number; mib: number }> {
+  const held = () => {
+    const usage = process.memoryUsage();
+    return usage.heapUsed + usage.arrayBuffers;
+  };
+  global.gc?.();
+  const before = held();
+  const started = performance.now();
+  if (!(await prepare())) throw new Error('the text index copy did not load');
+  const seconds = (performance.now() - started) / 1000;
+  global.gc?.();
+  return { seconds, mib: (held() - before) / 2 ** 20 };
+}
+
 function table(rows: Figures): string[] {
   const ms = (x: number) => x.toFixed(2);
   return [
@@ -153,7 +190,7 @@ function table(rows: Figures): string[] {
 export async function run(): Promise<{ title: string; markdown: string }> {
   const sections: string[] = [];
   const load = () => loadavg().map((l) => l.toFixed(1)).join(' / ');
-  const header = `Command: \`${COMMAND}\`. ${SAMPLES.toLocaleString('en-US')} sequential requests per row (warm-up excluded), page size ${PAGE_SIZE}, through the Keyspace calls query-api makes (HTTP and JSON not included). FIRST-request rows send each query text once, with no warm-up, so nothing is cached: two or more words intersect the smallest pair set of their word starts with the words' prefix sets (two two-letter words read their pair set alone) and keep the result 10 s for the next pages.`;
+  const header = `Command: \`${COMMAND}\`. ${SAMPLES.toLocaleString('en-US')} sequential requests per row (warm-up excluded), page size ${PAGE_SIZE}, through the Keyspace calls query-api makes (HTTP and JSON not included). FIRST-request rows send each query text once, with no warm-up. Every search goes through the text index (any part of a word or of the date: docs/architecture.md, "Search"), which keeps nothing between requests: each request finds and counts its matches anew. On Redis the index is the reading process's copy, loaded before the rows are measured (its load time and size are given); rows and ranks come from Redis.`;
   let members = MEMBERS;
   if (ADAPTERS.includes('redis')) {
     const u = new URL(testRedisUrl());
@@ -172,10 +209,11 @@ export async function run(): Promise<{ title: string; markdown: string }> {
         const seeded = await seed(ks);
         const memoryAfter = await usedMemory();
         const memory = `${(memoryAfter / 2 ** 30).toFixed(2)} GiB, of which ${((memoryAfter - memoryBefore) / 2 ** 30).toFixed(2)} GiB added by the seeding`;
+        const mirror = await measureMirrorLoad(() => ks.prepareSearch());
         const figures = await measureKeyspace(ks);
         members = figures.members;
         sections.push(
-          `### Redis\n\n${figures.members.toLocaleString('en-US')} members seeded through the projections from ${seeded.events.toLocaleString('en-US')} events in ${seeded.seconds.toFixed(1)} s (${Math.round(seeded.events / seeded.seconds).toLocaleString('en-US')} events/s, batches of ${SEED_BATCH.toLocaleString('en-US')}); Redis used_memory ${memory} (whole server). Load average ${loadBefore} before, ${load()} after (2 cores shared with the other engineers' processes).\n\n${table(figures.rows).join('\n')}`,
+          `### Redis\n\n${figures.members.toLocaleString('en-US')} members seeded through the projections from ${seeded.events.toLocaleString('en-US')} events in ${seeded.seconds.toFixed(1)} s (${Math.round(seeded.events / seeded.seconds).toLocaleString('en-US')} events/s, batches of ${SEED_BATCH.toLocaleString('en-US')}); Redis used_memory ${memory} (whole server). The reader's copy of the text index loaded in ${mirror.seconds.toFixed(1)} s and holds ${mirror.mib.toFixed(0)} MiB of that process (heap and buffers). Load average ${loadBefore} before, ${load()} after (2 cores shared with the other engineers' processes).\n\n${table(figures.rows).join('\n')}`,
         );
       } finally {
         await deleteKeysUnder(redis, root);

@@ -7,11 +7,11 @@
  */
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { recordSkippedSuite } from '@pass/events/test-support';
 import { CHROMIUM_PATH } from './browser';
 import { tinyPng } from './png';
-import { ensureWebBuild, joinAsMember, seriousAxeViolations, serveAxe, startSite, type Site, DEVICE_SIZES } from './site';
+import { claimPasses, ensureWebBuild, joinAsMember, seriousAxeViolations, serveAxe, startSite, type Site, DEVICE_SIZES } from './site';
 
 const SUITE = 'browser: member flows (web/e2e/member-flows.test.ts)';
 const hasChromium = existsSync(CHROMIUM_PATH);
@@ -237,6 +237,55 @@ describe.skipIf(!hasChromium)('member flows on the standalone build', () => {
       await context.close();
     });
   }
+
+  test('search finds any part of a name, of the date as shown, or of what a masked e-mail shows, never the hidden part', async () => {
+    const context = await contextAt('desktop', true);
+    const page = await site.newPage(context);
+    const tag = `q${Date.now().toString(36)}`;
+    await joinAsMember(page, site.url);
+    await claimPasses(page, site.url, { fullname: `Desk ${tag}`, message: 'Found by any part', passes: 1 });
+    // A member without a card: the registry shows zqx****…@found-by-part.com.
+    const guest = await contextAt('desktop', true);
+    await joinAsMember(await site.newPage(guest), site.url, `zqx${tag}@found-by-part.com`);
+    await guest.close();
+
+    // Each search starts from one that finds nobody, so what shows next is that search's answer
+    // (not the list as it was).
+    const searchFor = async (box: Locator, nobody: Locator, text: string, found: Locator) => {
+      await box.fill('zz9nobody');
+      await nobody.waitFor();
+      await box.fill(text);
+      await found.waitFor();
+      expect(await nobody.count(), text).toBe(0);
+    };
+
+    // Sponsors: "esk" is inside "Desk", next to part of the rest of the name.
+    await page.goto(site.url + '/');
+    const sponsors = page.locator('#sponsors');
+    const sponsorsBox = sponsors.getByRole('searchbox', { name: 'Search sponsors by name or country' });
+    // The page is prerendered: the list loaded means the app has taken over the search box.
+    await sponsors.getByText(`Desk ${tag}`).waitFor();
+    await searchFor(sponsorsBox, sponsors.getByText('No members found.'), `esk ${tag.slice(2)}`, sponsors.getByText(`Desk ${tag}`));
+    await checkAxe(page, 'desktop sponsors search');
+
+    // The registry: parts of today's date as dd/mm/yyyy, parts of a masked e-mail.
+    const now = new Date();
+    const [dd, mm, yyyy] = [now.getUTCDate(), now.getUTCMonth() + 1, now.getUTCFullYear()].map((n) => String(n).padStart(2, '0'));
+    await page.goto(site.url + '/content/participants');
+    const filter = page.getByRole('searchbox', { name: 'Filter participants by email, name or date' });
+    const table = page.locator('table.registry');
+    const noRows = page.getByText(/^No member matches/);
+    await table.getByText(`Desk ${tag}`).waitFor();
+    for (const part of [`${mm}/${yyyy}`, `${dd}/${mm}`, String(yyyy)]) await searchFor(filter, noRows, `${part} ${tag.slice(1, 4)}`, table.getByText(`Desk ${tag}`));
+    const maskedRows = table.locator('tbody tr', { hasText: 'found-by-part.com' });
+    await searchFor(filter, noRows, 'by-part.co', maskedRows.first());
+    expect(await maskedRows.allTextContents()).toEqual([expect.stringMatching(/zqx\*+@found-by-part\.com/)]);
+    // The part the mask hides finds nobody.
+    await filter.fill(tag);
+    await expect.poll(() => maskedRows.count(), { timeout: 10_000 }).toBe(0);
+    await table.getByText(`Desk ${tag}`).waitFor();
+    await context.close();
+  });
 
   test('axe finds nothing serious or critical on the pages touched, at both sizes', () => {
     expect(axeFound).toEqual([]);

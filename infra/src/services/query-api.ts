@@ -66,7 +66,14 @@ async function openConnections(settings: Settings, logger: Logger, resources: Re
 async function buildReadSide(settings: Settings, keys: RedisKeys, connections: Connections, logger: Logger, resources: Resources) {
   const { eventStore, redis, readModelsRedis } = connections;
   const registry = createRegistry('query-api');
-  const readModels = createRedisReadModels({ redis: readModelsRedis, root: keys.readModels });
+  const readModels = createRedisReadModels({
+    redis: readModelsRedis,
+    root: keys.readModels,
+    onTextMirrorError: (error) => logger.warn({ err: error }, 'text index copy not loaded: searches find word starts only until it loads'),
+  });
+  // Searches for any part of a word need this process's copy of the text index: loading starts
+  // now (in the background), not at the first search.
+  void readModels.active().then((ks) => ks.prepareSearch()).catch((error: unknown) => logger.warn({ err: error }, 'text index copy not loaded at start'));
   // The home figures and the top 5 are rebuilt when the projector announces a batch, not
   // checked in Redis on every request.
   const checkpoints = await WatchedCheckpoints.watch(readModelsRedis, keys.readModels, logger);

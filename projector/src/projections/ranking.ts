@@ -1,5 +1,6 @@
 import { normalizeEmail } from '@pass/events';
 import { rowIndexSetList, rowIndexSets } from '../read-models/search';
+import { searchText } from '../read-models/search-text';
 import type { ReadModelWrite, SortedSetName, UserRow } from '../read-models/types';
 import { projection } from './projection';
 
@@ -48,6 +49,7 @@ export const ranking = projection({
     // Out of the ranking, the registry order and every search set (also while the index is
     // deferred: a build interrupted earlier may have put the row there); no longer counted.
     out.push({ op: 'zrem', set: 'users', member: before.key });
+    out.push({ op: 'searchText', key: before.key, text: null });
     for (const set of rowIndexSetList(before)) out.push({ op: 'zrem', set: set as SortedSetName, member: before.key });
     copy.main.members -= Number(isMember(before));
   },
@@ -66,6 +68,7 @@ function rankingWrites(before: UserRow | undefined, after: UserRow, writes: Read
   const scoreChanged = !before || userScore(before) !== score;
   if (scoreChanged) writes.push({ op: 'zadd', set: 'users', member: after.key, score });
   if (indexed) indexSetWrites(before, after, score, scoreChanged, writes);
+  if (!before || !sameIndexText(before, after)) writes.push({ op: 'searchText', key: after.key, text: searchText(after) });
   // E-mails never change after registration (UserRegistered is the only event that sets one).
   if (!before && after.email) writes.push({ op: 'email', email: normalizeEmail(after.email), member: after.key });
   return Number(isMember(after)) - Number(isMember(before));

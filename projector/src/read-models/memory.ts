@@ -5,6 +5,8 @@ import { MemberScores } from './member-scores';
 import { mapParts, PART_ENTRIES, type MemoryStateHead, type MemoryStatePart } from './memory-state';
 import { packRow, unpackRow, type PackedRow } from './packed-row';
 import { searchPlan, UNPAIRED_SET, type SearchPlan } from './search';
+import { searchText } from './search-text';
+import { TextIndex } from './text-index';
 import { entryBefore, SortedList, type Chunk, type Entry } from './sorted-list';
 
 /** Rows per page of `storedRows()`. */
@@ -95,6 +97,8 @@ class MemoryKeyspace implements Keyspace {
   private progressDays: ProgressDay[] = [];
   private intersections = new Map<string, { at: number; entries: Entry[] }>();
   private index: MemoryStateHead['index'] = null;
+  /** What searches find rows by (any part of a token): kept from the searchText and `users` writes. */
+  private text = new TextIndex();
 
   readonly inProcess = true;
 
@@ -183,7 +187,21 @@ class MemoryKeyspace implements Keyspace {
     this.progressDays = head.progress;
     this.index = head.index;
     this.intersections.clear();
+    this.text = this.textIndexOfRows();
     return rows.size;
+  }
+
+  /** The text index of the rows held (a state restored: snapshots do not carry it). */
+  private textIndexOfRows(): TextIndex {
+    const index = new TextIndex();
+    const users = this.sets.get('users');
+    for (const member of this.rows.keys()) {
+      if (member < 0) continue;
+      index.setText(member, searchText(this.row(member)!));
+      const score = users?.score(member);
+      index.setScore(member, score ?? null);
+    }
+    return index;
   }
 
   async checkpoint(): Promise<string | null> {
@@ -245,6 +263,28 @@ class MemoryKeyspace implements Keyspace {
     return set;
   }
 
+  /** The sorted sets' writes; `users`' scores also go to the text index. */
+  private addScore(set: string, member: number, score: number): void {
+    this.set(set).add(member, score);
+    if (set === 'users' && member >= 0) this.text.setScore(member, score);
+  }
+
+  private addScores(set: string, entries: ReadonlyArray<[member: string, score: number]>): void {
+    const members = entries.map((entry) => this.ids.id(entry[0]));
+    this.set(set).addMany(
+      members,
+      entries.map((entry) => entry[1]),
+    );
+    if (set === 'users') members.forEach((member, i) => member >= 0 && this.text.setScore(member, entries[i]![1]));
+  }
+
+  private removeScore(name: string, key: string): void {
+    const set = this.sets.get(name);
+    const member = this.ids.find(key);
+    if (set && member !== undefined && set.remove(member) && set.size === 0) this.sets.delete(name);
+    if (name === 'users' && member !== undefined && member >= 0) this.text.setScore(member, null);
+  }
+
   private write(write: ReadModelWrite): void {
     switch (write.op) {
       case 'main':
@@ -257,28 +297,25 @@ class MemoryKeyspace implements Keyspace {
         return;
       }
       case 'zadd':
-        this.set(write.set).add(this.ids.id(write.member), write.score);
+        this.addScore(write.set, this.ids.id(write.member), write.score);
         return;
-      case 'zaddMany': {
-        const members = write.entries.map((entry) => this.ids.id(entry[0]));
-        this.set(write.set).addMany(
-          members,
-          write.entries.map((entry) => entry[1]),
-        );
+      case 'searchText': {
+        const member = this.ids.id(write.key);
+        if (member >= 0) this.text.setText(member, write.text);
         return;
       }
+      case 'zaddMany':
+        this.addScores(write.set, write.entries);
+        return;
       case 'indexState':
         this.index = write.state;
         return;
       case 'email':
         this.emails.set(write.email, this.ids.id(write.member));
         return;
-      case 'zrem': {
-        const set = this.sets.get(write.set);
-        const member = this.ids.find(write.member);
-        if (set && member !== undefined && set.remove(member) && set.size === 0) this.sets.delete(write.set);
+      case 'zrem':
+        this.removeScore(write.set, write.member);
         return;
-      }
       case 'country': {
         const count = (this.countryCounts.get(write.country) ?? 0) + write.delta;
         if (count > 0) this.countryCounts.set(write.country, count);
@@ -341,6 +378,10 @@ class MemoryKeyspace implements Keyspace {
       }
       return { total: 1, rows: [{ rank: all.rank(member)! + 1, row: this.row(member)! }] };
     }
+    if (query.text) {
+      const page = this.text.page({ ...query.text, membersOnly: query.membersOnly, offset: query.offset, limit: query.limit });
+      return { total: page.total, matchedBy: 'text', rows: page.ordinals.map((member) => ({ rank: all.rank(member)! + 1, row: this.row(member)! })) };
+    }
     const plan = searchPlan(query.sets);
     const stop = query.offset + query.limit;
     let total: number;
@@ -402,6 +443,10 @@ class MemoryKeyspace implements Keyspace {
     for (const [key, kept] of this.intersections) if (now - kept.at >= INTERSECTION_TTL_MS) this.intersections.delete(key);
     this.intersections.set(cacheKey, { at: now, entries });
     return entries;
+  }
+
+  async prepareSearch(): Promise<boolean> {
+    return true;
   }
 
   async userById(userId: string): Promise<UserRow | null> {

@@ -46,6 +46,11 @@ export interface Keyspace {
   main(): Promise<MainRecord>;
   countries(limit: number): Promise<CountriesRecord>;
   users(query: UserPageQuery): Promise<UserPage>;
+  /**
+   * Gets ready to answer `text` searches from a text index (a Redis reader loads its copy: until
+   * then they read the word-start sets) and answers whether they now do.
+   */
+  prepareSearch(): Promise<boolean>;
   userById(userId: string): Promise<UserRow | null>;
   chat(limit: number): Promise<ChatHistory>;
   /** Newest first. */

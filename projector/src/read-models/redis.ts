@@ -4,6 +4,7 @@ import { FencedWriteError, leaseKeys, type Fencing } from './redis/fencing';
 import { keyspacePrefix, outdatedAt } from './redis/keys';
 import { RedisKeyspace } from './redis/keyspace';
 import { loadLua, runLua } from './redis/lua';
+import { TextMirrors } from './redis/text-mirrors';
 
 const ACTIVATE = loadLua(new URL('./redis/activate.lua', import.meta.url));
 const FENCE = loadLua(new URL('./redis/fence.lua', import.meta.url));
@@ -25,6 +26,8 @@ export interface RedisReadModelsOptions {
    * for readers and for a projector that is the only one (no lease).
    */
   fencing?: Fencing;
+  /** Told why a reader's copy of a text index could not load (searches then read the word-start sets). */
+  onTextMirrorError?: (error: unknown) => void;
 }
 
 /** The Redis read models as a fenced projector uses them: it raises a keyspace's fence before its first write there. */
@@ -45,7 +48,9 @@ export function createRedisReadModels(options: RedisReadModelsOptions): RedisRea
     cached = { id, at: Date.now() };
     return id;
   };
-  const keyspace = (id: string) => new RedisKeyspace(redis, root, id, fencing);
+  // Only a reader that searches ever loads one (on its first search).
+  const mirrors = new TextMirrors(redis, options.onTextMirrorError);
+  const keyspace = (id: string) => new RedisKeyspace(redis, root, id, fencing, mirrors);
   const fenceKey = (id: string) => `${keyspacePrefix(root, id)}fence`;
 
   return {

@@ -19,7 +19,7 @@ export const MAX_PREFIX = 10;
 /** Registry-only sets: the visible parts of a masked e-mail. '@' never occurs in a token. */
 const REGISTRY_ONLY = 'ix:@';
 
-function fold(text: string): string {
+export function fold(text: string): string {
   return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
 }
 

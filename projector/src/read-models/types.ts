@@ -1,3 +1,4 @@
+import type { SearchText } from './search-text';
 import type { ChatMessageView, GlobalPostView, Image, Priority, ProgressDay } from '@pass/events';
 
 /**
@@ -109,6 +110,11 @@ export type ReadModelWrite =
   /** Where the keyspace's search index stands (IndexState). */
   | { op: 'indexState'; state: 'deferred' | 'complete' }
   /**
+   * What a search finds a row by (search-text.ts), written when it changes; null: the row was
+   * erased. Scores come from the `users` writes.
+   */
+  | { op: 'searchText'; key: string; text: SearchText | null }
+  /**
    * One day of the progress read model, replacing what is stored for its date. A batch writes
    * the last stored day or days after it, oldest first (never an earlier day: projections/progress.ts).
    */
@@ -157,12 +163,28 @@ export interface UserPageQuery {
   registrySets?: Array<`ix:${string}`>;
   /** Exact, lower-cased e-mail (registry search); with it, `sets` is ignored. */
   email?: string;
+  /**
+   * Any part of a token (search-text.ts), answered by the text index where the keyspace has one
+   * (always in memory; in Redis once the reader's mirror is loaded), else by `sets`.
+   */
+  text?: TextSearch;
   offset: number;
   limit: number;
 }
 
+/** The terms of a search box (searchTerms) and where it is typed. */
+export interface TextSearch {
+  terms: string[];
+  /** The registry: rows shown by a masked e-mail are found by what it shows. */
+  registry: boolean;
+  /** Only rows whose card is on the site (the admin's posts). */
+  posted: boolean;
+}
+
 export interface UserPage {
   total: number;
+  /** 'text': the text index answered `text` (any part of a token); otherwise the sets did. */
+  matchedBy?: 'text';
   /** Rows with their 1-based rank in the unfiltered order. */
   rows: Array<{ rank: number; row: UserRow }>;
 }

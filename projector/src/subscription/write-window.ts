@@ -21,6 +21,7 @@ export class WriteWindow {
   private kept = 0;
   private readonly rowAt = new Map<string, number>();
   private readonly scoreAt = new Map<string, number>();
+  private readonly textAt = new Map<string, number>();
   private mainAt = -1;
   private postsAt = -1;
   /** The window's last progress day write: its place and date (days are written oldest first). */
@@ -85,6 +86,7 @@ export class WriteWindow {
     this.kept = 0;
     this.rowAt.clear();
     this.scoreAt.clear();
+    this.textAt.clear();
     this.mainAt = this.postsAt = this.progressAt = -1;
     this.progressDate = '';
     this.countryAt.clear();
@@ -102,6 +104,10 @@ export class WriteWindow {
         break;
       case 'userRemove':
         this.rowAt.delete(write.userId);
+        break;
+      case 'searchText':
+        this.replace(this.textAt, write.key);
+        this.textAt.set(write.key, this.writes.length);
         break;
       case 'zadd': {
         const key = `${write.set}\n${write.member}`;

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessageView, GlobalPostView, ProgressDay } from '@pass/events';
 import type { ReadModelStore } from '../read-models/port';
 import { parseQuery, rankKey, rowIndexSetList, UNPAIRED_SET, wordPairSets } from '../read-models/search';
+import { searchTerms, searchText } from '../read-models/search-text';
 import { sampleUserRow } from './user-row';
 import { CHAT_HISTORY_LIMIT, emptyMain, type ReadModelWrite, type UserRow } from '../read-models/types';
 
@@ -249,6 +250,53 @@ export function readModelStoreContract(name: string, open: () => Promise<{ store
       expect(await find('janice', true)).toEqual([0, []]);
       // One letter matches one-letter words only.
       expect(await find('j', true)).toEqual([0, []]);
+    });
+
+    it('finds any part of a name, country, date or shown e-mail through the text index, in ranking order, as rows change', async () => {
+      const ks = await store.active();
+      // Written as the projections write them: the row, its score, its search text.
+      const put = (r: UserRow): ReadModelWrite[] => [
+        { op: 'user', row: r },
+        { op: 'zadd', set: 'users', member: r.key, score: r.passes > 0 ? -r.passes : 0 },
+        { op: 'searchText', key: r.key, text: searchText(r) },
+      ];
+      await ks.apply({
+        expectedCheckpoint: null,
+        checkpoint: '1/1',
+        writes: [
+          ...put(row(1, { passes: 1, fullname: 'Desk User', country: 'Spain', createdAt: '2026-05-06T09:00:00.000Z' })),
+          ...put(row(2, { passes: 3, fullname: 'María López', country: 'Peru', createdAt: '2026-12-06T10:00:00.000Z' })),
+          ...put(row(3, { fullname: 'Omar Khan', country: 'India', createdAt: '2026-12-06T11:00:00.000Z' })),
+          // No card: the registry shows des******@example.com.
+          ...put(row(4, { email: 'desk.user@example.com', createdAt: '2026-12-06T12:00:00.000Z' })),
+        ],
+      });
+      expect(await ks.prepareSearch()).toBe(true);
+      const find = async (q: string, registry: boolean, offset = 0, limit = 10, membersOnly = !registry) => {
+        const page = await ks.users({ membersOnly, sets: parseQuery(q, registry).sets, text: { terms: searchTerms(q), registry, posted: false }, offset, limit });
+        return [page.total, page.rows.map((r) => `${r.rank}:${r.row.userId}`)];
+      };
+      expect(await find('esk', false)).toEqual([1, ['2:u1']]);
+      expect(await find('AR', true)).toEqual([2, ['1:u2', '3:u3']]);
+      expect(await find('12/2026', true)).toEqual([3, ['1:u2', '3:u3', '4:u4']]);
+      expect(await find('06/12 ndi', true)).toEqual([1, ['3:u3']]);
+      expect(await find('2026', true, 1, 2)).toEqual([4, ['2:u1', '3:u3']]);
+      expect(await find('example', true)).toEqual([1, ['4:u4']]);
+      expect(await find('example', false, 0, 10, false)).toEqual([0, []]);
+      // A new name, a new score, an erasure: the next search sees each.
+      await ks.apply({
+        expectedCheckpoint: '1/1',
+        checkpoint: '1/2',
+        writes: [
+          { op: 'searchText', key: rankKey(3), text: searchText(row(3, { fullname: 'Omar Deskovic', country: 'India', createdAt: '2026-12-06T11:00:00.000Z' })) },
+          { op: 'zadd', set: 'users', member: rankKey(3), score: -5 },
+          { op: 'zrem', set: 'users', member: rankKey(2) },
+          { op: 'userRemove', userId: 'u2', key: rankKey(2), email: '' },
+          { op: 'searchText', key: rankKey(2), text: null },
+        ],
+      });
+      expect(await find('esk', false)).toEqual([2, ['1:u3', '2:u1']]);
+      expect(await find('lopez', true)).toEqual([0, []]);
     });
 
     it('finds one user by whole e-mail, in the registry or (if a member) the ranking', async () => {

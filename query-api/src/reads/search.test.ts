@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryReadModels, type ReadModelWrite, type UserRow } from '@pass/projector';
+import { createMemoryReadModels, searchText, type ReadModelWrite, type UserRow } from '@pass/projector';
 import { rowIndexSetList, sampleUserRow } from '@pass/projector/test-support';
 import { searchUsers } from './search';
 
@@ -11,6 +11,7 @@ async function keyspaceWith(rows: UserRow[]) {
   const ks = await createMemoryReadModels().active();
   const writes: ReadModelWrite[] = rows.flatMap((r) => [
     { op: 'user' as const, row: r },
+    { op: 'searchText' as const, key: r.key, text: searchText(r) },
     ...['users', ...rowIndexSetList(r)].map((set) => ({ op: 'zadd' as const, set: set as 'users', member: r.key, score: -r.passes })),
   ]);
   await ks.apply({ expectedCheckpoint: null, checkpoint: '1/1', writes });

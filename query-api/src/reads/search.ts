@@ -1,5 +1,5 @@
 import { hasPostedCard } from '@pass/events';
-import { parseQuery, POSTED_SET, rowHasWordsStarting, type Keyspace, type ParsedQuery, type UserPage } from '@pass/projector';
+import { parseQuery, POSTED_SET, rowHasWordsStarting, searchTerms, type Keyspace, type ParsedQuery, type UserPage } from '@pass/projector';
 
 /**
  * Rows read to check a query word longer than the index's prefixes (MAX_PREFIX, in
@@ -9,9 +9,10 @@ import { parseQuery, POSTED_SET, rowHasWordsStarting, type Keyspace, type Parsed
 export const CHECKED_ROWS_LIMIT = 10_000;
 
 /**
- * One page of users for a search box: by word prefixes ("jan" finds Janet), or (registry and
- * admin only) by a whole e-mail or by what a masked e-mail shows. Text with no usable word
- * ("!!!") matches nobody rather than everybody.
+ * One page of users for a search box: by any part of a name, country or date ("esk" finds
+ * Desk), or (registry and admin only) by a whole e-mail or by what a masked e-mail shows. Text
+ * with no usable word ("!!!") matches nobody rather than everybody. Where the keyspace has no
+ * text index yet (a query-api loading its copy), the word-start sets answer: word starts only.
  */
 export async function searchUsers(
   ks: Keyspace,
@@ -34,8 +35,10 @@ export async function searchUsers(
   if (options.q && typed.sets.length === 0 && typed.email === undefined) return { total: 0, rows: [] };
   const parsed = options.postsOnly ? postsQuery(typed) : typed;
   if (parsed.email !== undefined && options.mayLookUpEmail && !(await options.mayLookUpEmail(parsed.email))) return { total: 0, rows: [] };
+  const terms = searchTerms(options.q);
   const query = {
     membersOnly: options.membersOnly,
+    ...(terms.length > 0 && parsed.email === undefined ? { text: { terms, registry: options.allowEmail, posted: options.postsOnly === true } } : {}),
     sets: parsed.sets,
     ...(parsed.registrySets === undefined ? {} : { registrySets: parsed.registrySets }),
     ...(parsed.email === undefined ? {} : { email: parsed.email }),
@@ -43,8 +46,9 @@ export async function searchUsers(
     limit: options.pageSize,
   };
   if (parsed.email !== undefined && options.postsOnly) return postedOnly(await ks.users(query));
-  if (!parsed.check || parsed.email !== undefined) return ks.users(query);
-  // A word longer than the index's prefixes: the rows sharing its start, checked for the rest.
+  const page = await ks.users(query);
+  if (!parsed.check || parsed.email !== undefined || page.matchedBy === 'text') return page;
+  // The word-start sets answered a word longer than their prefixes: the rows sharing its start, checked for the rest.
   const check = parsed.check;
   const found = await ks.users({ ...query, offset: 0, limit: CHECKED_ROWS_LIMIT });
   const rows = found.rows.filter((r) => rowHasWordsStarting(r.row, check, options.allowEmail));

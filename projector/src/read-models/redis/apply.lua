@@ -24,7 +24,7 @@ local w = cjson.decode(ARGV[7])
 local function value(n)
   return ARGV[7 + tonumber(n)]
 end
-local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3, Y = 4, X = 2, I = 2, P = 3 }
+local arity = { S = 3, U = 4, Z = 4, R = 3, C = 3, L = 3, D = 2, E = 3, Y = 4, X = 2, I = 2, P = 3, T = 3 }
 -- Width of the op at i: fixed, or for M (set, count, then count score/member pairs) by its count.
 local function width(i)
   local op = w[i]
@@ -43,8 +43,13 @@ while i <= n do
   i = i + step
 end
 local p = ARGV[3]
--- A keyspace's first batch: it is projected from its start by this code (keys.ts, PROGRESS_MARKER).
-if cur == '' then redis.call('SET', p .. '{{PROGRESS_MARKER}}', '1') end
+-- A keyspace's first batch: it is projected from its start by this code (keys.ts, PROGRESS_MARKER, TEXT_MARKER).
+if cur == '' then
+  redis.call('SET', p .. '{{PROGRESS_MARKER}}', '1')
+  -- Its value names this projection of the keyspace: a reader seeing another one loads anew.
+  local now = redis.call('TIME')
+  redis.call('SET', p .. '{{TEXT_MARKER}}', now[1] .. '.' .. now[2])
+end
 -- Rows, e-mails and single scores wait in lists and go out as one HSET or ZADD per key (in
 -- slices), not one call each: every call has a cost of its own. What waits is sent before any op
 -- that reads or removes the same keys, and the last of two values for one field or member still
@@ -53,6 +58,14 @@ if cur == '' then redis.call('SET', p .. '{{PROGRESS_MARKER}}', '1') end
 local rowsKey, uidKey, emailsKey = p .. 'rows', p .. 'uid', p .. 'emails'
 local rowArgs, uidArgs, emailArgs = {}, {}, {}
 local scoreArgs = {}
+-- The batch's changes to the rows' search records and to `users`' scores, in order, as field and
+-- value pairs of one text log entry ('t' or 's' then the rank key; '' for gone): readers' text
+-- indexes follow them (text-mirror.ts).
+local textLog = {}
+local function logText(kind, key, v)
+  textLog[#textLog + 1] = kind .. key
+  textLog[#textLog + 1] = v
+end
 -- args[from..to] as arguments of cmd on key, in slices: unpack puts every value on Lua's stack,
 -- which holds about 8,000.
 local function sendRange(cmd, key, args, from, to)
@@ -100,9 +113,17 @@ while i <= n do
     end
     args[#args + 1] = w[i + 2]
     args[#args + 1] = w[i + 3]
+    if set == 'users' then logText('s', w[i + 3], w[i + 2]) end
   elseif op == 'M' then
     flushScores(w[i + 1])
     sendRange('ZADD', p .. 'z:' .. w[i + 1], w, i + 3, i + 2 + 2 * tonumber(w[i + 2]))
+    if w[i + 1] == 'users' then
+      for j = i + 3, i + 2 + 2 * tonumber(w[i + 2]), 2 do logText('s', w[j + 1], w[j]) end
+    end
+  elseif op == 'T' then
+    local record = value(w[i + 2])
+    if record == '' then redis.call('HDEL', p .. 'text', w[i + 1]) else redis.call('HSET', p .. 'text', w[i + 1], record) end
+    logText('t', w[i + 1], record)
   elseif op == 'I' then
     if w[i + 1] == 'complete' then
       redis.call('SET', p .. '{{INDEX_MARKER}}', '1')
@@ -117,6 +138,7 @@ while i <= n do
   elseif op == 'R' then
     flushScores(w[i + 1])
     redis.call('ZREM', p .. 'z:' .. w[i + 1], w[i + 2])
+    if w[i + 1] == 'users' then logText('s', w[i + 2], '') end
   elseif op == 'C' then
     local k = p .. 'countries'
     local s = redis.call('ZINCRBY', k, w[i + 1], w[i + 2])
@@ -159,6 +181,18 @@ while i <= n do
 end
 flushHashes()
 flushAllScores()
+-- `text:head` names the newest entry and `text:added` counts them all, so a reader learns
+-- whether it is behind, or further behind than the log keeps, in one MGET.
+if #textLog > 0 then
+  local id
+  local entries = 0
+  for j = 1, #textLog, 4000 do
+    id = redis.call('XADD', p .. 'text:log', 'MAXLEN', '~', {{TEXT_LOG_ENTRIES}}, '*', unpack(textLog, j, math.min(j + 3999, #textLog)))
+    entries = entries + 1
+  end
+  redis.call('SET', p .. 'text:head', id)
+  redis.call('INCRBY', p .. 'text:added', entries)
+end
 redis.call('SET', KEYS[1], ARGV[2])
 redis.call('PUBLISH', ARGV[4], ARGV[5])
 return 1

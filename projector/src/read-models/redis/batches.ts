@@ -1,7 +1,8 @@
 import { assertNever, type GlobalPostView, type ProgressDay } from '@pass/events';
 import type { RedisConnection } from '../redis-admin';
+import { encodeSearchText } from '../search-text';
 import { CHAT_HISTORY_LIMIT, emptyMain, type BatchSnapshot, type ReadModelWrite, type UserRow, type WriteBatch } from '../types';
-import { changesChannel, INDEX_DEFERRED, INDEX_MARKER, keyspacePrefix, parseJson, PROGRESS_MARKER } from './keys';
+import { changesChannel, INDEX_DEFERRED, INDEX_MARKER, keyspacePrefix, parseJson, PROGRESS_MARKER, TEXT_LOG_ENTRIES, TEXT_MARKER } from './keys';
 import { FencedWriteError, type Fencing } from './fencing';
 import { loadLua, runLua } from './lua';
 
@@ -23,7 +24,7 @@ const SNAPSHOT = loadLua(new URL('./snapshot.lua', import.meta.url));
  * It then announces the keyspace's id on the store's changes channel, so a reader that keeps what
  * it built from the read models knows when to build again (change-watch.ts).
  */
-const APPLY = loadLua(new URL('./apply.lua', import.meta.url), { INDEX_MARKER, INDEX_DEFERRED, PROGRESS_MARKER });
+const APPLY = loadLua(new URL('./apply.lua', import.meta.url), { INDEX_MARKER, INDEX_DEFERRED, PROGRESS_MARKER, TEXT_MARKER, TEXT_LOG_ENTRIES: String(TEXT_LOG_ENTRIES) });
 
 /**
  * Encodes writes as the apply script's list of op codes and operands, sent as one JSON array, and
@@ -80,6 +81,9 @@ export function encodeWrites(writes: ReadModelWrite[]): { ops: string; values: s
         break;
       case 'progressDay':
         args.push('P', write.day.date, value(JSON.stringify(write.day)));
+        break;
+      case 'searchText':
+        args.push('T', write.key, value(write.text ? encodeSearchText(write.text) : ''));
         break;
       default:
         assertNever(write);

@@ -30,6 +30,20 @@ export const INDEX_MARKER = 'index:prefix-v3';
  * at start like one of an older index (ReadModelStore.outdated).
  */
 export const PROGRESS_MARKER = 'progress:v1';
+/**
+ * Entries the text log keeps (`text:log`, a stream: apply.lua): each batch's changes to `text`
+ * (the rows' search records) and to `users`' scores, which readers' text indexes follow
+ * (text-mirror.ts). A reader further behind than this loads the records again.
+ */
+export const TEXT_LOG_ENTRIES = 512;
+
+/**
+ * Present in a keyspace projected from its start by code that keeps the rows' search records
+ * (`text`) and the text log, set by its first batch: without it a reader has no text index to load
+ * (text-mirror.ts), and a keyspace holding a checkpoint without it is re-projected at start.
+ */
+export const TEXT_MARKER = 'text:v1';
+
 /** Present while a keyspace's index is deferred (IndexState): its catch-up builds it at the end. */
 export const INDEX_DEFERRED = 'index:deferred';
 
@@ -42,12 +56,12 @@ export async function indexStateAt(redis: RedisConnection, prefix: string): Prom
 
 /**
  * Whether the keyspace under `prefix` holds read models older code projected (ReadModelStore.outdated):
- * its index is outdated, or it has a checkpoint but not the progress read model from its start.
+ * its index is outdated, or it has a checkpoint but not the progress read model or the search records from its start.
  */
 export async function outdatedAt(redis: RedisConnection, prefix: string): Promise<boolean> {
   if ((await indexStateAt(redis, prefix)) === 'outdated') return true;
-  const [projected, progress] = await Promise.all([redis.exists(`${prefix}checkpoint`), redis.exists(`${prefix}${PROGRESS_MARKER}`)]);
-  return projected === 1 && progress === 0;
+  const [projected, progress, text] = await Promise.all([redis.exists(`${prefix}checkpoint`), redis.exists(`${prefix}${PROGRESS_MARKER}`), redis.exists(`${prefix}${TEXT_MARKER}`)]);
+  return projected === 1 && (progress === 0 || text === 0);
 }
 
 /** A value stored as JSON under one of those keys, or `fallback` when the key is missing (an empty keyspace). */

@@ -7,7 +7,8 @@ import { dumpKeyspace } from './dump';
 import type { Fencing } from './fencing';
 import { indexStateAt, keyspacePrefix, parseJson } from './keys';
 import { loadLua, runLua } from './lua';
-import { readUserPage } from './user-pages';
+import type { TextMirrors } from './text-mirrors';
+import { readTextPage, readUserPage } from './user-pages';
 
 /**
  * The country count and the top of the countries set, read together as one command
@@ -28,6 +29,8 @@ export class RedisKeyspace implements Keyspace {
     readonly id: string,
     /** The writer's lease epoch, for a projector that leads by lease; absent: unfenced. */
     private readonly fencing?: Fencing,
+    /** The readers' copies of the keyspaces' text indexes; absent: searches read the word-start sets. */
+    private readonly mirrors?: TextMirrors,
   ) {
     this.prefix = keyspacePrefix(root, id);
   }
@@ -72,8 +75,20 @@ export class RedisKeyspace implements Keyspace {
     return { distinct, top };
   }
 
-  users(query: UserPageQuery): Promise<UserPage> {
+  async users(query: UserPageQuery): Promise<UserPage> {
+    const { text } = query;
+    if (text && query.email === undefined && this.mirrors) {
+      const index = await this.mirrors.of(this.prefix).current();
+      if (index) return readTextPage(this.redis, this.prefix, index, { ...query, text });
+    }
     return readUserPage(this.redis, this.prefix, query);
+  }
+
+  async prepareSearch(): Promise<boolean> {
+    if (!this.mirrors) return false;
+    const mirror = this.mirrors.of(this.prefix);
+    if (!(await mirror.current())) await mirror.load();
+    return (await mirror.current()) !== undefined;
   }
 
   async userById(userId: string): Promise<UserRow | null> {

@@ -66,7 +66,7 @@ function ParticipantsActions({ registered, certificateHref, onLogout }: Particip
 function RegistryEmpty({ query }: { query: string }) {
   return query.trim() ? (
     <p className="empty" role="status">
-      No member matches “{query.trim()}”. Try the start of a name, a date (dd/mm/yyyy) or the part of an e-mail the table shows.
+      No member matches “{query.trim()}”. Try part of a name, of a date (dd/mm/yyyy) or of the e-mail the table shows.
     </p>
   ) : (
     <p className="empty">Become the first one!</p>

@@ -1,0 +1,236 @@
+/**
+ * The search index that finds any part of a token (search-text.ts), in process memory: a
+ * vocabulary of distinct tokens scanned for each term, the rows of each token, and each row's
+ * ranking score, so a query's matches are counted exactly and put in ranking order without a
+ * sorted set per token. At a million rows a query touches the rows of the tokens it matches and
+ * sweeps one byte per row; the costs and the layout are in docs/architecture.md, "Search".
+ * Rows are numbered by their rank key's ordinal (registration order), which is also how the
+ * ranking breaks ties between equal scores.
+ */
+import { MAX_TERMS, type SearchText } from './search-text';
+import { Vocabulary } from './vocabulary';
+
+/** Score of a number with no row in the ranking (scores are 0 or negative: see userScore). */
+const ABSENT = 1;
+const POSTED = 1;
+/** Pass counts up to this are ordered by counting (an array of this many slots); beyond, by sorting. */
+const MOST_PASSES_COUNTED = 1 << 16;
+
+export interface TextQuery {
+  terms: readonly string[];
+  /** The registry: rows shown by their masked e-mail are found by it. */
+  registry: boolean;
+  /** Members only (passes > 0): the ranking and the sponsors. */
+  membersOnly: boolean;
+  /** Only rows whose card is on the site (the admin's posts). */
+  posted: boolean;
+  offset: number;
+  limit: number;
+}
+
+/** A page of matches: their exact count and the ordinals of the page, in ranking order. */
+export interface TextPage {
+  total: number;
+  ordinals: number[];
+}
+
+/** A growable list of ordinals (one token's rows). */
+class Posting {
+  ids = new Int32Array(2);
+  size = 0;
+
+  add(ordinal: number): void {
+    if (this.size === this.ids.length) {
+      const grown = new Int32Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[this.size++] = ordinal;
+  }
+
+  remove(ordinal: number): void {
+    const at = this.ids.subarray(0, this.size).indexOf(ordinal);
+    if (at >= 0) this.ids[at] = this.ids[--this.size]!;
+  }
+}
+
+const grow = <T extends Int32Array | Uint8Array>(array: T, size: number, make: (n: number) => T, fill = 0): T => {
+  if (size <= array.length) return array;
+  const grown = make(Math.max(size, array.length * 2));
+  grown.set(array);
+  if (fill !== 0) grown.fill(fill, array.length);
+  return grown;
+};
+
+export class TextIndex {
+  private readonly vocabulary = new Vocabulary();
+  private readonly postings: Posting[] = [];
+  private scores = new Int32Array(1024).fill(ABSENT);
+  private flags = new Uint8Array(1024);
+  /** Per ordinal, the token ids of its text: `rowStart` into `pool`, `rowSize` of them. */
+  private rowStart = new Int32Array(1024);
+  private rowSize = new Uint8Array(1024);
+  private pool = new Int32Array(4096);
+  private poolUsed = 0;
+  private poolLive = 0;
+  private ordinalEnd = 0;
+  /**
+   * Scratch of a query, kept between queries: on this kind of machine a fresh buffer's first
+   * touch costs more than the query's own work (docs/benchmarks.md, "This machine's page faults").
+   */
+  private matches = new Int32Array(0);
+  /** One bit per ordinal for each term of a query. */
+  private bits: Int32Array[] = [];
+  private counts = new Int32Array(64);
+
+  private reserve(ordinal: number): void {
+    if (ordinal < this.ordinalEnd) return;
+    this.ordinalEnd = ordinal + 1;
+    this.scores = grow(this.scores, this.ordinalEnd, (n) => new Int32Array(n), ABSENT);
+    this.flags = grow(this.flags, this.ordinalEnd, (n) => new Uint8Array(n));
+    this.rowStart = grow(this.rowStart, this.ordinalEnd, (n) => new Int32Array(n));
+    this.rowSize = grow(this.rowSize, this.ordinalEnd, (n) => new Uint8Array(n));
+  }
+
+  /** The row `ordinal`'s text, replacing what it had; null: it has none (erased). */
+  setText(ordinal: number, text: SearchText | null): void {
+    this.reserve(ordinal);
+    const start = this.rowStart[ordinal]!;
+    for (let i = 0; i < this.rowSize[ordinal]!; i++) this.postings[this.pool[start + i]!]!.remove(ordinal);
+    this.poolLive -= this.rowSize[ordinal]!;
+    this.rowSize[ordinal] = 0;
+    this.flags[ordinal] = text?.posted ? POSTED : 0;
+    if (!text) return;
+    const ids = text.tokens.map((token) => this.vocabulary.id(token));
+    if (text.masked) ids.push(this.vocabulary.id(text.masked, true));
+    const kept = ids.slice(0, 255);
+    this.compactIfWasteful(kept.length);
+    this.pool = grow(this.pool, this.poolUsed + kept.length, (n) => new Int32Array(n));
+    this.rowStart[ordinal] = this.poolUsed;
+    this.rowSize[ordinal] = kept.length;
+    for (const id of kept) {
+      (this.postings[id] ??= new Posting()).add(ordinal);
+      this.pool[this.poolUsed++] = id;
+    }
+    this.poolLive += kept.length;
+  }
+
+  /** The row's ranking score; null: it left the ranking. */
+  setScore(ordinal: number, score: number | null): void {
+    this.reserve(ordinal);
+    this.scores[ordinal] = score === null ? ABSENT : score;
+  }
+
+  /** Rewrites the pool without the slots of replaced texts once they are most of it. */
+  private compactIfWasteful(adding: number): void {
+    if (this.poolUsed + adding <= this.pool.length || this.poolUsed < 2 * this.poolLive) return;
+    const pool = new Int32Array(Math.max(4096, 2 * (this.poolLive + adding)));
+    let used = 0;
+    for (let ordinal = 0; ordinal < this.ordinalEnd; ordinal++) {
+      const size = this.rowSize[ordinal]!;
+      pool.set(this.pool.subarray(this.rowStart[ordinal]!, this.rowStart[ordinal]! + size), used);
+      this.rowStart[ordinal] = used;
+      used += size;
+    }
+    this.pool = pool;
+    this.poolUsed = used;
+  }
+
+  /** One page of the rows matching every term, in ranking order, with their exact count. */
+  page(query: TextQuery): TextPage {
+    const found = this.matching(query);
+    const matches = this.matches.subarray(0, found);
+    const scores = this.scores;
+    // How many matches hold each pass count (minus the score); the most passes come first.
+    const counts = (this.counts = grow(this.counts, MOST_PASSES_COUNTED + 1, (n) => new Int32Array(n)));
+    let most = 0;
+    for (let i = 0; i < found; i++) {
+      const passes = -scores[matches[i]!]!;
+      if (passes > MOST_PASSES_COUNTED) {
+        counts.fill(0);
+        return this.sortedPage(matches, query);
+      }
+      counts[passes]!++;
+      if (passes > most) most = passes;
+    }
+    const ordinals: number[] = [];
+    const end = Math.min(found, query.offset + query.limit);
+    let groupStart = 0;
+    for (let passes = most; passes >= 0 && groupStart < end; passes--) {
+      const size = counts[passes]!;
+      if (groupStart + size > query.offset) pickFromGroup(matches, scores, -passes, Math.max(0, query.offset - groupStart), end - query.offset, ordinals);
+      groupStart += size;
+    }
+    counts.fill(0, 0, most + 1);
+    return { total: found, ordinals };
+  }
+
+  /** The same page by sorting, for pass counts too high to count by (never seen in practice). */
+  private sortedPage(matches: Int32Array, query: TextQuery): TextPage {
+    const rows = [...matches].sort((a, b) => this.scores[a]! - this.scores[b]! || a - b);
+    return { total: rows.length, ordinals: rows.slice(query.offset, query.offset + query.limit) };
+  }
+
+  /**
+   * Fills `matches` with the ordinals in scope matching every term, ascending, and returns how
+   * many: each term sets the bits of its tokens' rows, the terms' bits are intersected, and the
+   * bits left are read out in order.
+   */
+  private matching(query: TextQuery): number {
+    const terms = query.terms.slice(0, MAX_TERMS).map((term) =>
+      this.vocabulary
+        .containing(term, query.registry)
+        .map((id) => this.postings[id])
+        .filter((p): p is Posting => p !== undefined && p.size > 0),
+    );
+    if (terms.length === 0 || terms.some((postings) => postings.length === 0)) return 0;
+    this.reserveScratch();
+    const words = (this.ordinalEnd + 31) >>> 5;
+    const all = this.bits[0]!;
+    terms.forEach((postings, t) => {
+      const bits = this.bits[t]!;
+      bits.fill(0, 0, words);
+      for (const posting of postings) {
+        const ids = posting.ids;
+        for (let i = 0; i < posting.size; i++) bits[ids[i]! >>> 5]! |= 1 << (ids[i]! & 31);
+      }
+      if (t > 0) for (let w = 0; w < words; w++) all[w]! &= bits[w]!;
+    });
+    return this.readOut(all, words, query);
+  }
+
+  private reserveScratch(): void {
+    if (this.matches.length >= this.ordinalEnd) return;
+    const size = Math.ceil(this.ordinalEnd * 1.25);
+    this.matches = new Int32Array(size);
+    this.bits = Array.from({ length: MAX_TERMS }, () => new Int32Array((size + 31) >>> 5));
+  }
+
+  /** Copies the set bits of rows in scope into `matches`, ascending. */
+  private readOut(bits: Int32Array, words: number, query: TextQuery): number {
+    const { matches, scores, flags } = this;
+    const highest = query.membersOnly ? -1 : 0;
+    const flag = query.posted ? POSTED : 0;
+    let n = 0;
+    for (let w = 0; w < words; w++) {
+      let x = bits[w]!;
+      while (x !== 0) {
+        const low = x & -x;
+        const ordinal = (w << 5) | (31 - Math.clz32(low));
+        x ^= low;
+        if (scores[ordinal]! <= highest && (flags[ordinal]! & flag) === flag) matches[n++] = ordinal;
+      }
+    }
+    return n;
+  }
+}
+
+/** Appends to `out`, after skipping `skip`, the next matches of score `score` (in ordinal order) until it holds `want`. */
+function pickFromGroup(matches: Int32Array, scores: Int32Array, score: number, skip: number, want: number, out: number[]): void {
+  for (let i = 0; i < matches.length && out.length < want; i++) {
+    const ordinal = matches[i]!;
+    if (scores[ordinal] !== score) continue;
+    if (skip > 0) skip--;
+    else out.push(ordinal);
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * The distinct tokens of a text index, each with a number, and which of them contain a term.
+ * Tokens are kept in chunks of CHUNK, each also joined into one string, so a term is looked for
+ * with one indexOf per occurrence instead of one call per token; a chunk is joined again only
+ * after a token was added to it (in practice the last one).
+ */
+const CHUNK = 4096;
+const SEPARATOR = '\n';
+/** Marks a registry-only token (a masked e-mail). Terms never hold a control character. */
+const REGISTRY_ONLY = '\u0001';
+
+interface Chunk {
+  text: string;
+  /** Where each token of the chunk starts in `text`. */
+  starts: Int32Array;
+}
+
+export class Vocabulary {
+  private readonly ids = new Map<string, number>();
+  private readonly tokens: string[] = [];
+  private readonly chunks: Array<Chunk | undefined> = [];
+
+  /** The number of `token` (registry-only: found by registry searches alone), given one if new. */
+  id(token: string, registryOnly = false): number {
+    const key = registryOnly ? REGISTRY_ONLY + token : token;
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      id = this.tokens.length;
+      this.tokens.push(key);
+      this.ids.set(key, id);
+      this.chunks[Math.floor(id / CHUNK)] = undefined;
+    }
+    return id;
+  }
+
+  /** The numbers of the tokens containing `term`; registry-only ones when `registry`. */
+  containing(term: string, registry: boolean): number[] {
+    const found: number[] = [];
+    if (term === '' || term.includes(SEPARATOR)) return found;
+    for (let c = 0; c * CHUNK < this.tokens.length; c++) {
+      const chunk = this.chunk(c);
+      let from = 0;
+      for (let at = chunk.text.indexOf(term, from); at >= 0; at = chunk.text.indexOf(term, from)) {
+        const local = lastAtOrBefore(chunk.starts, at);
+        const id = c * CHUNK + local;
+        if (registry || !this.tokens[id]!.startsWith(REGISTRY_ONLY)) found.push(id);
+        from = local + 1 < chunk.starts.length ? chunk.starts[local + 1]! : chunk.text.length;
+      }
+    }
+    return found;
+  }
+
+  private chunk(c: number): Chunk {
+    let chunk = this.chunks[c];
+    if (chunk) return chunk;
+    const tokens = this.tokens.slice(c * CHUNK, (c + 1) * CHUNK);
+    const starts = new Int32Array(tokens.length);
+    let at = 0;
+    tokens.forEach((token, i) => {
+      starts[i] = at;
+      at += token.length + SEPARATOR.length;
+    });
+    chunk = { text: tokens.join(SEPARATOR), starts };
+    this.chunks[c] = chunk;
+    return chunk;
+  }
+}
+
+/** The index of the last start at or before `at` (starts ascend from 0). */
+function lastAtOrBefore(starts: Int32Array, at: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
