@@ -8,7 +8,7 @@
  * both read this file, so they cut text the same way.
  */
 import { hasPostedCard, maskEmail } from '@pass/events';
-import { displayDate, fold, type IndexedRow } from './search';
+import { displayDate, fold, memo, type IndexedRow } from './search';
 
 /** Terms a query keeps: more narrow the search no further than four do. */
 export const MAX_TERMS = 4;
@@ -34,11 +34,15 @@ function textTokens(text: string): string[] {
     .filter((token) => token !== '');
 }
 
+/** Name and country words by their text: most rows share them, and folding is the costly part. */
+const wordsMemo = new Map<string, string[]>();
+
 /** The search text of `row` (see SearchText). */
 export function searchText(row: IndexedRow): SearchText {
-  const words = [...textTokens(row.fullname), ...textTokens(row.country)];
+  const words = memo(wordsMemo, `${row.fullname}\n${row.country}`, () => [...new Set([...textTokens(row.fullname), ...textTokens(row.country)])]);
   const day = displayDate(row.createdAt);
-  const tokens = [...new Set(day ? [...words, day] : words)];
+  // A word written like a date is that date's token already.
+  const tokens = day && !words.includes(day) ? [...words, day] : [...words];
   // The registry's rule: a row with no name is shown by its masked e-mail.
   const masked = row.fullname === '' && words.length === 0 && row.email ? fold(maskEmail(row.email)).replace(CONTROL, '') : '';
   return { tokens, masked, posted: hasPostedCard(row) };

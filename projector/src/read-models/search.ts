@@ -19,7 +19,11 @@ export const MAX_PREFIX = 10;
 /** Registry-only sets: the visible parts of a masked e-mail. '@' never occurs in a token. */
 const REGISTRY_ONLY = 'ix:@';
 
+const ASCII = /^[ -~]*$/;
+
 export function fold(text: string): string {
+  // Printable ASCII (most e-mails, many names) has nothing to decompose: lower-casing is the whole fold.
+  if (ASCII.test(text)) return text.toLowerCase();
   return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
 }
 
@@ -75,7 +79,7 @@ export function wordPairSets(words: readonly string[]): string[] {
  * part of a batch. Bounded: emptied when full, so memory stays flat whatever the number of users.
  */
 const MEMO_LIMIT = 10_000;
-function memo<V>(table: Map<string, V>, key: string, compute: (key: string) => V): V {
+export function memo<V>(table: Map<string, V>, key: string, compute: (key: string) => V): V {
   let value = table.get(key);
   if (value === undefined) {
     if (table.size >= MEMO_LIMIT) table.clear();

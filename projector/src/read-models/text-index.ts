@@ -34,7 +34,11 @@ export interface TextPage {
   ordinals: number[];
 }
 
-/** A growable list of ordinals (one token's rows). */
+/**
+ * One token's rows: ordinals kept in ascending order, so a row leaving is found by bisection.
+ * New rows arrive last (ordinals grow with registration) and are appended; a row changing its
+ * text moves the ones after it (one copyWithin: microseconds for a token of a million rows).
+ */
 class Posting {
   ids = new Int32Array(2);
   size = 0;
@@ -45,12 +49,30 @@ class Posting {
       grown.set(this.ids);
       this.ids = grown;
     }
-    this.ids[this.size++] = ordinal;
+    const at = this.size === 0 || this.ids[this.size - 1]! < ordinal ? this.size : this.position(ordinal);
+    if (at < this.size && this.ids[at] === ordinal) return;
+    this.ids.copyWithin(at + 1, at, this.size);
+    this.ids[at] = ordinal;
+    this.size++;
   }
 
   remove(ordinal: number): void {
-    const at = this.ids.subarray(0, this.size).indexOf(ordinal);
-    if (at >= 0) this.ids[at] = this.ids[--this.size]!;
+    const at = this.position(ordinal);
+    if (at >= this.size || this.ids[at] !== ordinal) return;
+    this.ids.copyWithin(at, at + 1, this.size);
+    this.size--;
+  }
+
+  /** The first place holding an ordinal not below `ordinal`. */
+  private position(ordinal: number): number {
+    let lo = 0;
+    let hi = this.size;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.ids[mid]! < ordinal) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 }
 
@@ -95,24 +117,36 @@ export class TextIndex {
   /** The row `ordinal`'s text, replacing what it had; null: it has none (erased). */
   setText(ordinal: number, text: SearchText | null): void {
     this.reserve(ordinal);
-    const start = this.rowStart[ordinal]!;
-    for (let i = 0; i < this.rowSize[ordinal]!; i++) this.postings[this.pool[start + i]!]!.remove(ordinal);
-    this.poolLive -= this.rowSize[ordinal]!;
-    this.rowSize[ordinal] = 0;
     this.flags[ordinal] = text?.posted ? POSTED : 0;
-    if (!text) return;
-    const ids = text.tokens.map((token) => this.vocabulary.id(token));
-    if (text.masked) ids.push(this.vocabulary.id(text.masked, true));
-    const kept = ids.slice(0, 255);
+    const kept = this.tokenIds(text);
+    // Only the tokens that come or go touch their rows: a date or a country usually stays.
+    const start = this.rowStart[ordinal]!;
+    const size = this.rowSize[ordinal]!;
+    const before = this.pool.subarray(start, start + size);
+    for (let i = 0; i < size; i++) if (!kept.includes(before[i]!)) this.postings[before[i]!]!.remove(ordinal);
+    for (const id of kept) if (!before.includes(id)) (this.postings[id] ??= new Posting()).add(ordinal);
+    this.poolLive -= size;
+    this.rowSize[ordinal] = 0;
+    if (kept.length === 0) return;
     this.compactIfWasteful(kept.length);
     this.pool = grow(this.pool, this.poolUsed + kept.length, (n) => new Int32Array(n));
     this.rowStart[ordinal] = this.poolUsed;
     this.rowSize[ordinal] = kept.length;
-    for (const id of kept) {
-      (this.postings[id] ??= new Posting()).add(ordinal);
-      this.pool[this.poolUsed++] = id;
-    }
+    this.pool.set(kept, this.poolUsed);
+    this.poolUsed += kept.length;
     this.poolLive += kept.length;
+  }
+
+  /** The distinct token numbers of a text (at most 255: a row's count is a byte). */
+  private tokenIds(text: SearchText | null): number[] {
+    const ids: number[] = [];
+    if (!text) return ids;
+    for (const token of text.tokens) {
+      const id = this.vocabulary.id(token);
+      if (!ids.includes(id) && ids.length < 255) ids.push(id);
+    }
+    if (text.masked && ids.length < 255) ids.push(this.vocabulary.id(text.masked, true));
+    return ids;
   }
 
   /** The row's ranking score; null: it left the ranking. */
