@@ -59,6 +59,14 @@ describe('a search for any part of what a row shows', () => {
     expect(search(index, 'a', { offset: 1, limit: 1 })).toEqual({ total: 3, ordinals: [0] });
   });
 
+  it('finds the rows holding one letter or digit, by the shown e-mail in the registry only', () => {
+    expect(search(index, 'k').ordinals).toEqual([0, 2]);
+    expect(search(index, 'x').total).toBe(0);
+    expect(search(index, 'x', { registry: true }).ordinals).toEqual([3]);
+    expect(search(index, '5').ordinals).toEqual([0]);
+    expect(search(index, 'k 5').ordinals).toEqual([0]);
+  });
+
   it('matches nothing for text without a letter or digit', () => {
     expect(searchTerms('!!! ***')).toEqual([]);
     expect(search(index, '!!!').total).toBe(0);
@@ -72,8 +80,10 @@ describe('the index as rows change', () => {
     index.setText(0, searchText({ fullname: 'Table', country: 'Spain', createdAt: may }));
     expect(search(index, 'desk').ordinals).toEqual([1]);
     expect(search(index, 'tab').ordinals).toEqual([0]);
+    expect(search(index, 'k').ordinals).toEqual([1]);
     index.setText(1, null);
     expect(search(index, 'desk').total).toBe(0);
+    expect(search(index, 'k').total).toBe(0);
     index.setScore(0, null);
     expect(search(index, 'spain').total).toBe(0);
   });

@@ -8,6 +8,7 @@
  * ranking breaks ties between equal scores.
  */
 import { MAX_TERMS, type SearchText } from './search-text';
+import { CharRows, type RowTokens } from './char-rows';
 import { Vocabulary } from './vocabulary';
 
 /** Score of a number with no row in the ranking (scores are 0 or negative: see userScore). */
@@ -86,6 +87,7 @@ const grow = <T extends Int32Array | Uint8Array>(array: T, size: number, make: (
 
 export class TextIndex {
   private readonly vocabulary = new Vocabulary();
+  private readonly chars = new CharRows();
   private readonly postings: Posting[] = [];
   private scores = new Int32Array(1024).fill(ABSENT);
   private flags = new Uint8Array(1024);
@@ -112,6 +114,7 @@ export class TextIndex {
     this.flags = grow(this.flags, this.ordinalEnd, (n) => new Uint8Array(n));
     this.rowStart = grow(this.rowStart, this.ordinalEnd, (n) => new Int32Array(n));
     this.rowSize = grow(this.rowSize, this.ordinalEnd, (n) => new Uint8Array(n));
+    this.chars.reserve(this.ordinalEnd);
   }
 
   /** The row `ordinal`'s text, replacing what it had; null: it has none (erased). */
@@ -125,6 +128,7 @@ export class TextIndex {
     const before = this.pool.subarray(start, start + size);
     for (let i = 0; i < size; i++) if (!kept.includes(before[i]!)) this.postings[before[i]!]!.remove(ordinal);
     for (const id of kept) if (!before.includes(id)) (this.postings[id] ??= new Posting()).add(ordinal);
+    this.chars.update(ordinal, this.rowTokens(before), this.rowTokens(kept));
     this.poolLive -= size;
     this.rowSize[ordinal] = 0;
     if (kept.length === 0) return;
@@ -135,6 +139,16 @@ export class TextIndex {
     this.pool.set(kept, this.poolUsed);
     this.poolUsed += kept.length;
     this.poolLive += kept.length;
+  }
+
+  private rowTokens(ids: ArrayLike<number>): RowTokens {
+    const shown: string[] = [];
+    const registryOnly: string[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      const token = this.vocabulary.token(ids[i]!);
+      (token.registryOnly ? registryOnly : shown).push(token.text);
+    }
+    return { shown, registryOnly };
   }
 
   /** The distinct token numbers of a text (at most 255: a row's count is a byte). */
@@ -211,22 +225,31 @@ export class TextIndex {
    * bits left are read out in order.
    */
   private matching(query: TextQuery): number {
+    // Each term: its rows' bits read as they are (one character), or its tokens' postings.
     const terms = query.terms.slice(0, MAX_TERMS).map((term) =>
-      this.vocabulary
-        .containing(term, query.registry)
-        .map((id) => this.postings[id])
-        .filter((p): p is Posting => p !== undefined && p.size > 0),
+      this.chars.covers(term)
+        ? { char: term, postings: [] }
+        : {
+            char: undefined,
+            postings: this.vocabulary
+              .containing(term, query.registry)
+              .map((id) => this.postings[id])
+              .filter((p): p is Posting => p !== undefined && p.size > 0),
+          },
     );
-    if (terms.length === 0 || terms.some((postings) => postings.length === 0)) return 0;
+    if (terms.length === 0 || terms.some((term) => term.char === undefined && term.postings.length === 0)) return 0;
     this.reserveScratch();
     const words = (this.ordinalEnd + 31) >>> 5;
     const all = this.bits[0]!;
-    terms.forEach((postings, t) => {
+    terms.forEach(({ char, postings }, t) => {
       const bits = this.bits[t]!;
-      bits.fill(0, 0, words);
-      for (const posting of postings) {
-        const ids = posting.ids;
-        for (let i = 0; i < posting.size; i++) bits[ids[i]! >>> 5]! |= 1 << (ids[i]! & 31);
+      if (char !== undefined) this.chars.rowsOf(char, query.registry, bits, words);
+      else {
+        bits.fill(0, 0, words);
+        for (const posting of postings) {
+          const ids = posting.ids;
+          for (let i = 0; i < posting.size; i++) bits[ids[i]! >>> 5]! |= 1 << (ids[i]! & 31);
+        }
       }
       if (t > 0) for (let w = 0; w < words; w++) all[w]! &= bits[w]!;
     });

@@ -33,6 +33,12 @@ export class Vocabulary {
     return id;
   }
 
+  /** The token numbered `id`, and whether only the registry finds rows by it. */
+  token(id: number): { text: string; registryOnly: boolean } {
+    const key = this.tokens[id]!;
+    return key.startsWith(REGISTRY_ONLY) ? { text: key.slice(REGISTRY_ONLY.length), registryOnly: true } : { text: key, registryOnly: false };
+  }
+
   /** The numbers of the tokens containing `term`; registry-only ones when `registry`. */
   containing(term: string, registry: boolean): number[] {
     const found: number[] = [];
