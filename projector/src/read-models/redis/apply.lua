@@ -85,6 +85,14 @@ local function flushHashes()
     emailArgs = {}
   end
 end
+-- Search records wait like rows and go out as one HSET per slice; an erasure sends them first.
+local textKey, textArgs = p .. 'text', {}
+local function flushText()
+  if #textArgs > 0 then
+    sendAll('HSET', textKey, textArgs)
+    textArgs = {}
+  end
+end
 local function flushScores(set)
   local args = scoreArgs[set]
   if args == nil then return end
@@ -122,7 +130,13 @@ while i <= n do
     end
   elseif op == 'T' then
     local record = value(w[i + 2])
-    if record == '' then redis.call('HDEL', p .. 'text', w[i + 1]) else redis.call('HSET', p .. 'text', w[i + 1], record) end
+    if record == '' then
+      flushText()
+      redis.call('HDEL', textKey, w[i + 1])
+    else
+      textArgs[#textArgs + 1] = w[i + 1]
+      textArgs[#textArgs + 1] = record
+    end
     logText('t', w[i + 1], record)
   elseif op == 'I' then
     if w[i + 1] == 'complete' then
@@ -153,6 +167,7 @@ while i <= n do
     -- Any key by name: whatever waits is sent first.
     flushHashes()
     flushAllScores()
+    flushText()
     redis.call('DEL', p .. w[i + 1])
   elseif op == 'Y' then
     flushHashes()
@@ -181,6 +196,7 @@ while i <= n do
 end
 flushHashes()
 flushAllScores()
+flushText()
 -- `text:head` names the newest entry and `text:added` counts them all, so a reader learns
 -- whether it is behind, or further behind than the log keeps, in one MGET.
 if #textLog > 0 then
