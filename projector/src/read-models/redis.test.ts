@@ -5,7 +5,7 @@ import { requireService, testRedisUrl } from '@pass/events/test-support';
 import { readModelStoreContract } from '../test-support/read-model-store-contract';
 import { createMemoryReadModels } from './memory';
 import { createRedisReadModels } from './redis';
-import { INDEX_MARKER, keyspacePrefix, PROGRESS_MARKER } from './redis/keys';
+import { INDEX_MARKER, keyspacePrefix, PROGRESS_MARKER, TEXT_MARKER } from './redis/keys';
 import { deleteKeysUnder } from './redis-admin';
 import { rankKey, wordPairSets } from './search';
 import type { ReadModelWrite, UserRow } from './types';
@@ -95,7 +95,7 @@ describe.skipIf(!reachable)('Redis adapter', () => {
     }
   });
 
-  it('calls a keyspace outdated when it was projected before the progress read model (no progress marker)', async () => {
+  it('calls a keyspace outdated when it was projected before the progress read model or the search records (no marker)', async () => {
     const redis = new Redis(testRedisUrl(), { maxRetriesPerRequest: 1 });
     const root = `test:rm:${randomUUID()}`;
     try {
@@ -109,6 +109,11 @@ describe.skipIf(!reachable)('Redis adapter', () => {
       await redis.del(marker);
       await ks.apply({ expectedCheckpoint: '1/1', checkpoint: '2/1', writes: [] });
       expect([await redis.exists(marker), await store.outdated(ks.id)]).toEqual([0, true]);
+      // The same for the search records: a keyspace without them from its start is outdated.
+      await redis.set(marker, '1');
+      expect(await store.outdated(ks.id)).toBe(false);
+      await redis.del(`${keyspacePrefix(root, ks.id)}${TEXT_MARKER}`);
+      expect(await store.outdated(ks.id)).toBe(true);
     } finally {
       await deleteKeysUnder(redis, root);
       redis.disconnect();
