@@ -52,11 +52,20 @@ export const sameSearchText = (a: SearchText, b: SearchText): boolean =>
   a.masked === b.masked && a.posted === b.posted && a.tokens.length === b.tokens.length && a.tokens.every((token, i) => token === b.tokens[i]);
 
 /**
- * The terms of a search box: whitespace-separated, folded, deduplicated, at most MAX_TERMS.
- * Empty when nothing in it can match (no letter or digit).
+ * Signs that join words a member may type apart or together ("jose-maria" for José María,
+ * "lopez, peru"): a term is cut there too. Never '/', '@', '.' or '*', which dates and masked
+ * e-mails are typed with.
+ */
+const JOINERS = /[-,;]+/u;
+
+/**
+ * The terms of a search box: separated by whitespace (or JOINERS), folded, deduplicated, at most
+ * MAX_TERMS. Empty when nothing in it can match (no letter or digit).
  */
 export function searchTerms(input: string | undefined): string[] {
-  const terms = textTokens(input ?? '').filter((term) => HAS_WORD.test(term));
+  const terms = textTokens(input ?? '')
+    .flatMap((term) => term.split(JOINERS))
+    .filter((term) => HAS_WORD.test(term));
   return [...new Set(terms)].slice(0, MAX_TERMS);
 }
 

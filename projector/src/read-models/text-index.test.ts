@@ -69,6 +69,8 @@ describe('a search for any part of what a row shows', () => {
 
   it('matches nothing for text without a letter or digit', () => {
     expect(searchTerms('!!! ***')).toEqual([]);
+    expect(searchTerms('José-María, Perú; 06/12')).toEqual(['jose', 'maria', 'peru', '06/12']);
+    expect(search(index, 'maria-lopez').ordinals).toEqual([1]);
     expect(search(index, '!!!').total).toBe(0);
   });
 });
