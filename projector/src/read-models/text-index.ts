@@ -3,7 +3,7 @@
  * vocabulary of distinct tokens scanned for each term, the rows of each token, and each row's
  * ranking score, so a query's matches are counted exactly and put in ranking order without a
  * sorted set per token. At a million rows a query touches the rows of the tokens it matches and
- * sweeps one byte per row; the costs and the layout are in docs/architecture.md, "Search".
+ * reads one bit per row; the costs and the layout are in docs/architecture.md, "Search".
  * Rows are numbered by their rank key's ordinal (registration order), which is also how the
  * ranking breaks ties between equal scores.
  */
