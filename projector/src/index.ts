@@ -7,7 +7,7 @@ export { keyspacePrefix } from './read-models/redis/keys';
 export { WatchedCheckpoints, readCheckpoint, type CheckpointOf } from './read-models/change-watch';
 export { deleteKeysUnder, type RedisConnection } from './read-models/redis-admin';
 export { parseQuery, displayDate, wordTokens, rowHasWordsStarting, POSTED_SET, type ParsedQuery } from './read-models/search';
-export { searchTerms, searchText, type SearchText } from './read-models/search-text';
+export { searchTerms } from './read-models/search-text';
 export { toMainDataView, toCountriesView, toProgressView, readProgressView, readUpdatedMainData } from './read-models/views';
 export { progressBodyBuilder } from './read-models/progress-body';
 export { projectBatch, UNPROJECTED_TYPES } from './projections/batch';

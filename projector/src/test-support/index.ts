@@ -9,4 +9,6 @@ export * from './redis-cluster';
 export * from './user-row';
 /** How the projections index a row, for tests that build read models by hand. */
 export { rankKey, rowIndexSetList } from '../read-models/search';
+/** A row's search text as the projections write it (tests that fill a keyspace by hand). */
+export { searchText } from '../read-models/search-text';
 export * from './snapshot-file';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createMemoryReadModels, searchText, type ReadModelWrite, type UserRow } from '@pass/projector';
-import { rowIndexSetList, sampleUserRow } from '@pass/projector/test-support';
+import { createMemoryReadModels, type ReadModelWrite, type UserRow } from '@pass/projector';
+import { rowIndexSetList, sampleUserRow, searchText } from '@pass/projector/test-support';
 import { searchUsers } from './search';
 
 const row = (seq: number, over: Partial<UserRow>): UserRow =>
