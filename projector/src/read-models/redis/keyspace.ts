@@ -79,16 +79,13 @@ export class RedisKeyspace implements Keyspace {
     const { text } = query;
     if (text && query.email === undefined && this.mirrors) {
       const index = await this.mirrors.of(this.prefix).current();
-      if (index) return readTextPage(this.redis, this.prefix, index, { ...query, text });
+      if (index) return readTextPage(this.redis, this.prefix, index, text, query);
     }
     return readUserPage(this.redis, this.prefix, query);
   }
 
   async prepareSearch(): Promise<boolean> {
-    if (!this.mirrors) return false;
-    const mirror = this.mirrors.of(this.prefix);
-    if (!(await mirror.current())) await mirror.load();
-    return (await mirror.current()) !== undefined;
+    return this.mirrors ? this.mirrors.of(this.prefix).ready() : false;
   }
 
   async userById(userId: string): Promise<UserRow | null> {

@@ -37,6 +37,12 @@ export class TextMirror {
     return this.index;
   }
 
+  /** Loads the copy if it has none (waiting for it), then answers whether searches use it. */
+  async ready(): Promise<boolean> {
+    if (!this.index) await this.load();
+    return (await this.current()) !== undefined;
+  }
+
   /** Starts loading (again) unless a load is under way; resolves when it ends. */
   load(): Promise<void> {
     this.loading ??= this.loadOnce()

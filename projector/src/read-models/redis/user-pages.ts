@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RedisConnection } from '../redis-admin';
 import { rankKey, searchPlan, UNPAIRED_SET } from '../search';
 import type { TextIndex } from '../text-index';
-import type { UserPage, UserPageQuery, UserRow } from '../types';
+import type { TextSearch, UserPage, UserPageQuery, UserRow } from '../types';
 import { INDEX_MARKER } from './keys';
 import { loadLua, runLua } from './lua';
 
@@ -55,9 +55,9 @@ async function readUserByEmail(redis: RedisConnection, prefix: string, query: Us
 
 const ROWS = loadLua(new URL('./rows.lua', import.meta.url));
 
-/** A page of a search the text index answers (query.text): the matches from `index`, their rows and ranks from Redis. */
-export async function readTextPage(redis: RedisConnection, prefix: string, index: TextIndex, query: UserPageQuery & { text: NonNullable<UserPageQuery['text']> }): Promise<UserPage> {
-  const page = index.page({ ...query.text, membersOnly: query.membersOnly, offset: query.offset, limit: query.limit });
+/** A page of a search the text index answers (`text`): the matches from `index`, their rows and ranks from Redis. */
+export async function readTextPage(redis: RedisConnection, prefix: string, index: TextIndex, text: TextSearch, query: UserPageQuery): Promise<UserPage> {
+  const page = index.page({ ...text, membersOnly: query.membersOnly, offset: query.offset, limit: query.limit });
   if (page.ordinals.length === 0) return { total: page.total, matchedBy: 'text', rows: [] };
   const keys = page.ordinals.map(rankKey);
   const [rowsJson, ranksJson] = (await runLua(redis, ROWS, 2, [`${prefix}z:users`, `${prefix}rows`, ...keys])) as [string, string];
@@ -65,4 +65,3 @@ export async function readTextPage(redis: RedisConnection, prefix: string, index
   const ranks = JSON.parse(ranksJson) as number[];
   return { total: page.total, matchedBy: 'text', rows: rows.map((row, i) => ({ rank: ranks[i]! + 1, row })) };
 }
-
