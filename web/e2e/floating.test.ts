@@ -60,6 +60,27 @@ async function openInApp(page: Page, path: string): Promise<void> {
   }, path);
 }
 
+const ALL_SHOWING = ['toast', 'newest-post popup', 'floating bar'];
+
+/**
+ * A fresh visit of `path` with the welcome toast (2 s after home shows, 4 s long), the newest post
+ * (10 s) and the bar showing; what shows at the end. A busy machine (the suites run side by side)
+ * may open the page after the toast's 4 s: the visit is then made again, at most three times.
+ */
+async function visitWhileFloatingShows(page: Page, home: string, path: string, ready: string | RegExp): Promise<string[]> {
+  let shown: string[] = [];
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await page.goto(home);
+    await page.getByText(`Welcome to ${PRODUCT_NAME}!`).waitFor();
+    await page.locator('.new-member').getByText(`${POSTER.fullname} says:`).waitFor();
+    await openInApp(page, path);
+    await page.getByRole('heading', { level: 1, name: ready }).first().waitFor();
+    shown = await floatingShown(page);
+    if (ALL_SHOWING.every((name) => shown.includes(name))) break;
+  }
+  return shown;
+}
+
 const lines = (where: string, found: FloatingOverlap[]) => found.map((o) => `${where}: ${o.text}`);
 
 describe.skipIf(!hasChromium)('floating elements cover no control', () => {
@@ -104,14 +125,8 @@ describe.skipIf(!hasChromium)('floating elements cover no control', () => {
       // The page once first, so its lazy code is at hand within the toast's 4 s below.
       await page.goto(site.url + path);
       await page.getByRole('heading', { level: 1, name: ready }).first().waitFor();
-      // A fresh visit: the welcome toast 2 s after home shows (4 s long), the newest post for 10 s.
-      await page.goto(site.url + '/');
-      await page.getByText(`Welcome to ${PRODUCT_NAME}!`).waitFor();
-      await page.locator('.new-member').getByText(`${POSTER.fullname} says:`).waitFor();
-      await openInApp(page, path);
-      await page.getByRole('heading', { level: 1, name: ready }).first().waitFor();
-      const shown = await floatingShown(page);
-      expect(shown, where).toEqual(expect.arrayContaining(['toast', 'newest-post popup', 'floating bar']));
+      const shown = await visitWhileFloatingShows(page, site.url + '/', path, ready);
+      expect(shown, where).toEqual(expect.arrayContaining(ALL_SHOWING));
       found.push(...lines(where, await floatingOverlaps(page)));
       // The side menu on a phone, the toast still showing.
       if (size === 'phone') {
