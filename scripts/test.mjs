@@ -48,26 +48,24 @@ if (!process.env.TEST_REDIS_URL) {
   ]);
 }
 
-// Browser suites drive Debian's Chromium; install it when missing (we are root on the project's
-// machines). If that fails, the browser suites record themselves as SKIPPED.
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (existsSync(resolve(root, 'web/e2e')) && !existsSync(chromium) && process.getuid?.() === 0) {
-  console.log('[test] installing Debian chromium for the browser suites');
+// Suites that drive a Debian tool (Chromium for the browser suites, promtool for the alert rules,
+// caddy for the Caddyfile) install it when missing: we are root on the project's machines. If that
+// fails, those suites record themselves as SKIPPED.
+const aptInstall = (pkg) => {
   const apt = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
-  if (apt(['update']).status === 0) apt(['install', '-y', '--no-install-recommends', 'chromium']);
-  if (!existsSync(chromium)) console.warn('[test] chromium could not be installed; browser suites will be SKIPPED');
-}
-
-// The observability suite checks the alert rules and /metrics with promtool (Debian's prometheus
-// package); install it when missing, as for chromium. Without it that suite is SKIPPED.
-const promtool = process.env.PROMTOOL_PATH ?? '/usr/bin/promtool';
-if (existsSync(resolve(root, 'infra/deploy/observability')) && !existsSync(promtool) && process.getuid?.() === 0) {
-  console.log('[test] installing Debian prometheus (promtool) for the alert rule tests');
-  const apt = (args) => spawnSync('apt-get', args, { stdio: 'inherit', env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } });
-  if (apt(['install', '-y', '--no-install-recommends', 'prometheus']).status !== 0 && apt(['update']).status === 0) {
-    apt(['install', '-y', '--no-install-recommends', 'prometheus']);
-  }
-  if (!existsSync(promtool)) console.warn('[test] promtool could not be installed; the alert rule suites will be SKIPPED');
+  const install = () => apt(['install', '-y', '--no-install-recommends', pkg]).status === 0;
+  // Try from the package lists at hand first; a fresh machine has none, so update then.
+  return install() || (apt(['update']).status === 0 && install());
+};
+const debianTools = [
+  { tool: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', pkg: 'chromium', usedBy: 'web/e2e', suites: 'browser suites' },
+  { tool: process.env.PROMTOOL_PATH ?? '/usr/bin/promtool', pkg: 'prometheus', usedBy: 'infra/deploy/observability', suites: 'alert rule suites' },
+  { tool: '/usr/bin/caddy', pkg: 'caddy', usedBy: 'infra/deploy/Caddyfile', suites: 'Caddyfile suite' },
+];
+for (const { tool, pkg, usedBy, suites } of debianTools) {
+  if (!existsSync(resolve(root, usedBy)) || existsSync(tool) || process.getuid?.() !== 0) continue;
+  console.log(`[test] installing Debian ${pkg} for the ${suites}`);
+  if (!aptInstall(pkg) || !existsSync(tool)) console.warn(`[test] ${pkg} could not be installed; the ${suites} will be SKIPPED`);
 }
 
 const steps = [];
