@@ -7,11 +7,19 @@
  */
 const CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
-export interface RowTokens {
-  /** Tokens anyone's search finds the row by. */
-  shown: readonly string[];
-  /** Tokens only the registry finds it by. */
-  registryOnly: readonly string[];
+/**
+ * Which of CHARS a row's tokens hold, as four words: character c is bit c % 32 of word c >>> 5,
+ * words 0–1 for the tokens anyone's search finds, words 2–3 for the registry-only ones.
+ */
+export type RowChars = Int32Array;
+export const rowChars = (): RowChars => new Int32Array(4);
+
+/** Adds the characters of `token` to the pair of words at `at` of `bits`. */
+export function addChars(token: string, bits: Int32Array, at: number): void {
+  for (let i = 0; i < token.length; i++) {
+    const c = CHARS.indexOf(token[i]!);
+    if (c >= 0) bits[at + (c >>> 5)]! |= 1 << (c & 31);
+  }
 }
 
 export class CharRows {
@@ -38,9 +46,19 @@ export class CharRows {
   }
 
   /** The row's characters as its tokens go from `before` to `after`. */
-  update(ordinal: number, before: RowTokens, after: RowTokens): void {
-    this.apply(this.shown, ordinal, present(before.shown), present(after.shown));
-    this.apply(this.registry, ordinal, present(before.registryOnly), present(after.registryOnly));
+  update(ordinal: number, before: RowChars, after: RowChars): void {
+    const word = ordinal >>> 5;
+    const bit = 1 << (ordinal & 31);
+    for (let w = 0; w < 4; w++) {
+      const family = w < 2 ? this.shown : this.registry;
+      for (let changed = before[w]! ^ after[w]!; changed !== 0; ) {
+        const low = changed & -changed;
+        changed ^= low;
+        const rows = family[((w & 1) << 5) | (31 - Math.clz32(low))]!;
+        if (after[w]! & low) rows[word]! |= bit;
+        else rows[word]! &= ~bit;
+      }
+    }
   }
 
   /** Writes into `bits` the rows holding `char` (with the registry's, for a registry search). */
@@ -53,25 +71,4 @@ export class CharRows {
       for (let w = 0; w < words; w++) bits[w]! |= more[w]!;
     }
   }
-
-  private apply(family: Int32Array[], ordinal: number, was: boolean[], is: boolean[]): void {
-    const word = ordinal >>> 5;
-    const bit = 1 << (ordinal & 31);
-    for (let c = 0; c < CHARS.length; c++) {
-      if (was[c] === is[c]) continue;
-      if (is[c]) family[c]![word]! |= bit;
-      else family[c]![word]! &= ~bit;
-    }
-  }
-}
-
-function present(tokens: readonly string[]): boolean[] {
-  const found = new Array<boolean>(CHARS.length).fill(false);
-  for (const token of tokens) {
-    for (let i = 0; i < token.length; i++) {
-      const c = CHARS.indexOf(token[i]!);
-      if (c >= 0) found[c] = true;
-    }
-  }
-  return found;
 }

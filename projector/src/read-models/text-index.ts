@@ -8,7 +8,7 @@
  * ranking breaks ties between equal scores.
  */
 import { MAX_TERMS, type SearchText } from './search-text';
-import { CharRows, type RowTokens } from './char-rows';
+import { CharRows, rowChars } from './char-rows';
 import { Vocabulary } from './vocabulary';
 
 /** Score of a number with no row in the ranking (scores are 0 or negative: see userScore). */
@@ -106,6 +106,9 @@ export class TextIndex {
   /** One bit per ordinal for each term of a query. */
   private bits: Int32Array[] = [];
   private counts = new Int32Array(64);
+  /** A row's characters before and after a change (CharRows.update). */
+  private readonly charsBefore = rowChars();
+  private readonly charsAfter = rowChars();
 
   private reserve(ordinal: number): void {
     if (ordinal < this.ordinalEnd) return;
@@ -128,7 +131,7 @@ export class TextIndex {
     const before = this.pool.subarray(start, start + size);
     for (let i = 0; i < size; i++) if (!kept.includes(before[i]!)) this.postings[before[i]!]!.remove(ordinal);
     for (const id of kept) if (!before.includes(id)) (this.postings[id] ??= new Posting()).add(ordinal);
-    this.chars.update(ordinal, this.rowTokens(before), this.rowTokens(kept));
+    this.chars.update(ordinal, this.vocabulary.charsOf(before, this.charsBefore), this.vocabulary.charsOf(kept, this.charsAfter));
     this.poolLive -= size;
     this.rowSize[ordinal] = 0;
     if (kept.length === 0) return;
@@ -139,16 +142,6 @@ export class TextIndex {
     this.pool.set(kept, this.poolUsed);
     this.poolUsed += kept.length;
     this.poolLive += kept.length;
-  }
-
-  private rowTokens(ids: ArrayLike<number>): RowTokens {
-    const shown: string[] = [];
-    const registryOnly: string[] = [];
-    for (let i = 0; i < ids.length; i++) {
-      const token = this.vocabulary.token(ids[i]!);
-      (token.registryOnly ? registryOnly : shown).push(token.text);
-    }
-    return { shown, registryOnly };
   }
 
   /** The distinct token numbers of a text (at most 255: a row's count is a byte). */

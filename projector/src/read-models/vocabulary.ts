@@ -4,10 +4,13 @@
  * with one indexOf per occurrence instead of one call per token; a chunk is joined again only
  * after a token was added to it (in practice the last one).
  */
+import { addChars, type RowChars } from './char-rows';
+
 const CHUNK = 4096;
 const SEPARATOR = '\n';
 /** Marks a registry-only token (a masked e-mail). Terms never hold a control character. */
 const REGISTRY_ONLY = '\u0001';
+const REGISTRY_ONLY_CODE = REGISTRY_ONLY.charCodeAt(0);
 
 interface Chunk {
   text: string;
@@ -19,24 +22,43 @@ export class Vocabulary {
   private readonly ids = new Map<string, number>();
   private readonly tokens: string[] = [];
   private readonly chunks: Array<Chunk | undefined> = [];
+  /** Per token, the letters and digits it holds (char-rows.ts), two words each. */
+  private chars = new Int32Array(2048);
 
   /** The number of `token` (registry-only: found by registry searches alone), given one if new. */
   id(token: string, registryOnly = false): number {
     const key = registryOnly ? REGISTRY_ONLY + token : token;
     let id = this.ids.get(key);
     if (id === undefined) {
-      id = this.tokens.length;
-      this.tokens.push(key);
-      this.ids.set(key, id);
+      id = this.add(key);
       this.chunks[Math.floor(id / CHUNK)] = undefined;
     }
     return id;
   }
 
-  /** The token numbered `id`, and whether only the registry finds rows by it. */
-  token(id: number): { text: string; registryOnly: boolean } {
-    const key = this.tokens[id]!;
-    return key.startsWith(REGISTRY_ONLY) ? { text: key.slice(REGISTRY_ONLY.length), registryOnly: true } : { text: key, registryOnly: false };
+  private add(key: string): number {
+    const id = this.tokens.length;
+    this.tokens.push(key);
+    this.ids.set(key, id);
+    if (2 * id + 2 > this.chars.length) {
+      const grown = new Int32Array(this.chars.length * 2);
+      grown.set(this.chars);
+      this.chars = grown;
+    }
+    addChars(key, this.chars, 2 * id);
+    return id;
+  }
+
+  /** The letters and digits the tokens `ids` hold, written into `into` (words 2–3: registry-only tokens). */
+  charsOf(ids: ArrayLike<number>, into: RowChars): RowChars {
+    into.fill(0);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const at = this.tokens[id]!.charCodeAt(0) === REGISTRY_ONLY_CODE ? 2 : 0;
+      into[at]! |= this.chars[2 * id]!;
+      into[at + 1]! |= this.chars[2 * id + 1]!;
+    }
+    return into;
   }
 
   /** The numbers of the tokens containing `term`; registry-only ones when `registry`. */
