@@ -21,8 +21,8 @@ import { positionFromString, positionToString, type EventStore } from '@pass/eve
 import type { MemoryReadModelStore } from './memory';
 import type { MemoryStateHead, MemoryStatePart } from './memory-state';
 
-/** 5: the head holds the progress read model's days. */
-const FORMAT = 5;
+/** 6: the search index's tokens and rows follow the sets (text-index.ts). */
+const FORMAT = 6;
 const TAG_BYTES = 32;
 
 interface SnapshotHeader {

@@ -2,6 +2,7 @@
 import type { ChatMessageView, GlobalPostView, ProgressDay } from '@pass/events';
 import type { PackedRow } from './packed-row';
 import type { Chunk } from './sorted-list';
+import type { TextIndexPart } from './text-index';
 import type { MainRecord } from './types';
 
 /**
@@ -34,7 +35,9 @@ export type MemoryStatePart =
   /** The member number of each user id, and of each e-mail. */
   | { part: 'userIds'; keys: string[]; members: number[] }
   | { part: 'emails'; keys: string[]; members: number[] }
-  | { part: 'sets'; sets: Array<[name: string, chunks: readonly Chunk[]]> };
+  | { part: 'sets'; sets: Array<[name: string, chunks: readonly Chunk[]]> }
+  /** The search index (text-index.ts): its tokens, then its rows. */
+  | TextIndexPart;
 
 /** A map's entries in parts of PART_ENTRIES, as parallel arrays. */
 export function mapParts<K, V>(map: Map<K, V>, size: number, part: (keys: K[], values: V[]) => MemoryStatePart, out: MemoryStatePart[]): void {

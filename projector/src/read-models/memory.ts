@@ -5,7 +5,6 @@ import { MemberScores } from './member-scores';
 import { mapParts, PART_ENTRIES, type MemoryStateHead, type MemoryStatePart } from './memory-state';
 import { packRow, unpackRow, type PackedRow } from './packed-row';
 import { searchPlan, UNPAIRED_SET, type SearchPlan } from './search';
-import { searchText } from './search-text';
 import { TextIndex } from './text-index';
 import { entryBefore, SortedList, type Chunk, type Entry } from './sorted-list';
 
@@ -133,6 +132,7 @@ class MemoryKeyspace implements Keyspace {
       }
     }
     if (sets.length > 0) parts.push({ part: 'sets', sets });
+    parts.push(...this.text.exportParts(partEntries));
     return { checkpoint: this.cp, parts };
   }
 
@@ -148,6 +148,7 @@ class MemoryKeyspace implements Keyspace {
     const emails = new Map<string, number>();
     const sets = new Map<string, SortedList>();
     const where = new MemberScores();
+    const text = new TextIndex();
     for (const part of parts) {
       if (part.part === 'head') {
         head = part;
@@ -168,6 +169,10 @@ class MemoryKeyspace implements Keyspace {
         case 'sets':
           for (const [name, chunks] of part.sets) sets.set(name, SortedList.fromChunks([...chunks], ids, where));
           break;
+        case 'textTokens':
+        case 'textRows':
+          text.restore(part);
+          break;
         default:
           assertNever(part);
       }
@@ -187,21 +192,8 @@ class MemoryKeyspace implements Keyspace {
     this.progressDays = head.progress;
     this.index = head.index;
     this.intersections.clear();
-    this.text = this.textIndexOfRows();
+    this.text = text;
     return rows.size;
-  }
-
-  /** The text index of the rows held (a state restored: snapshots do not carry it). */
-  private textIndexOfRows(): TextIndex {
-    const index = new TextIndex();
-    const users = this.sets.get('users');
-    for (const member of this.rows.keys()) {
-      if (member < 0) continue;
-      index.setText(member, searchText(this.row(member)!));
-      const score = users?.score(member);
-      index.setScore(member, score ?? null);
-    }
-    return index;
   }
 
   async checkpoint(): Promise<string | null> {

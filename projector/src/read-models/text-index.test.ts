@@ -112,6 +112,57 @@ describe('the index as rows change', () => {
   });
 });
 
+describe('the index in a snapshot', () => {
+  /** A copy of `index` through its parts (of `size` tokens or rows), as a restart restores it. */
+  const restored = (index: TextIndex, size: number) => {
+    const copy = new TextIndex();
+    for (const part of structuredClone(index.exportParts(size))) copy.restore(part);
+    return copy;
+  };
+  const queries: Array<[string, Partial<TextQuery>]> = [
+    ['esk', {}], ['a', {}], ['a', { membersOnly: true }], ['12/2026', {}], ['k 5', {}], ['example', { registry: true }],
+    ['x', { registry: true }], ['x', {}], ['user', { registry: true }], ['ann', { registry: true, posted: true }], ['mar peru', {}],
+  ];
+  const rows = [
+    { fullname: 'Desk User', country: 'Spain', passes: 1 },
+    { fullname: 'María López', country: 'Peru', createdAt: dec, passes: 3 },
+    { email: 'desk.user@example.com', createdAt: dec },
+    { fullname: 'Ann', country: 'Chile' },
+    { email: 'ann@example.com', passes: 2 },
+  ];
+
+  it('answers every search as the index it was taken from, in parts of any size', () => {
+    const index = given(rows);
+    index.setText(1, searchText({ fullname: 'María Kim', country: 'Peru', createdAt: dec, email: '' }));
+    index.setText(3, null);
+    for (const size of [1, 2, 1000]) {
+      const copy = restored(index, size);
+      for (const [q, options] of queries) expect(search(copy, q, options), `${q} in parts of ${size}`).toEqual(search(index, q, options));
+    }
+  });
+
+  it('goes on changing as the original would', () => {
+    const index = given(rows);
+    const copy = restored(index, 2);
+    for (const each of [index, copy]) {
+      each.setText(0, searchText({ fullname: 'Table', country: 'Spain', createdAt: may, email: '' }));
+      each.setText(5, searchText({ fullname: 'Deskin', country: 'Kenya', createdAt: may, email: '' }));
+      each.setScore(5, -4);
+      each.setScore(1, null);
+    }
+    for (const [q, options] of [...queries, ['desk', {}], ['tab', {}], ['ken', {}]] as typeof queries) expect(search(copy, q, options), q).toEqual(search(index, q, options));
+    expect(search(copy, 'desk').ordinals).toEqual([5]);
+  });
+
+  it('refuses parts out of their order', () => {
+    const parts = given(rows).exportParts(2);
+    const rowsFirst = [...parts.filter((p) => p.part === 'textRows'), ...parts.filter((p) => p.part === 'textTokens')];
+    expect(() => rowsFirst.forEach((part) => new TextIndex().restore(part))).toThrow(/out of place/);
+    const skipped = new TextIndex();
+    expect(() => parts.filter((_, i) => i !== parts.length - 2).forEach((part) => skipped.restore(part))).toThrow(/out of place/);
+  });
+});
+
 describe('a row\'s search record in Redis', () => {
   it('reads back as written', () => {
     const text = searchText({ fullname: 'María  López', country: 'United States', createdAt: dec, email: '' });

@@ -85,6 +85,15 @@ const grow = <T extends Int32Array | Uint8Array>(array: T, size: number, make: (
   return grown;
 };
 
+/**
+ * The index as plain data, for a snapshot of the memory read models (memory-state.ts): the
+ * vocabulary in parts, then the rows in ordinal order, each with its score, flags and token
+ * numbers. A restart restores it without cutting and folding every row's text again.
+ */
+export type TextIndexPart =
+  | { part: 'textTokens'; tokens: string[] }
+  | { part: 'textRows'; from: number; scores: Int32Array; flags: Uint8Array; sizes: Uint8Array; tokens: Int32Array };
+
 export class TextIndex {
   private readonly vocabulary = new Vocabulary();
   private readonly chars = new CharRows();
@@ -160,6 +169,61 @@ export class TextIndex {
   setScore(ordinal: number, score: number | null): void {
     this.reserve(ordinal);
     this.scores[ordinal] = score === null ? ABSENT : score;
+  }
+
+  /**
+   * The index in parts of at most `size` tokens or rows. The arrays may be views of the index's
+   * own: serialise them before the next change.
+   */
+  exportParts(size: number): TextIndexPart[] {
+    const parts: TextIndexPart[] = [];
+    for (let from = 0; from < this.vocabulary.size; from += size) parts.push({ part: 'textTokens', tokens: this.vocabulary.keys(from, from + size) });
+    for (let from = 0; from < this.ordinalEnd; from += size) {
+      const to = Math.min(this.ordinalEnd, from + size);
+      const sizes = this.rowSize.subarray(from, to);
+      const tokens = new Int32Array(sizes.reduce((sum, n) => sum + n, 0));
+      let at = 0;
+      for (let ordinal = from; ordinal < to; ordinal++) {
+        const start = this.rowStart[ordinal]!;
+        tokens.set(this.pool.subarray(start, start + this.rowSize[ordinal]!), at);
+        at += this.rowSize[ordinal]!;
+      }
+      parts.push({ part: 'textRows', from, scores: this.scores.subarray(from, to), flags: this.flags.subarray(from, to), sizes, tokens });
+    }
+    return parts;
+  }
+
+  /**
+   * Takes the next part of another index's `exportParts` (in their order) into this one, new
+   * when the first arrives. Throws on a part that does not fit what came before.
+   */
+  restore(part: TextIndexPart): void {
+    if (part.part === 'textTokens') {
+      if (this.ordinalEnd > 0 || !this.vocabulary.restore(part.tokens)) throw new Error('the text index has tokens out of place');
+      return;
+    }
+    const { from, scores, flags, sizes, tokens } = part;
+    const fits = from === this.ordinalEnd && scores.length === sizes.length && flags.length === sizes.length && tokens.length === sizes.reduce((sum, n) => sum + n, 0);
+    if (!fits || tokens.some((id) => id < 0 || id >= this.vocabulary.size)) throw new Error('the text index has rows out of place');
+    if (sizes.length === 0) return;
+    this.reserve(from + sizes.length - 1);
+    this.scores.set(scores, from);
+    this.flags.set(flags, from);
+    this.pool = grow(this.pool, this.poolUsed + tokens.length, (n) => new Int32Array(n));
+    this.pool.set(tokens, this.poolUsed);
+    let at = 0;
+    for (let i = 0; i < sizes.length; i++) {
+      const ordinal = from + i;
+      const ids = tokens.subarray(at, at + sizes[i]!);
+      this.rowStart[ordinal] = this.poolUsed + at;
+      this.rowSize[ordinal] = ids.length;
+      // Ordinals come in ascending order: each one is appended to its tokens' postings.
+      for (const id of ids) (this.postings[id] ??= new Posting()).add(ordinal);
+      if (ids.length > 0) this.chars.update(ordinal, this.charsBefore.fill(0), this.vocabulary.charsOf(ids, this.charsAfter));
+      at += ids.length;
+    }
+    this.poolUsed += tokens.length;
+    this.poolLive += tokens.length;
   }
 
   /** Rewrites the pool without the slots of replaced texts once they are most of it. */

@@ -61,6 +61,26 @@ export class Vocabulary {
     return into;
   }
 
+  /** How many tokens it holds (numbered from 0). */
+  get size(): number {
+    return this.tokens.length;
+  }
+
+  /** The tokens numbered `from` to `to` (excluded), as kept: for a snapshot (TextIndex.exportParts). */
+  keys(from: number, to: number): string[] {
+    return this.tokens.slice(from, to);
+  }
+
+  /** Appends tokens as `keys` gave them, numbered on from `size`; false when one is already held. */
+  restore(keys: readonly string[]): boolean {
+    for (const key of keys) {
+      if (this.ids.has(key)) return false;
+      this.add(key);
+    }
+    this.chunks.length = 0;
+    return true;
+  }
+
   /** The numbers of the tokens containing `term`; registry-only ones when `registry`. */
   containing(term: string, registry: boolean): number[] {
     const found: number[] = [];
