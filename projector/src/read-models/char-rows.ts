@@ -5,6 +5,8 @@
  * "Search"). Registry-only tokens (masked e-mails) count apart, so the public ranking never
  * finds a row by them. Other characters are looked for in the vocabulary as longer terms are.
  */
+import { grow, int32s } from './typed-array';
+
 const CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /**
@@ -35,14 +37,8 @@ export class CharRows {
   reserve(ordinalEnd: number): void {
     const words = (ordinalEnd + 31) >>> 5;
     if (words <= this.shown[0]!.length) return;
-    const size = Math.max(words, this.shown[0]!.length * 2);
-    const grow = (bits: Int32Array) => {
-      const grown = new Int32Array(size);
-      grown.set(bits);
-      return grown;
-    };
-    this.shown = this.shown.map(grow);
-    this.registry = this.registry.map(grow);
+    this.shown = this.shown.map((bits) => grow(bits, words, int32s));
+    this.registry = this.registry.map((bits) => grow(bits, words, int32s));
   }
 
   /** The row's characters as its tokens go from `before` to `after`. */

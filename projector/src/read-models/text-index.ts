@@ -9,6 +9,7 @@
  */
 import { MAX_TERMS, type SearchText } from './search-text';
 import { CharRows, rowChars } from './char-rows';
+import { grow, int32s, uint8s } from './typed-array';
 import { Vocabulary } from './vocabulary';
 
 /** Score of a number with no row in the ranking (scores are 0 or negative: see userScore). */
@@ -45,11 +46,7 @@ class Posting {
   size = 0;
 
   add(ordinal: number): void {
-    if (this.size === this.ids.length) {
-      const grown = new Int32Array(this.ids.length * 2);
-      grown.set(this.ids);
-      this.ids = grown;
-    }
+    this.ids = grow(this.ids, this.size + 1, int32s);
     const at = this.size === 0 || this.ids[this.size - 1]! < ordinal ? this.size : this.position(ordinal);
     if (at < this.size && this.ids[at] === ordinal) return;
     this.ids.copyWithin(at + 1, at, this.size);
@@ -76,14 +73,6 @@ class Posting {
     return lo;
   }
 }
-
-const grow = <T extends Int32Array | Uint8Array>(array: T, size: number, make: (n: number) => T, fill = 0): T => {
-  if (size <= array.length) return array;
-  const grown = make(Math.max(size, array.length * 2));
-  grown.set(array);
-  if (fill !== 0) grown.fill(fill, array.length);
-  return grown;
-};
 
 /**
  * The index as plain data, for a snapshot of the memory read models (memory-state.ts): the
@@ -122,10 +111,10 @@ export class TextIndex {
   private reserve(ordinal: number): void {
     if (ordinal < this.ordinalEnd) return;
     this.ordinalEnd = ordinal + 1;
-    this.scores = grow(this.scores, this.ordinalEnd, (n) => new Int32Array(n), ABSENT);
-    this.flags = grow(this.flags, this.ordinalEnd, (n) => new Uint8Array(n));
-    this.rowStart = grow(this.rowStart, this.ordinalEnd, (n) => new Int32Array(n));
-    this.rowSize = grow(this.rowSize, this.ordinalEnd, (n) => new Uint8Array(n));
+    this.scores = grow(this.scores, this.ordinalEnd, int32s, ABSENT);
+    this.flags = grow(this.flags, this.ordinalEnd, uint8s);
+    this.rowStart = grow(this.rowStart, this.ordinalEnd, int32s);
+    this.rowSize = grow(this.rowSize, this.ordinalEnd, uint8s);
     this.chars.reserve(this.ordinalEnd);
   }
 
@@ -145,7 +134,7 @@ export class TextIndex {
     this.rowSize[ordinal] = 0;
     if (kept.length === 0) return;
     this.compactIfWasteful(kept.length);
-    this.pool = grow(this.pool, this.poolUsed + kept.length, (n) => new Int32Array(n));
+    this.pool = grow(this.pool, this.poolUsed + kept.length, int32s);
     this.rowStart[ordinal] = this.poolUsed;
     this.rowSize[ordinal] = kept.length;
     this.pool.set(kept, this.poolUsed);
@@ -209,7 +198,7 @@ export class TextIndex {
     this.reserve(from + sizes.length - 1);
     this.scores.set(scores, from);
     this.flags.set(flags, from);
-    this.pool = grow(this.pool, this.poolUsed + tokens.length, (n) => new Int32Array(n));
+    this.pool = grow(this.pool, this.poolUsed + tokens.length, int32s);
     this.pool.set(tokens, this.poolUsed);
     let at = 0;
     for (let i = 0; i < sizes.length; i++) {
@@ -247,7 +236,7 @@ export class TextIndex {
     const matches = this.matches.subarray(0, found);
     const scores = this.scores;
     // How many matches hold each pass count (minus the score); the most passes come first.
-    const counts = (this.counts = grow(this.counts, MOST_PASSES_COUNTED + 1, (n) => new Int32Array(n)));
+    const counts = (this.counts = grow(this.counts, MOST_PASSES_COUNTED + 1, int32s));
     let most = 0;
     for (let i = 0; i < found; i++) {
       const passes = -scores[matches[i]!]!;

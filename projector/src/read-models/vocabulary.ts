@@ -5,6 +5,7 @@
  * after a token was added to it (in practice the last one).
  */
 import { addChars, type RowChars } from './char-rows';
+import { grow, int32s } from './typed-array';
 
 const CHUNK = 4096;
 const SEPARATOR = '\n';
@@ -40,11 +41,7 @@ export class Vocabulary {
     const id = this.tokens.length;
     this.tokens.push(key);
     this.ids.set(key, id);
-    if (2 * id + 2 > this.chars.length) {
-      const grown = new Int32Array(this.chars.length * 2);
-      grown.set(this.chars);
-      this.chars = grown;
-    }
+    this.chars = grow(this.chars, 2 * id + 2, int32s);
     addChars(key, this.chars, 2 * id);
     return id;
   }
