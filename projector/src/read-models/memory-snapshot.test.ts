@@ -38,11 +38,13 @@ describe('read-model snapshots (standalone restarts)', () => {
     await projector.settled();
     await projector.stop();
   };
-  const cleanRebuild = async () => {
+  /** A fresh keyspace with every event in the store projected straight into it. */
+  const rebuiltKeyspace = async () => {
     const direct = await createMemoryReadModels().active();
     await projectInto(direct, toPositioned(await store.readAll({ maxCount: 100_000 })));
-    return direct.dump();
+    return direct;
   };
+  const cleanRebuild = async () => (await rebuiltKeyspace()).dump();
   // Parts of 40 entries: the file holds many of each kind, read back one at a time.
   const snapshots = (readModels: MemoryReadModelStore, eventStore = store, secret = SECRET) => createReadModelSnapshots({ file, readModels, eventStore, logger, secret, partEntries: 40 });
   /** Loads `bytes` as the file into fresh read models: the outcome, and whether anything was restored. */
@@ -68,8 +70,7 @@ describe('read-model snapshots (standalone restarts)', () => {
     expect({ ...got, checkpoint: null }).toEqual({ ...want, checkpoint: null });
     expect(got.checkpoint).toBe(want.checkpoint);
     // The search index came back with them: a search finds the same rows in the same order.
-    const direct = await createMemoryReadModels().active();
-    await projectInto(direct, toPositioned(await store.readAll({ maxCount: 100_000 })));
+    const direct = await rebuiltKeyspace();
     const searches = [['an'], ['a'], ['ar', 'ia'], ['2026'], ['exam'], ['mem', 'exam'], ['e', '1']].flatMap((terms) => [true, false].map((registry) => ({ terms, registry })));
     for (const { terms, registry } of searches) {
       const query = { membersOnly: !registry, sets: [], text: { terms, registry, posted: false }, offset: 0, limit: 20 };
